@@ -1,0 +1,1 @@
+"""One module per ``dpspec`` subcommand; each defines ``register(subparsers)``."""

@@ -1,0 +1,95 @@
+"""The dpspec command line: generate, check, errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+from conformance.store import default_vectors_dir
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "conformance", *args],
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_version() -> None:
+    out = run("--version")
+    assert out.returncode == 0 and out.stdout.startswith("dpspec ")
+
+
+def test_check_passes_on_the_repository() -> None:
+    out = run("vectors", "check")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().endswith("tests: all match")
+
+
+def test_generate_twice_is_byte_identical(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert main(["vectors", "generate", "--out", str(a), "-q"]) == 0
+    assert main(["vectors", "generate", "--out", str(b), "-q"]) == 0
+    files_a = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    assert files_a == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
+    for rel in files_a:
+        assert (a / rel).read_bytes() == (b / rel).read_bytes()
+
+
+@pytest.fixture()
+def copy(tmp_path: Path) -> Path:
+    dst = tmp_path / "vectors"
+    shutil.copytree(default_vectors_dir(), dst)
+    return dst
+
+
+def test_corrupted_value_is_named_by_file_and_tcid(copy: Path) -> None:
+    path = copy / "tape" / "random_tape.json"
+    doc = json.loads(path.read_text())
+    test = doc["testGroups"][0]["tests"][3]
+    test["outputs"]["values"][0] = str(int(test["outputs"]["values"][0]) + 1)
+    path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    out = run("vectors", "check", "--dir", str(copy))
+    assert out.returncode == 1
+    assert f"tape/random_tape.json: tcId {test['tcId']}" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_unparseable_file_is_named(copy: Path) -> None:
+    (copy / "tape" / "xof_turboshake128.json").write_text("{ not json")
+    out = run("vectors", "check", "--dir", str(copy))
+    assert out.returncode == 1
+    assert "tape/xof_turboshake128.json: not valid JSON" in out.stderr
+
+
+def test_missing_and_stray_files(copy: Path) -> None:
+    (copy / "tape" / "random_tape.json").unlink()
+    (copy / "tape" / "extra.json").write_text("{}\n")
+    out = run("vectors", "check", "--dir", str(copy))
+    assert out.returncode == 1
+    assert "tape/random_tape.json: missing" in out.stderr
+    assert "tape/extra.json: not produced by any generator" in out.stderr
+
+
+def test_reformatting_is_reported(copy: Path) -> None:
+    path = copy / "tape" / "random_tape.json"
+    path.write_text(json.dumps(json.loads(path.read_text())))
+    out = run("vectors", "check", "--dir", str(copy))
+    assert out.returncode == 1 and "formatting differs" in out.stderr
+
+
+@pytest.mark.parametrize("argv", [["vectors", "nope"], ["nope"], ["vectors", "check", "--dir"],
+                                  []])
+def test_bad_arguments_give_one_line(argv: list[str]) -> None:
+    out = run(*argv)
+    assert out.returncode == 2
+    assert out.stderr.startswith("dpspec: error:") and "Traceback" not in out.stderr
+
+
+def test_check_of_missing_dir() -> None:
+    out = run("vectors", "check", "--dir", "/nonexistent/dpspec")
+    assert out.returncode == 1 and "no such folder" in out.stderr
