@@ -1,0 +1,33 @@
+"""The reference adapter: this project's own implementation of every op of every vector family.
+
+Run as ``python -m conformance.adapters.reference``; it speaks the protocol of
+:mod:`conformance.adapters.protocol`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from conformance import GENERATOR_VERSION
+from conformance.adapters.protocol import Handler, serve
+from conformance.families import all_families
+
+
+def reference_handlers() -> dict[str, Handler]:
+    """Every op of every registered family, mapped to its reference handler."""
+    handlers: dict[str, Handler] = {}
+    for family in all_families():
+        for op, handler in family.handlers().items():
+            if op in handlers:
+                raise RuntimeError(f"op {op} is defined by two families")
+            handlers[op] = handler
+    return handlers
+
+
+def main() -> int:
+    return serve(reference_handlers(), implementation="dpspec-reference", version=GENERATOR_VERSION,
+                 modes=["exact", "statistical"])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
