@@ -1,0 +1,296 @@
+"""Vector family ``sa2``: the SA2 ideal functionality (spec.sa2.ideal).
+
+Files:
+
+* ``sa2/ideal_functionality.json``: A_B^Dec, SA_B^Dec with Poisson sampling, the fixed-size
+  variant, the time-bounded aggregator A_{B,K}^Dec and the randomized donation-time rule, each
+  from a seed and the decoded messages.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from conformance.vectors import (
+    Family,
+    Handler,
+    TestNumberer,
+    VectorFile,
+    envelope,
+    family_schema,
+    test_entry,
+    vector_seed,
+)
+from spec.sa2 import ideal
+from spec.tape import RandomTape
+
+IDEAL_SCHEMA = "sa2_ideal-v1.json"
+
+_HEX: dict[str, Any] = {"type": "string", "pattern": "^([0-9a-f]{2})*$"}
+_DEC: dict[str, Any] = {"type": "string", "pattern": "^-?(0|[1-9][0-9]*)$"}
+_RAT: dict[str, Any] = {"type": "string",
+                        "pattern": "^-?(0|[1-9][0-9]*)((/[1-9][0-9]*)|(\\.[0-9]+))?$"}
+_COUNT: dict[str, Any] = {"type": "integer", "minimum": 0}
+_VEC: dict[str, Any] = {"type": "array", "items": _DEC}
+_MSGS: dict[str, Any] = {"type": "array", "items": _VEC}
+_RELEASE: dict[str, Any] = {"anyOf": [{"type": "null"}, _VEC]}
+
+
+def _int(args: dict[str, Any], key: str) -> int:
+    value = args[key]
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError(f"{key} must be an integer or a decimal string")
+    return int(value)
+
+
+def _messages(args: dict[str, Any]) -> tuple[list[tuple[int, ...]], ideal.Aggregation[Any, Any]]:
+    dim = _int(args, "dimension")
+    if dim < 1:
+        raise ValueError("dimension must be >= 1")
+    msgs = [tuple(int(x) for x in m) for m in args["messages"]]
+    return msgs, ideal.vector_sum(dim)
+
+
+def _release(value: tuple[int, ...] | None) -> list[str] | None:
+    return None if value is None else [str(x) for x in value]
+
+
+def _tape(args: dict[str, Any]) -> RandomTape:
+    return RandomTape(bytes.fromhex(args["seed"]), args["tag"])
+
+
+# -- reference handlers ---------------------------------------------------------------------------
+def h_aggregate(args: dict[str, Any]) -> dict[str, Any]:
+    msgs, agg = _messages(args)
+    return {"release": _release(ideal.aggregate(msgs, _int(args, "B"), agg))}
+
+
+def h_poisson(args: dict[str, Any]) -> dict[str, Any]:
+    msgs, agg = _messages(args)
+    B = ideal.check_cohort_size(_int(args, "B"))
+    tape = _tape(args)
+    keep = ideal.poisson_sample(len(msgs), args["q"], tape)
+    release = ideal.aggregate([m for m, k in zip(msgs, keep, strict=True) if k], B, agg)
+    return {"selectedCount": sum(keep), "release": _release(release),
+            "bitsConsumed": tape.bits_consumed}
+
+
+def h_fixed(args: dict[str, Any]) -> dict[str, Any]:
+    msgs, agg = _messages(args)
+    tape = _tape(args)
+    chosen = ideal.fixed_size_subset(len(msgs), _int(args, "B"), tape)
+    release = None if chosen is None else agg.total([msgs[i] for i in chosen])
+    return {"selectedCount": 0 if chosen is None else len(chosen), "release": _release(release),
+            "bitsConsumed": tape.bits_consumed}
+
+
+def h_time_bounded(args: dict[str, Any]) -> dict[str, Any]:
+    msgs, agg = _messages(args)
+    timed = list(zip(msgs, args["times"], strict=True))
+    out = ideal.time_bounded_aggregate(args["t0"], timed, _int(args, "B"), args["K"], agg)
+    return {"release": _release(out)}
+
+
+def h_donation(args: dict[str, Any]) -> dict[str, Any]:
+    tape = _tape(args)
+    m = _int(args, "m")
+    count = _int(args, "count")
+    if count < 0:
+        raise ValueError("count must be >= 0")
+    waits = []
+    for _ in range(count):
+        w = ideal.donation_schedule(args["q"], m, args["K"], tape)
+        waits.append(None if w is None else _rat(w))
+    return {"waits": waits, "bitsConsumed": tape.bits_consumed}
+
+
+def _rat(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+IDEAL_HEADER = [
+    "The SA2 ideal functionality (module spec.sa2.ideal) of Talwar et al., 'Samplable Anonymous"
+    " Aggregation for Private Federated Data Analysis', sec. 3 and App. A.",
+    "Messages are the decoded values Dec(m_i): integer vectors of length `dimension` (decimal"
+    " strings); the sum is coordinate-wise over the integers. `release` null is the paper's"
+    " bottom (no output).",
+    "sa2.aggregate (A_B^Dec): release the sum of all messages if there are at least B, else null.",
+    "sa2.samplable_aggregate (SA_B^Dec, Poisson rate q = a/b in lowest terms): from the random tape"
+    " (seed, tag) of vectors/tape/random_tape.json, message i = 0, 1, ..., k-1 in order is kept"
+    " iff uniform(b) < a (one uniform(b) per message; none when b = 1); release A_B^Dec of the"
+    " kept messages. Only `release` is the functionality's output; `selectedCount` and"
+    " `bitsConsumed` are intermediate values for debugging and must never be released.",
+    "sa2.fixed_size_aggregate: if k < B release null and draw nothing; else partial Fisher-Yates"
+    " of [0..k-1]: for j = 0..B-1, r = j + uniform(k - j), swap positions j and r; release the"
+    " sum of the messages at the first B positions.",
+    "sa2.time_bounded_aggregate (A_{B,K}^Dec, App. A): messages come with arrival times `times`"
+    " (rationals, non-decreasing, none before t0; otherwise invalid); release the sum if k >= B"
+    " and the last time t_k <= t0 + K (K > 0), else null.",
+    "sa2.donation_schedule (App. A): per device, a participation coin uniform(b) < a for q = a/b;"
+    " if it is 1, m coins chi_i = (uniform(m) == 0) for i = 0..m-1 (all m drawn); the wait is"
+    " K * min{i : chi_i = 1}, or null if no chi_i is 1 or the device did not participate."
+    " `count` devices draw from one tape in turn.",
+    "Rationals are decimal strings 'a/b' or '0.25'. Seeds are hex; vector seeds are"
+    " TurboSHAKE128(b'dpspec vector seed ' || label, D = 1, 32 bytes).",
+]
+
+
+class Sa2Family(Family):
+    name = "sa2"
+    summary = "SA2 ideal functionality (A_B, SA_B Poisson and fixed-size, A_{B,K}, donation time)"
+
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            "sa2.aggregate": h_aggregate,
+            "sa2.samplable_aggregate": h_poisson,
+            "sa2.fixed_size_aggregate": h_fixed,
+            "sa2.time_bounded_aggregate": h_time_bounded,
+            "sa2.donation_schedule": h_donation,
+        }
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        base: dict[str, Any] = {"B": _DEC, "dimension": _COUNT, "messages": _MSGS}
+        tape_args: dict[str, Any] = {"seed": _HEX, "tag": {"type": "string"}}
+        sampled_out: dict[str, Any] = {
+            "type": "object", "required": ["selectedCount", "release", "bitsConsumed"],
+            "properties": {"selectedCount": _COUNT, "release": _RELEASE, "bitsConsumed": _COUNT}}
+        release_out: dict[str, Any] = {"type": "object", "required": ["release"],
+                                       "properties": {"release": _RELEASE}}
+        ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "sa2.aggregate": ({"properties": base}, release_out),
+            "sa2.samplable_aggregate": ({"properties": {**base, **tape_args, "q": _RAT}},
+                                        sampled_out),
+            "sa2.fixed_size_aggregate": ({"properties": {**base, **tape_args}}, sampled_out),
+            "sa2.time_bounded_aggregate": (
+                {"properties": {**base, "t0": _RAT, "K": _RAT,
+                                "times": {"type": "array", "items": _RAT}}}, release_out),
+            "sa2.donation_schedule": (
+                {"properties": {**tape_args, "q": _RAT, "m": _DEC, "K": _RAT, "count": _COUNT}},
+                {"type": "object", "required": ["waits", "bitsConsumed"],
+                 "properties": {"waits": {"type": "array",
+                                          "items": {"anyOf": [{"type": "null"}, _RAT]}},
+                                "bitsConsumed": _COUNT}}),
+        }
+        return {IDEAL_SCHEMA: family_schema(IDEAL_SCHEMA, "SA2 ideal functionality vectors", ops)}
+
+    def files(self) -> list[VectorFile]:
+        return [self._ideal_file()]
+
+    def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        return self.handlers()[op](args)
+
+    def _ideal_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups: list[dict[str, Any]] = []
+
+        def msgs(label: str, k: int, dim: int, hi: int = 10) -> list[list[str]]:
+            t = RandomTape(vector_seed(label), "vectors/sa2/messages")
+            return [[str(t.uniform(hi)) for _ in range(dim)] for _ in range(k)]
+
+        # A_B^Dec
+        tests = []
+        inputs: dict[str, Any]
+        three = msgs("sa2/agg", 3, 2)
+        for label, B, ms in [("k = B releases the sum", "3", three),
+                             ("k > B releases the sum", "2", three),
+                             ("k < B: no output", "4", three),
+                             ("no messages: no output", "1", [])]:
+            inputs = {"B": B, "dimension": 2, "messages": ms}
+            tests.append(test_entry(tc(), label, inputs, self._run("sa2.aggregate", inputs)))
+        inputs = {"B": "1", "dimension": 2, "messages": [["1", "-3"], ["4", "5"]]}
+        tests.append(test_entry(tc(), "negative coordinates add like any integers", inputs,
+                                self._run("sa2.aggregate", inputs)))
+        bad_agg: list[tuple[str, dict[str, Any], str]] = [
+            ("B = 0 is rejected", {"B": "0"}, "BadCohortSize"),
+            ("message of the wrong length", {"messages": [["1"]]}, "BadMessage")]
+        for label, change, flag in bad_agg:
+            inputs = {"B": "1", "dimension": 2, "messages": three, **change}
+            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        groups.append({"op": "sa2.aggregate", "params": {}, "tests": tests})
+
+        # SA_B^Dec, Poisson
+        tests = []
+        cases = [("q = 1/2, k = 40, B = 10", "1/2", 40, "10", 1),
+                 ("q = 0.02, k = 500, B = 5", "0.02", 500, "5", 1),
+                 ("q = 0.02, k = 500, B = 20: too few selected, no output", "0.02", 500, "20", 1),
+                 ("q = 3/7, three-dimensional messages", "3/7", 30, "8", 3),
+                 ("q = 1 keeps all and draws nothing", "1", 12, "12", 1),
+                 ("q = 0 keeps none and draws nothing", "0", 12, "1", 1),
+                 ("q = 0.999 (b = 1000)", "0.999", 25, "25", 2)]
+        for i, (label, q, k, B, dim) in enumerate(cases):
+            inputs = {"seed": vector_seed(f"sa2/poisson/{i}").hex(), "tag": "sa2/poisson",
+                      "q": q, "B": B, "dimension": dim, "messages": msgs(f"sa2/p/{i}", k, dim)}
+            tests.append(test_entry(tc(), label, inputs,
+                                    self._run("sa2.samplable_aggregate", inputs)))
+        for label, q, flag in [("q > 1 is rejected", "3/2", "BadRate"),
+                               ("negative q is rejected", "-1/2", "BadRate")]:
+            inputs = {"seed": vector_seed("sa2/poisson/bad").hex(), "tag": "sa2/poisson",
+                      "q": q, "B": "1", "dimension": 1, "messages": msgs("sa2/p/bad", 4, 1)}
+            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        groups.append({"op": "sa2.samplable_aggregate", "params": {}, "tests": tests})
+
+        # fixed size
+        tests = []
+        for i, (label, k, B) in enumerate([("k = 20, B = 5", 20, "5"), ("k = B = 6", 6, "6"),
+                                           ("k = 100, B = 1", 100, "1"),
+                                           ("k = 4 < B = 5: no output, nothing drawn", 4, "5")]):
+            inputs = {"seed": vector_seed(f"sa2/fixed/{i}").hex(), "tag": "sa2/fixed_size",
+                      "B": B, "dimension": 2, "messages": msgs(f"sa2/f/{i}", k, 2)}
+            tests.append(test_entry(tc(), label, inputs,
+                                    self._run("sa2.fixed_size_aggregate", inputs)))
+        groups.append({"op": "sa2.fixed_size_aggregate", "params": {}, "tests": tests})
+
+        # A_{B,K}
+        tests = []
+        four = msgs("sa2/time", 4, 1)
+        for label, times, B, K in [
+                ("all within K", ["0", "1/2", "3", "10"], "4", "10"),
+                ("last arrival after t0 + K: no output", ["0", "1/2", "3", "10"], "4", "9.99"),
+                ("too few messages: no output", ["1", "2", "3", "4"], "5", "100"),
+                ("last arrival exactly at t0 + K", ["0", "5", "5", "10"], "2", "10")]:
+            inputs = {"t0": "0", "K": K, "B": B, "dimension": 1, "messages": four, "times": times}
+            tests.append(test_entry(tc(), label, inputs,
+                                    self._run("sa2.time_bounded_aggregate", inputs)))
+        for label, times, flag in [("arrival before t0", ["-1", "0", "1", "2"], "BadTimes"),
+                                   ("times out of order", ["0", "2", "1", "3"], "BadTimes")]:
+            inputs = {"t0": "0", "K": "10", "B": "1", "dimension": 1, "messages": four,
+                      "times": times}
+            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        inputs = {"t0": "0", "K": "0", "B": "1", "dimension": 1, "messages": four,
+                  "times": ["0", "0", "0", "0"]}
+        tests.append(test_entry(tc(), "K = 0 is rejected", inputs, None, "invalid", ["BadWindow"]))
+        groups.append({"op": "sa2.time_bounded_aggregate", "params": {}, "tests": tests})
+
+        # donation time
+        tests = []
+        for i, (label, q, m, K, count) in enumerate([
+                ("q = 1, m = 4, K = 15", "1", "4", "15", 32),
+                ("q = 1/10, m = 8, K = 5/2", "1/10", "8", "5/2", 64),
+                ("m = 1: wait 0 whenever the device participates", "1/2", "1", "7", 16)]):
+            inputs = {"seed": vector_seed(f"sa2/donation/{i}").hex(),
+                      "tag": "sa2/donation_time", "q": q, "m": m, "K": K, "count": count}
+            tests.append(test_entry(tc(), label, inputs,
+                                    self._run("sa2.donation_schedule", inputs)))
+        inputs = {"seed": vector_seed("sa2/donation/bad").hex(), "tag": "sa2/donation_time",
+                  "q": "1", "m": "0", "K": "1", "count": 1}
+        tests.append(test_entry(tc(), "m = 0 is rejected", inputs, None, "invalid", ["BadM"]))
+        groups.append({"op": "sa2.donation_schedule", "params": {}, "tests": tests})
+
+        doc = envelope(
+            algorithm="SA2-ideal-functionality", family=self.name, schema=IDEAL_SCHEMA,
+            header=IDEAL_HEADER,
+            notes={
+                "BadCohortSize": "B must be an integer >= 1.",
+                "BadMessage": "Every message must be an integer vector of length `dimension`.",
+                "BadRate": "q must be an exact rational in [0, 1].",
+                "BadTimes": "Arrival times must be non-decreasing and not before t0.",
+                "BadWindow": "K must be > 0.",
+                "BadM": "m must be an integer >= 1.",
+            },
+            groups=groups,
+        )
+        return VectorFile("sa2/ideal_functionality.json", doc, IDEAL_SCHEMA)
+
+
+FAMILY = Sa2Family()
