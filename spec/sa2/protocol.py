@@ -352,11 +352,13 @@ class Report:
 
 def client_report(recipe: Recipe, vdaf: Any, measurement: Any, token: tokens.Token,
                   tape: RandomTape, *, aad_B: int | None = None,
-                  encoded_measurement: list[Any] | None = None) -> Report:
+                  encoded_measurement: list[Any] | None = None,
+                  trace: list[dict[str, str]] | None = None) -> Report:
     """Shard ``measurement`` and seal the two input shares (coins: module docstring).
 
     ``aad_B`` (a different B in the associated data) and ``encoded_measurement`` (shard an
     arbitrary field vector, e.g. an invalid one) exist to simulate malicious clients only.
+    ``trace``, if given, receives the report's intermediate values (for transcripts).
     """
     nonce = tape_bytes(tape, vdaf.NONCE_SIZE)
     rand = tape_bytes(tape, vdaf.RAND_SIZE)
@@ -369,12 +371,19 @@ def client_report(recipe: Recipe, vdaf: Any, measurement: Any, token: tokens.Tok
     tok = token.encode()
     aad = hpke_aad(recipe.task_id, recipe.B if aad_B is None else aad_B, nonce, ps, tok)
     encs = []
-    for role, info, share in ((ROLE_LEADER, recipe.leader, input_shares[0]),
-                              (ROLE_HELPER, recipe.helper, input_shares[1])):
+    step: dict[str, str] = {"rand": rand.hex(), "aad": aad.hex()}
+    for role, name, info, share in ((ROLE_LEADER, "leader", recipe.leader, input_shares[0]),
+                                    (ROLE_HELPER, "helper", recipe.helper, input_shares[1])):
         ikm = tape_bytes(tape, 32)
-        encs.append(hpke.seal(info.hpke_public_key, hpke_info(role), aad,
-                              vdaf.encode_input_share(share), ephemeral_ikm=ikm))
-    return Report(nonce, ps, tok, encs[0][0], encs[0][1], encs[1][0], encs[1][1])
+        plain = vdaf.encode_input_share(share)
+        step[f"{name}EphemeralIkm"] = ikm.hex()
+        step[f"{name}InputShare"] = plain.hex()
+        encs.append(hpke.seal(info.hpke_public_key, hpke_info(role), aad, plain,
+                              ephemeral_ikm=ikm))
+    report = Report(nonce, ps, tok, encs[0][0], encs[0][1], encs[1][0], encs[1][1])
+    if trace is not None:
+        trace.append({**step, **report.to_json()})
+    return report
 
 
 # -- aggregators (sec. 4.4, 4.5) --------------------------------------------------------------------
@@ -531,9 +540,16 @@ class Deployment:
     """Keys and configuration of one collection (provisioned from a setup tape in simulations)."""
 
     issuer_sk: tokens.PrivateKey
-    leader_hpke: hpke.HpkeKeyPair
-    helper_hpke: hpke.HpkeKeyPair
+    leader_ikm: bytes
+    helper_ikm: bytes
     verify_key: bytes
+    leader_hpke: hpke.HpkeKeyPair = field(init=False)
+    helper_hpke: hpke.HpkeKeyPair = field(init=False)
+
+    def __post_init__(self) -> None:
+        """The HPKE key pairs are DeriveKeyPair(IKM) (RFC 9180 sec. 7.1.3)."""
+        self.leader_hpke = hpke.derive_key_pair(self.leader_ikm)
+        self.helper_hpke = hpke.derive_key_pair(self.helper_ikm)
 
 
 def provision(seed: bytes, issuer_bits: int = 2048) -> Deployment:
@@ -542,9 +558,7 @@ def provision(seed: bytes, issuer_bits: int = 2048) -> Deployment:
     IKM (32 bytes each), the VDAF verify key (32 bytes). FOR SIMULATIONS AND VECTORS ONLY."""
     tape = RandomTape(seed, TAGS["setup"])
     sk = tokens.generate_key(issuer_bits, tape)
-    lk = hpke.derive_key_pair(tape_bytes(tape, 32))
-    hk = hpke.derive_key_pair(tape_bytes(tape, 32))
-    return Deployment(sk, lk, hk, tape_bytes(tape, 32))
+    return Deployment(sk, tape_bytes(tape, 32), tape_bytes(tape, 32), tape_bytes(tape, 32))
 
 
 def check_deployment(recipe: Recipe, dep: Deployment) -> None:
@@ -610,7 +624,8 @@ def adversary_measurement(recipe: Recipe, tape: RandomTape) -> Any:
 
 def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[int], seed: bytes,
                    *, malicious: int = 0, drop_rate: Fraction = Fraction(0),
-                   progress: Callable[[str, int, int], None] | None = None) -> CollectionResult:
+                   progress: Callable[[str, int, int], None] | None = None,
+                   trace: list[dict[str, str]] | None = None) -> CollectionResult:
     """One collection: ``len(data)`` honest devices (device ``i`` holds ``data[i]``), ``malicious``
     adversarial devices (kinds cycling through :data:`MALICIOUS_KINDS`), the anonymizer, the
     leader and helper, and the collector.
@@ -648,10 +663,15 @@ def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[in
         tok = tokens.obtain_token(f"device-{i}", attester, pk, recipe.task_id,
                                   RandomTape(seed, TAGS["token"].format(i=i)))
         reports.append(client_report(recipe, vdaf, meas, tok,
-                                     RandomTape(seed, TAGS["report"].format(i=i))))
+                                     RandomTape(seed, TAGS["report"].format(i=i)), trace=trace))
+        if trace is not None:
+            trace[-1] = {"sender": f"device {i}" + ("" if keep[i] else " (dummy)"), **trace[-1]}
     for j in range(malicious):
-        reports += malicious_reports(j, MALICIOUS_KINDS[j % len(MALICIOUS_KINDS)], recipe, vdaf,
-                                     attester, seed)
+        kind = MALICIOUS_KINDS[j % len(MALICIOUS_KINDS)]
+        new = malicious_reports(j, kind, recipe, vdaf, attester, seed)
+        reports += new
+        if trace is not None:
+            trace += [{"sender": f"malicious {j} ({kind})", **r.to_json()} for r in new]
     delivered, dropped = anonymize(reports, drop_rate, RandomTape(seed, TAGS["network"]),
                                    RandomTape(seed, TAGS["shuffle"]))
     task = TaskConfig(recipe.task_id, recipe.B, dep.verify_key, pk)
