@@ -577,6 +577,7 @@ class CollectionResult:
     dummies: int
     sent: int
     dropped: int
+    drop_flags: list[bool]
     tokens_issued: int
     reports: list[Report]
     delivered: list[Report]
@@ -685,4 +686,4 @@ def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[in
 
     outcome = aggregate_batch(leader, helper, delivered, tick)
     return CollectionResult(collect(vdaf, outcome), outcome, participants, dummies, len(reports),
-                            sum(dropped), issuer.issued, reports, delivered)
+                            sum(dropped), dropped, issuer.issued, reports, delivered)
