@@ -14,5 +14,6 @@ Modules:
 * :mod:`spec.sa2.tokens` -- sec. 4.3: anonymous rate-limited tokens as RSA blind signatures
   (RFC 9474, RSABSSA-SHA384-PSS-Deterministic) issued by an attester/issuer pair.
 * :mod:`spec.sa2.hpke` -- the per-aggregator encryption of input shares (RFC 9180, the DAP suite).
+* :mod:`spec.sa2.randomizers` -- the local randomizers R and decodings Dec that recipes name.
 * :mod:`spec.sa2.protocol` -- sec. 4: recipes, client, anonymization, leader/helper, collector.
 """
