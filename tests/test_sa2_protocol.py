@@ -107,6 +107,7 @@ _DELETE = object()
     (["randomizer", "name"], "laplace", "malformed"),
     (["randomizer", "flip"], "0", "malformed"),
     (["vdaf", "length"], 9, "vdaf_mismatch"),
+    (["decoding"], "identity", "decoding_mismatch"),
     (["vdaf", "type"], "Prio3Count", "vdaf_mismatch"),
     (["vdaf", "chunkLength"], 0, "vdaf_mismatch"),
     (["aggregators"], [], "malformed"),

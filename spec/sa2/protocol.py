@@ -193,7 +193,7 @@ def make_recipe(*, recipe_id: str, task_id: bytes, randomizer: Randomizer, B: in
         "version": RECIPE_VERSION,
         "taskId": task_id.hex(),
         "randomizer": randomizer.to_json(),
-        "decoding": "one-hot" if randomizer.name == "randomized_response" else "identity",
+        "decoding": expected_decoding(randomizer),
         "cohortSize": B,
         "samplingRate": str(q),
         "dummyRate": str(dummy_rate),
@@ -204,6 +204,12 @@ def make_recipe(*, recipe_id: str, task_id: bytes, randomizer: Randomizer, B: in
                    "exponent": issuer_key.e},
         "privacy": {"model": "sa2", "epsilon": str(epsilon), "delta": str(delta)},
     }
+
+
+def expected_decoding(randomizer: Randomizer) -> str:
+    """The name of Dec for a randomizer: "one-hot" (a bucket index becomes its indicator
+    vector) for randomized response, "identity" (the measurement is summed as is) otherwise."""
+    return "one-hot" if randomizer.name == "randomized_response" else "identity"
 
 
 def expected_vdaf_params(randomizer: Randomizer, chunk_length: int) -> dict[str, Any]:
@@ -274,6 +280,10 @@ def check_recipe(doc: Any, budget: PrivacyBudget, bound: BoundFactory = default_
     chunk = p.get("chunkLength", 1) if chunk_length is None else chunk_length
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise RecipeRefused("vdaf_mismatch", "vdaf.chunkLength must be a positive integer")
+    want_dec = expected_decoding(r)
+    if recipe.doc.get("decoding") != want_dec:
+        raise RecipeRefused("decoding_mismatch", f"randomizer {r.name} is decoded by {want_dec!r}, "
+                            f"the recipe says {recipe.doc.get('decoding')!r}")
     want = expected_vdaf_params(r, chunk)
     if p != want:
         raise RecipeRefused("vdaf_mismatch", f"randomizer {r.name} with k = {r.k} needs vdaf {want}, "
