@@ -262,3 +262,30 @@ def test_rational_spellings_agree() -> None:
     for sigma2 in ["2.5", "5/2", Fraction(5, 2), "25e-1"]:
         outs.add(tuple(discrete_gaussian(tape(), sigma2) for _ in range(10)))
     assert len(outs) == 1
+
+
+# -- the vector family's reference handlers -----------------------------------------------------
+
+
+def test_family_handler_exact_and_statistical_modes() -> None:
+    from conformance.families.samplers import FAMILY
+
+    handlers = FAMILY.handlers()
+    assert set(handlers) == {f"sampler.{name}" for name in SAMPLERS}
+    args = {"seed": SEED.hex(), "tag": "x", "sigma2": "5/2", "count": 5}
+    out = handlers["sampler.discrete_gaussian"](args)
+    t = tape("x")
+    assert out["samples"] == [str(discrete_gaussian(t, "5/2")) for _ in range(5)]
+    assert out["bitsConsumed"] == t.bits_consumed and out["bytesConsumed"] == t.bytes_consumed
+    # statistical mode: no seed and tag, fresh randomness each time
+    stat = handlers["sampler.discrete_gaussian"]({"sigma2": "10000", "count": 20})
+    assert len(stat["samples"]) == 20
+    assert stat != handlers["sampler.discrete_gaussian"]({"sigma2": "10000", "count": 20})
+    vec = handlers["sampler.discrete_gaussian_vector"]({"sigma2": "1", "dim": "3", "count": 2})
+    assert [len(row) for row in vec["samples"]] == [3, 3]
+    for bad in [{"sigma2": "1", "count": 1, "seed": SEED.hex()},
+                {"sigma2": "0", "count": 0}, {"sigma2": "1", "count": -1},
+                {"sigma2": 1, "count": 1}, {"sigma2": "1", "count": 1, "extra": "1"},
+                {"count": 1}]:
+        with pytest.raises(ValueError):
+            handlers["sampler.discrete_gaussian"](bad)
