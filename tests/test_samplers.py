@@ -26,6 +26,7 @@ from spec.samplers import (
     geometric,
     geometric_exp,
     negative_binomial,
+    negative_binomial_exp,
     poisson,
 )
 from spec.samplers.lazy import bernoulli_bounded, bernoulli_ratio, exp_neg_bounds, ratio_bounds
@@ -151,7 +152,8 @@ def test_exp_bounds_are_rigorous(gamma: Fraction) -> None:
     lambda t: poisson(t, "-1"), lambda t: poisson(t, 10**6 + 1),
     lambda t: negative_binomial(t, 0, "1/2"), lambda t: negative_binomial(t, 1, 1),
     lambda t: negative_binomial(t, 1, "-1/2"), lambda t: negative_binomial(t, 10**7, "1/2"),
-    lambda t: bernoulli(t, "x"),
+    lambda t: bernoulli(t, "x"), lambda t: negative_binomial_exp(t, 0, 1),
+    lambda t: negative_binomial_exp(t, 1, 0), lambda t: negative_binomial_exp(t, 1, "1e-7"),
 ])
 def test_invalid_parameters(call: object) -> None:
     t = tape()
@@ -189,6 +191,7 @@ _CASES = [
     ("binomial", {"n": 30, "p": "1/6"}), ("binomial_textbook", {"n": 30, "p": "1/6"}),
     ("binomial_rr", {"n": 30, "eps": "1/2"}), ("poisson", {"lam": "3/2"}),
     ("negative_binomial", {"r": "1/3", "p": "1/2"}),
+    ("negative_binomial_exp", {"r": "1/3", "gamma": "1/2"}),
 ]
 
 

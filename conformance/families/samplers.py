@@ -174,6 +174,14 @@ TEXTS: dict[str, list[str]] = {
         f" (refused if r p / (1 - p) > {MAX_MEAN}); total = 0; N times {{ J = 1 + geometric(1 - p);"
         " if lc(1/J) = 1: total = total + J }; return total. (Compound Poisson: NB(r, p) ="
         " sum_j j Poisson(r p^j / j), obtained by thinning; exact.)"],
+    "negative_binomial_exp": [
+        "negative_binomial_exp(r, gamma), r > 0, gamma > 0: NB(r, p) with the irrational"
+        " p = exp(-gamma). The mean lambda = r / (exp(gamma) - 1) is irrational (refused if"
+        f" > {MAX_MEAN}). N = Poisson(lambda) by the steps of poisson with k = ceil(2 lambda) ="
+        " floor(2 lambda) + 1 pieces of mean mu = lambda / k < 1/2, each piece: loop {{ K = 0;"
+        " while lc(mu) = 1: K = K + 1; if lc(1 / K!) = 1: the piece is K, stop }}. Then total = 0;"
+        " N times { J = 1 + geometric_exp(gamma); if lc(1/J) = 1: total = total + J };"
+        " return total."],
 }
 
 DEPENDS: dict[str, list[str]] = {
@@ -188,6 +196,7 @@ DEPENDS: dict[str, list[str]] = {
     "binomial_rr": ["binomial"],
     "poisson": ["geometric"],
     "negative_binomial": ["poisson", "geometric"],
+    "negative_binomial_exp": ["geometric_exp"],
 }
 
 
@@ -327,6 +336,14 @@ VALID: dict[str, list[Profile]] = {
         ("r = 5/2, p = 3/4", {"r": "5/2", "p": "3/4"}, 16),
         ("r = 10, p = 0.5", {"r": "10", "p": "0.5"}, 8),
     ],
+    "negative_binomial_exp": [
+        ("NB(1, e^-1): one of the two shares whose difference is DLap", {"r": "1", "gamma": "1"},
+         32),
+        ("share r/n = 1/100, p = e^(-1/2)", {"r": "1/100", "gamma": "1/2"}, 32),
+        ("fractional r = 1/3, p = e^(-1/10)", {"r": "1/3", "gamma": "1/10"}, 16),
+        ("r = 5, p = e^(-1/5)", {"r": "5", "gamma": "1/5"}, 8),
+        ("large gamma: p = e^-20, almost always 0", {"r": "2", "gamma": "20"}, 16),
+    ],
 }
 
 INVALID: dict[str, list[Invalid]] = {
@@ -360,6 +377,11 @@ INVALID: dict[str, list[Invalid]] = {
                           ("p < 0", {"r": "1", "p": "-1/2"}, "OutOfRange"),
                           ("mean above the cost limit", {"r": "2000000", "p": "1/2"},
                            "MeanTooLarge")],
+    "negative_binomial_exp": [("r = 0", {"r": "0", "gamma": "1"}, "OutOfRange"),
+                              ("gamma = 0 (p = 1)", {"r": "1", "gamma": "0"}, "OutOfRange"),
+                              ("gamma < 0", {"r": "1", "gamma": "-1"}, "OutOfRange"),
+                              ("mean above the cost limit", {"r": "1", "gamma": "1/10000000"},
+                               "MeanTooLarge")],
 }
 
 NOTES = {
