@@ -178,8 +178,8 @@ TEXTS: dict[str, list[str]] = {
         "negative_binomial_exp(r, gamma), r > 0, gamma > 0: NB(r, p) with the irrational"
         " p = exp(-gamma). The mean lambda = r / (exp(gamma) - 1) is irrational (refused if"
         f" > {MAX_MEAN}). N = Poisson(lambda) by the steps of poisson with k = ceil(2 lambda) ="
-        " floor(2 lambda) + 1 pieces of mean mu = lambda / k < 1/2, each piece: loop {{ K = 0;"
-        " while lc(mu) = 1: K = K + 1; if lc(1 / K!) = 1: the piece is K, stop }}. Then total = 0;"
+        " floor(2 lambda) + 1 pieces of mean mu = lambda / k < 1/2, each piece: loop { K = 0;"
+        " while lc(mu) = 1: K = K + 1; if lc(1 / K!) = 1: the piece is K, stop }. Then total = 0;"
         " N times { J = 1 + geometric_exp(gamma); if lc(1/J) = 1: total = total + J };"
         " return total."],
 }
