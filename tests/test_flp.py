@@ -173,3 +173,12 @@ def test_constructor_checks() -> None:
         SumVec(Field128, 3, 0, 1)
     with pytest.raises(ValueError):
         Sum(Field64, 0)
+
+
+@given(st.lists(st.integers(0, Field128.MODULUS - 1), min_size=8, max_size=8))
+def test_parallel_sum_of_mul_fast_path_matches_the_definition(values: list[int]) -> None:
+    gadget = ParallelSum(Mul(), 4)
+    inp = [Field128(v) for v in values]
+    assert gadget.eval(Field128, inp) == gadget.eval_generic(Field128, inp)
+    other = ParallelSum(PolyEval([0, -1, 1], 1), 8)
+    assert other.eval(Field128, inp) == other.eval_generic(Field128, inp)

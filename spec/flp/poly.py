@@ -77,10 +77,18 @@ def _fft(values: list[int], twiddles: Sequence[int], p: int) -> list[int]:
     ``t = w_{2h}**j``. A stage is written as list comprehensions over slices (CPython runs them
     several times faster than index loops): over the ``n / 2h`` contiguous blocks when they are
     few, else over the ``h`` strided classes ``i = j mod 2h``.
+
+    Reduction is lazy: only products are reduced mod p; sums and differences (``a - t*b + p``
+    keeps them non-negative) grow by less than ``p`` per stage, so entries stay below
+    ``(log2(n) + 1) * p`` and one final ``% p`` makes them canonical.
     """
     n = len(values)
     a = [values[i] for i in _bit_reversal(n)]
-    h = 1
+    if n >= 2:  # first stage: t = 1, no products
+        even, odd = a[0::2], a[1::2]
+        a[0::2] = [x + y for x, y in zip(even, odd, strict=True)]
+        a[1::2] = [x - y + p for x, y in zip(even, odd, strict=True)]
+    h = 2
     while h < n:
         step = n // (2 * h)
         if h <= step:  # few residue classes: one strided slice per twiddle
@@ -88,17 +96,17 @@ def _fft(values: list[int], twiddles: Sequence[int], p: int) -> list[int]:
                 t = twiddles[j * step]
                 even = a[j::2 * h]
                 odd = [x * t % p for x in a[j + h :: 2 * h]]
-                a[j::2 * h] = [(x + y) % p for x, y in zip(even, odd, strict=True)]
-                a[j + h :: 2 * h] = [(x - y) % p for x, y in zip(even, odd, strict=True)]
+                a[j::2 * h] = [x + y for x, y in zip(even, odd, strict=True)]
+                a[j + h :: 2 * h] = [x - y + p for x, y in zip(even, odd, strict=True)]
         else:  # few blocks: one contiguous slice per block
             tw = twiddles[: n // 2 : step]  # w_{2h}**j for j < h
             for start in range(0, n, 2 * h):
                 even = a[start : start + h]
                 odd = [x * t % p for x, t in zip(a[start + h : start + 2 * h], tw, strict=True)]
-                a[start : start + h] = [(x + y) % p for x, y in zip(even, odd, strict=True)]
-                a[start + h : start + 2 * h] = [(x - y) % p for x, y in zip(even, odd, strict=True)]
+                a[start : start + h] = [x + y for x, y in zip(even, odd, strict=True)]
+                a[start + h : start + 2 * h] = [x - y + p for x, y in zip(even, odd, strict=True)]
         h *= 2
-    return a
+    return [x % p for x in a]
 
 
 def ntt(field: FieldType, coeffs: Sequence[int], n: int, set_s: bool = False) -> list[int]:

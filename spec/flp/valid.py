@@ -133,20 +133,21 @@ def parallel_range_check(valid: Valid[Any, Any, F], gadget: Gadget, calls: int, 
     ``sum_j r**(j+1) * x * (x - 1)``; the outputs of all calls are added up.
     """
     field = valid.field
-    shares_inv = field(num_shares).inv()
-    zero = field(0)
+    p = field.MODULUS
+    shares_inv = field(num_shares).inv().val
     out = field(0)
     for i in range(calls):
-        r = joint_rand[i]
+        # The same arithmetic on the ints behind the elements (each result reduced mod p).
+        r = joint_rand[i].val
+        chunk = [x.val for x in meas[i * chunk_length : (i + 1) * chunk_length]]
+        chunk += [0] * (chunk_length - len(chunk))
+        inputs: list[int] = []
         r_power = r
-        inputs: list[F] = []
-        for j in range(chunk_length):
-            index = i * chunk_length + j
-            x = meas[index] if index < len(meas) else zero
-            inputs.append(r_power * x)
-            inputs.append(x - shares_inv)
-            r_power *= r
-        out += gadget.eval(field, inputs)
+        for x in chunk:
+            inputs.append(r_power * x % p)
+            inputs.append((x - shares_inv) % p)
+            r_power = r_power * r % p
+        out += gadget.eval(field, field.from_reduced(inputs))
     return out
 
 
