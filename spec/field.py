@@ -187,7 +187,7 @@ class Field:
 
 
 class Field64(Field):
-    """The 64-bit field of sec. 6.1.3 of the VDAF draft."""
+    """The 64-bit field of sec. 6.1.4 ("Parameters") of the VDAF draft."""
 
     MODULUS = 2**32 * 4294967295 + 1
     ENCODED_SIZE = 8
@@ -197,7 +197,7 @@ class Field64(Field):
 
 
 class Field128(Field):
-    """The 128-bit field of sec. 6.1.3 of the VDAF draft."""
+    """The 128-bit field of sec. 6.1.4 ("Parameters") of the VDAF draft."""
 
     MODULUS = 2**66 * 4611686018427387897 + 1
     ENCODED_SIZE = 16
