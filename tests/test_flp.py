@@ -182,3 +182,15 @@ def test_parallel_sum_of_mul_fast_path_matches_the_definition(values: list[int])
     assert gadget.eval(Field128, inp) == gadget.eval_generic(Field128, inp)
     other = ParallelSum(PolyEval([0, -1, 1], 1), 8)
     assert other.eval(Field128, inp) == other.eval_generic(Field128, inp)
+
+
+def test_query_refuses_a_root_of_unity_as_test_point() -> None:
+    from spec.flp.bbcggi19 import TestPointError
+
+    flp = FlpBBCGGI19(Count(Field64))
+    rng = random.Random(5)
+    meas = flp.encode(1)
+    proof = flp.prove(meas, rand_vec(rng, Field64, flp.PROVE_RAND_LEN), [])
+    root = Field64.nth_root(2)  # Count: one call, wire polynomials of length 2
+    with pytest.raises(TestPointError):
+        flp.query(meas, proof, [root], [], 1)
