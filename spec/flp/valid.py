@@ -110,17 +110,19 @@ def encode_range_checked_int(field: type[F], value: int, max_measurement: int) -
         rest, last = value, 0
     else:
         rest, last = value - last_weight, 1
-    return [field((rest >> i) & 1) for i in range(bits - 1)] + [field(last)]
+    bit = (field(0), field(1))  # elements are immutable, so they can be shared
+    return [bit[(rest >> i) & 1] for i in range(bits - 1)] + [bit[last]]
 
 
 def decode_range_checked_int(field: type[F], encoded: Sequence[F], max_measurement: int) -> F:
-    """The weighted sum of ``encode_range_checked_int``; linear, so it also maps shares to shares."""
+    """The weighted sum of ``encode_range_checked_int``: ``sum_{i < bits-1} 2**i * encoded[i] +
+    last_weight * encoded[bits-1]`` (computed on the ints behind the elements, reduced once).
+    Linear, so it also maps shares to shares."""
     bits = max_measurement.bit_length()
     last_weight = max_measurement - (2 ** (bits - 1) - 1)
-    out = field(0)
-    for i, b in enumerate(encoded[: bits - 1]):
-        out += field(1 << i) * b
-    return out + field(last_weight) * encoded[bits - 1]
+    total = sum(b.val << i for i, b in enumerate(encoded[: bits - 1]))
+    total += last_weight * encoded[bits - 1].val
+    return field(total % field.MODULUS)
 
 
 def parallel_range_check(valid: Valid[Any, Any, F], gadget: Gadget, calls: int, chunk_length: int,
