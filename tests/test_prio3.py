@@ -42,7 +42,7 @@ CASES: list[tuple[str, Prio3[Any, Any, Any], list[Any], Any]] = [
     ("SumVec", Prio3SumVec(2, 4, 3, 2), [[0, 1, 2, 3], [3, 3, 3, 3]], [3, 4, 5, 6]),
     ("Histogram", Prio3Histogram(2, 7, 3), [0, 6, 6, 3], [1, 0, 0, 1, 0, 0, 2]),
     ("MultihotCountVec", Prio3MultihotCountVec(3, 5, 2, 2),
-     [[True, False, False, False, True], [False] * 5], [1, 0, 0, 0, 1]),
+     [[True, False, False, False, True], [False] * 5, [0, 1, 0, 0, 0]], [1, 1, 0, 0, 1]),
     ("Multiproof64", Prio3SumVecWithMultiproof(2, Field64, 3, 3, 7, 2), [[7, 0, 1], [1, 1, 1]], [8, 1, 2]),
     ("Multiproof128", Prio3SumVecWithMultiproof(2, Field128, 2, 3, 7, 2), [[7, 0, 1]], [7, 0, 1]),
     ("HigherDegree", Prio3HigherDegree(2), [0, 1, 2, 2], 5),
@@ -94,7 +94,8 @@ BAD_MEASUREMENTS: list[tuple[Prio3[Any, Any, Any], Any]] = [
     (Prio3SumVec(2, 3, 5, 2), [1, 2]), (Prio3SumVec(2, 3, 5, 2), [1, 2, 6]),
     (Prio3Histogram(2, 4, 2), 4), (Prio3Histogram(2, 4, 2), -1), (Prio3Histogram(2, 4, 2), True),
     (Prio3MultihotCountVec(2, 4, 2, 2), [True, True, True, False]),
-    (Prio3MultihotCountVec(2, 4, 2, 2), [1, 0, 0, 0]),
+    (Prio3MultihotCountVec(2, 4, 2, 2), [2, 0, 0, 0]),
+    (Prio3MultihotCountVec(2, 4, 2, 2), [1, 1, 1, 0]),
     (Prio3MultihotCountVec(2, 4, 2, 2), [True]),
     (Prio3HigherDegree(2), 3),
 ]

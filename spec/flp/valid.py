@@ -323,8 +323,8 @@ class MultihotCountVec(Valid[list[bool], list[int], F]):
     def encode(self, measurement: list[bool]) -> list[F]:
         if not isinstance(measurement, list | tuple) or len(measurement) != self.length:
             raise ValueError(f"MultihotCountVec measurement must be a list of {self.length} booleans")
-        if not all(isinstance(x, bool) for x in measurement):
-            raise ValueError("MultihotCountVec measurement entries must be booleans")
+        if not all(isinstance(x, bool) or (isinstance(x, int) and x in (0, 1)) for x in measurement):
+            raise ValueError("MultihotCountVec measurement entries must be booleans (or 0 / 1)")
         weight = sum(measurement)
         if weight > self.max_weight:
             raise ValueError(f"MultihotCountVec measurement has weight {weight} > max_weight "
