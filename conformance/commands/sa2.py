@@ -167,10 +167,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         return 1
     except Sa2Error as exc:
         raise CliError(str(exc)) from exc
-    try:
-        vdaf = protocol.build_vdaf(recipe)
-    except ModuleNotFoundError as exc:
-        raise CliError(f"Prio3 is not available ({exc})") from exc
+    vdaf = protocol.build_vdaf(recipe)
     progress = _Progress(not args.quiet)
     start = time.monotonic()
     if not args.quiet:

@@ -5,11 +5,15 @@ Files:
 * ``sa2/ideal_functionality.json``: A_B^Dec, SA_B^Dec with Poisson sampling, the fixed-size
   variant, the time-bounded aggregator A_{B,K}^Dec and the randomized donation-time rule, each
   from a seed and the decoded messages.
+* ``sa2/protocol_transcripts.json``: whole collections of the sec. 4 protocol (recipe, keys,
+  tokens, every report with its coins and ciphertexts, the anonymizer's drops and order, the
+  aggregators' verdicts, the release), deterministic from seeds.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from conformance.vectors import (
@@ -22,10 +26,12 @@ from conformance.vectors import (
     test_entry,
     vector_seed,
 )
-from spec.sa2 import ideal
+from spec.sa2 import ideal, protocol, tokens
+from spec.sa2.randomizers import Randomizer
 from spec.tape import RandomTape
 
 IDEAL_SCHEMA = "sa2_ideal-v1.json"
+PROTOCOL_SCHEMA = "sa2_protocol-v1.json"
 
 _HEX: dict[str, Any] = {"type": "string", "pattern": "^([0-9a-f]{2})*$"}
 _DEC: dict[str, Any] = {"type": "string", "pattern": "^-?(0|[1-9][0-9]*)$"}
@@ -105,6 +111,34 @@ def h_donation(args: dict[str, Any]) -> dict[str, Any]:
     return {"waits": waits, "bitsConsumed": tape.bits_consumed}
 
 
+def h_collection(args: dict[str, Any]) -> dict[str, Any]:
+    """Run one collection from explicit keys and a seed; every intermediate value is output."""
+    dep = protocol.Deployment(
+        tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16)),
+        bytes.fromhex(args["leaderHpkeIkm"]), bytes.fromhex(args["helperHpkeIkm"]),
+        bytes.fromhex(args["verifyKey"]))
+    recipe, _ = protocol.check_recipe(args["recipe"],
+                                         protocol.PrivacyBudget(Fraction(10**9), 1))
+    vdaf = protocol.build_vdaf(recipe)
+    trace: list[dict[str, str]] = []
+    data = [_int({"x": x}, "x") for x in args["data"]]
+    res = protocol.run_collection(recipe, dep, vdaf, data, bytes.fromhex(args["seed"]),
+                                  malicious=_int(args, "malicious"),
+                                  drop_rate=ideal.parse_rate(args["dropRate"], "dropRate"),
+                                  trace=trace)
+    position = {id(r): i for i, r in enumerate(res.reports)}
+    return {
+        "reports": trace,
+        "dropped": res.drop_flags,
+        "arrival": [position[id(r)] for r in res.delivered],
+        "verdicts": res.outcome.verdicts,
+        "accepted": res.outcome.accepted,
+        "rejected": dict(sorted(res.outcome.rejected.items())),
+        "release": _release(res.release),
+        "tokensIssued": res.tokens_issued,
+    }
+
+
 def _rat(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
@@ -136,6 +170,43 @@ IDEAL_HEADER = [
 ]
 
 
+@cache
+def _vector_deployment() -> protocol.Deployment:
+    """The vectors' keys: provisioned from the vector seed 'sa2/deployment' (2048-bit issuer)."""
+    return protocol.provision(vector_seed("sa2/deployment"))
+
+
+PROTOCOL_HEADER = [
+    "A whole SA2 collection (module spec.sa2.protocol; Talwar et al. sec. 4): recipe, client"
+    " coins, tokens, HPKE, anonymizer, leader/helper with Prio3 (VDAF draft-20), collector.",
+    "Keys: the token issuer's RSA key (issuerP, issuerQ, e = 65537; RFC 9474"
+    " RSABSSA-SHA384-PSS-Deterministic), the aggregators' HPKE key pairs DeriveKeyPair(IKM) for"
+    " DHKEM(X25519, HKDF-SHA256) / HKDF-SHA256 / AES-128-GCM (RFC 9180), the Prio3 verify key.",
+    "The client checks the recipe (spec.sa2.protocol.check_recipe, with a budget of 10^9 and one"
+    " query) and refuses it if the keys do not match the deployment.",
+    "Coins from `seed` (random tape of vectors/tape): participation poisson_sample over the"
+    " devices from tag 'sa2/poisson'; dummy coins (rate q' = dummyRate of the recipe) for each"
+    " non-participating device in order from 'sa2/dummy'; device i's randomizer from"
+    " 'sa2/client/{i}/randomizer', its token request from 'sa2/client/{i}/token' (nonce 32 bytes,"
+    " PSS salt 48 bytes, then r = 1 + uniform(n - 1)), its report from 'sa2/client/{i}/report'"
+    " (Prio3 nonce 16 bytes, Prio3 rand, leader then helper HPKE ephemeral IKM 32 bytes each;"
+    " each byte is uniform(256)); malicious device j from 'sa2/malicious/{j}'. FIXED HPKE"
+    " EPHEMERAL KEYS ARE FOR VECTORS ONLY, NEVER FOR PRODUCTION.",
+    "Token input: b'dpspec/sa2/token/v1' || taskId || nonce. HPKE info: b'dpspec/sa2 input share'"
+    " || 0x01 || role (0x02 leader, 0x03 helper); aad: b'dpspec/sa2/v1' || taskId || uint32(B)"
+    " || Prio3 nonce || uint32(len(publicShare)) || publicShare || token (big-endian). Prio3"
+    " ctx: b'dpspec/sa2/v1' || taskId.",
+    "Reports are listed in sending order (honest devices, then malicious ones) with their"
+    " intermediate values; `dropped` has one coin per report (tag 'sa2/network'); the survivors"
+    " are shuffled (Fisher-Yates from tag 'sa2/shuffle': for j = n-1..1 swap j and uniform(j+1))"
+    " and `arrival` lists their indices in arrival order; `verdicts` follow arrival order.",
+    "Each aggregator checks the token (valid RSA signature, task, nonce not yet spent), opens its"
+    " share with its own B, decodes, and runs Prio3 verification; a report is aggregated only"
+    " if both accept it. Each refuses to release below B; `release` is the collector's unshard"
+    " (null: no output).",
+]
+
+
 class Sa2Family(Family):
     name = "sa2"
     summary = "SA2 ideal functionality (A_B, SA_B Poisson and fixed-size, A_{B,K}, donation time)"
@@ -147,6 +218,7 @@ class Sa2Family(Family):
             "sa2.fixed_size_aggregate": h_fixed,
             "sa2.time_bounded_aggregate": h_time_bounded,
             "sa2.donation_schedule": h_donation,
+            "sa2.collection": h_collection,
         }
 
     def schemas(self) -> dict[str, dict[str, Any]]:
@@ -172,10 +244,98 @@ class Sa2Family(Family):
                                           "items": {"anyOf": [{"type": "null"}, _RAT]}},
                                 "bitsConsumed": _COUNT}}),
         }
-        return {IDEAL_SCHEMA: family_schema(IDEAL_SCHEMA, "SA2 ideal functionality vectors", ops)}
+        report: dict[str, Any] = {"type": "object", "additionalProperties": _HEX,
+                                  "properties": {"sender": {"type": "string"}}}
+        coll_args: dict[str, Any] = {
+            "recipe": {"type": "object"}, "issuerP": _HEX, "issuerQ": _HEX,
+            "leaderHpkeIkm": _HEX, "helperHpkeIkm": _HEX, "verifyKey": _HEX, "seed": _HEX,
+            "data": {"type": "array", "items": _DEC}, "malicious": _COUNT, "dropRate": _RAT}
+        coll_out: dict[str, Any] = {
+            "type": "object",
+            "required": ["reports", "dropped", "arrival", "verdicts", "accepted", "rejected",
+                         "release", "tokensIssued"],
+            "properties": {
+                "reports": {"type": "array", "items": report},
+                "dropped": {"type": "array", "items": {"type": "boolean"}},
+                "arrival": {"type": "array", "items": _COUNT},
+                "verdicts": {"type": "array", "items": {"type": "string"}},
+                "accepted": _COUNT, "tokensIssued": _COUNT,
+                "rejected": {"type": "object", "additionalProperties": _COUNT},
+                "release": _RELEASE}}
+        return {IDEAL_SCHEMA: family_schema(IDEAL_SCHEMA, "SA2 ideal functionality vectors", ops),
+                PROTOCOL_SCHEMA: family_schema(PROTOCOL_SCHEMA, "SA2 protocol transcripts",
+                                               {"sa2.collection": ({"properties": coll_args},
+                                                                   coll_out)})}
 
     def files(self) -> list[VectorFile]:
-        return [self._ideal_file()]
+        return [self._ideal_file(), self._protocol_file()]
+
+    def _protocol_file(self) -> VectorFile:
+        tc = TestNumberer()
+        dep = _vector_deployment()
+        keys = {"issuerP": format(dep.issuer_sk.p, "x"), "issuerQ": format(dep.issuer_sk.q, "x"),
+                "leaderHpkeIkm": dep.leader_ikm.hex(), "helperHpkeIkm": dep.helper_ikm.hex(),
+                "verifyKey": dep.verify_key.hex()}
+
+        def recipe(r: Randomizer, B: int, q: str, dummy: str = "0", **over: Any) -> dict[str, Any]:
+            args: dict[str, Any] = dict(
+                recipe_id="dpspec-sa2-vector", task_id=vector_seed("sa2/task"), randomizer=r,
+                B=B, q=Fraction(q), chunk_length=2, leader_pk=dep.leader_hpke.public_key,
+                helper_pk=dep.helper_hpke.public_key, issuer_key=dep.issuer_sk.public_key(),
+                epsilon=Fraction(1000), delta=Fraction(1, 2), dummy_rate=Fraction(dummy))
+            args.update(over)
+            return protocol.make_recipe(**args)
+
+        def data(label: str, n: int, k: int) -> list[str]:
+            t = RandomTape(vector_seed(label), "vectors/sa2/data")
+            return [str(t.uniform(k)) for _ in range(n)]
+
+        rr = Randomizer("randomized_response", 4, Fraction(1, 2))
+        rap = Randomizer("rappor", 3, Fraction(1, 4))
+        bin_ = Randomizer("binary_randomized_response", 2, Fraction(1, 4))
+        tests = []
+        cases: list[tuple[str, dict[str, Any], int, str, list[str]]] = [
+            ("honest devices, randomized response (Prio3Histogram), released",
+             recipe(rr, 3, "1/2"), 0, "0", []),
+            ("fewer than B accepted reports: no output", recipe(rr, 6, "1/2"), 0, "0", []),
+            ("one malicious device of each kind, RAPPOR (Prio3MultihotCountVec)",
+             recipe(rap, 2, "1/2"), 4, "0", ["Malicious"]),
+            ("dummy reports at rate 1/2 and network loss 1/4, binary RR (Prio3Count)",
+             recipe(bin_, 2, "1/3", dummy="1/2"), 0, "1/4", ["Dummies", "Dropped"]),
+        ]
+        sizes = [8, 6, 6, 10]
+        inputs: dict[str, Any]
+        for i, (label, rec, mal, drop, flags) in enumerate(cases):
+            r = Randomizer.from_json(rec["randomizer"])
+            inputs = {**keys, "recipe": rec, "seed": vector_seed(f"sa2/collection/{i}").hex(),
+                      "data": data(f"sa2/collection/{i}", sizes[i], r.k), "malicious": mal,
+                      "dropRate": drop}
+            tests.append(test_entry(tc(), label, inputs, self._run("sa2.collection", inputs),
+                                    flags=flags))
+        wrong_key = recipe(rr, 3, "1/2", leader_pk=dep.helper_hpke.public_key,
+                           helper_pk=dep.leader_hpke.public_key)
+        refused = recipe(rr, 3, "1/2", epsilon=Fraction(1, 1000))
+        for label, rec, flag in [("the recipe names other aggregator keys", wrong_key,
+                                  "KeyMismatch"),
+                                 ("the client refuses the recipe (privacy claim not met)",
+                                  refused, "RecipeRefused")]:
+            inputs = {**keys, "recipe": rec, "seed": vector_seed("sa2/collection/bad").hex(),
+                      "data": data("sa2/collection/bad", 4, 4), "malicious": 0, "dropRate": "0"}
+            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        doc = envelope(
+            algorithm="SA2-protocol-transcript", family=self.name, schema=PROTOCOL_SCHEMA,
+            header=PROTOCOL_HEADER,
+            notes={
+                "Malicious": "Malicious devices j = 0..K-1 (kinds invalid_proof, forged_token, "
+                             "replayed_token, wrong_B in turn) send after the honest devices.",
+                "Dummies": "Devices that did not select themselves send a zero report at rate q'.",
+                "Dropped": "The anonymizer drops reports at the given rate before shuffling.",
+                "KeyMismatch": "The recipe's keys are not the deployment's: refuse to run.",
+                "RecipeRefused": "The client's recipe check fails (spec.sa2.protocol.check_recipe).",
+            },
+            groups=[{"op": "sa2.collection", "params": {}, "tests": tests}],
+        )
+        return VectorFile("sa2/protocol_transcripts.json", doc, PROTOCOL_SCHEMA)
 
     def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
         return self.handlers()[op](args)

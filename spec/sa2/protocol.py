@@ -43,7 +43,6 @@ HPKE ephemeral keys from a tape are FOR SIMULATION AND VECTORS ONLY (see :mod:`s
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -57,6 +56,7 @@ from spec.sa2.ideal import Aggregation, Sa2Error, bernoulli_rational, parse_rate
 from spec.sa2.privacy import AggregateBound, PrivacyStatement
 from spec.sa2.randomizers import Randomizer
 from spec.tape import RandomTape
+from spec.vdaf import prio3
 
 PROTOCOL_LABEL = b"dpspec/sa2/v1"
 INFO_PREFIX = b"dpspec/sa2 input share"
@@ -224,14 +224,13 @@ def expected_vdaf_params(randomizer: Randomizer, chunk_length: int) -> dict[str,
 def build_vdaf(recipe: Recipe) -> Any:
     """The Prio3 instance the recipe names (from :mod:`spec.vdaf.prio3`)."""
     p = recipe.vdaf_params
-    prio3 = importlib.import_module("spec.vdaf.prio3")
-    cls = getattr(prio3, p["type"])
     if p["type"] == "Prio3Count":
-        return cls(p["shares"])
+        return prio3.Prio3Count(p["shares"])
     if p["type"] == "Prio3Histogram":
-        return cls(p["shares"], p["length"], p["chunkLength"])
+        return prio3.Prio3Histogram(p["shares"], p["length"], p["chunkLength"])
     if p["type"] == "Prio3MultihotCountVec":
-        return cls(p["shares"], p["length"], p["maxWeight"], p["chunkLength"])
+        return prio3.Prio3MultihotCountVec(p["shares"], p["length"], p["maxWeight"],
+                                           p["chunkLength"])
     raise RecipeRefused("vdaf_mismatch", f"unsupported VDAF {p['type']}")
 
 

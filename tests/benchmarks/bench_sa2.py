@@ -55,11 +55,7 @@ def main() -> None:
         helper_pk=dep.helper_hpke.public_key, issuer_key=pk, epsilon=Fraction(1),
         delta=Fraction(1, 10**10))
     recipe, _ = protocol.check_recipe(doc, protocol.PrivacyBudget(Fraction(10), 1))
-    try:
-        vdaf = protocol.build_vdaf(recipe)
-    except ModuleNotFoundError:
-        print("Prio3 (spec.vdaf.prio3) not available: skipping the protocol benchmarks")
-        return
+    vdaf = protocol.build_vdaf(recipe)
     data_tape = RandomTape(SEED, "data")
     data = [min(data_tape.uniform(8), data_tape.uniform(8)) for _ in range(args.clients)]
     res = timed(f"collection: {args.clients} clients, q = {args.q}, RR k = 8, Prio3Histogram",
