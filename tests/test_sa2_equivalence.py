@@ -9,6 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spec.sa2 import ideal, protocol, tokens
 from spec.sa2.protocol import TAGS, PrivacyBudget
@@ -210,3 +212,57 @@ def test_cli_simulate_runs_the_protocol(tmp_path: Any, capsys: pytest.CaptureFix
     assert out["rejected"] == {"decrypt_failed": 1, "token_invalid": 1, "token_replayed": 1,
                                "vdaf_verify_failed": 1}
     assert out["accepted"] == res.outcome.accepted and out["clients"] == 40
+
+
+def ideal_release(recipe: protocol.Recipe, xs: list[int], seed: bytes, drop_rate: Fraction,
+                  malicious: int) -> tuple[int, ...] | None:
+    """The robust ideal functionality on the run's coins: A_B^Dec over the sampled honest messages
+    (and dummy zeros) that the network delivered, plus the adversary's one valid message per
+    replaying device."""
+    vdaf = protocol.build_vdaf(recipe)
+    keep = ideal.poisson_sample(len(xs), recipe.q, RandomTape(seed, TAGS["participation"]))
+    honest = honest_messages(recipe, xs, seed)
+    dt = RandomTape(seed, TAGS["dummy"])
+    sent: list[Any] = []
+    for i in range(len(xs)):
+        if keep[i]:
+            sent.append(honest[i])
+        elif recipe.dummy_rate > 0 and ideal.bernoulli_rational(dt, recipe.dummy_rate):
+            sent.append(recipe.randomizer.zero_measurement())
+    net = RandomTape(seed, TAGS["network"])
+    n_mal_reports = sum(2 if protocol.MALICIOUS_KINDS[j % 4] == "replayed_token" else 1
+                        for j in range(malicious))
+    drops = [ideal.bernoulli_rational(net, drop_rate) for _ in range(len(sent) + n_mal_reports)]
+    delivered = [m for m, d in zip(sent, drops, strict=False) if not d]
+    adversary = []
+    mal_drops = drops[len(sent):]
+    pos = 0
+    for j in range(malicious):
+        kind = protocol.MALICIOUS_KINDS[j % 4]
+        if kind == "replayed_token":
+            t = RandomTape(seed, TAGS["malicious"].format(j=j))
+            tokens.request_token(recipe.issuer_key, recipe.task_id, t)
+            if not (mal_drops[pos] and mal_drops[pos + 1]):
+                adversary.append(protocol.adversary_measurement(recipe, t))
+            pos += 2
+        else:
+            pos += 1
+    return ideal.aggregate(delivered + adversary, recipe.B, protocol.ideal_aggregation(recipe, vdaf))
+
+
+@settings(max_examples=12)
+@given(name=st.sampled_from(sorted(RANDOMIZERS)), n=st.integers(0, 14), B=st.integers(1, 8),
+       q=st.fractions(0, 1, max_denominator=6), dummy=st.sampled_from([Fraction(0), Fraction(1, 2)]),
+       drop=st.sampled_from([Fraction(0), Fraction(1, 4)]), malicious=st.integers(0, 5),
+       seed=st.binary(min_size=16, max_size=16))
+def test_equivalence_property(name: str, n: int, B: int, q: Fraction, dummy: Fraction,
+                              drop: Fraction, malicious: int, seed: bytes) -> None:
+    r = RANDOMIZERS[name]
+    if r.zero_measurement() is None:
+        dummy = Fraction(0)
+    recipe = make(r, B, q, dummy)
+    xs = data(n, r.k, seed)
+    res = run(recipe, xs, seed, malicious=malicious, drop_rate=drop)
+    assert res.release == ideal_release(recipe, xs, seed, drop, malicious)
+    assert all(v in ("accepted", "decrypt_failed", "token_invalid", "token_replayed",
+                     "vdaf_verify_failed") for v in res.outcome.verdicts)
