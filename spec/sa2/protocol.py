@@ -298,8 +298,10 @@ def check_recipe(doc: Any, budget: PrivacyBudget, bound: BoundFactory = default_
     if recipe.delta <= 0 or recipe.delta >= 1:
         raise RecipeRefused("malformed", "privacy.delta must lie in (0, 1)")
     stmt = guarantee(recipe, bound)
-    if stmt.epsilon > mpmath.mpf(recipe.epsilon.numerator) / recipe.epsilon.denominator or \
-            stmt.delta > mpmath.mpf(recipe.delta.numerator) / recipe.delta.denominator:
+    with mpmath.workdps(privacy.DPS):
+        over = (stmt.epsilon > mpmath.mpf(recipe.epsilon.numerator) / recipe.epsilon.denominator
+                or stmt.delta > mpmath.mpf(recipe.delta.numerator) / recipe.delta.denominator)
+    if over:
         raise RecipeRefused("privacy_claim_not_met",
                             f"for B = {recipe.B} and q = {recipe.q} the client computes "
                             f"(eps, delta) = ({mpmath.nstr(stmt.epsilon, 6)}, "
