@@ -182,8 +182,10 @@ def geometric(tape: RandomTape, p: object) -> int:
     3. Return sum_j d_j 2^j + 2^m V.
 
     (The digits of K mod 2^m are independent with those probabilities, and K div 2^m is
-    geometric with ratio q^(2^m).) lazy_compare is the comparison of :mod:`spec.samplers.lazy`;
-    the numbers compared are rational, so a reimplementation may compute them exactly.
+    geometric with ratio q^(2^m).) lazy_compare is the comparison of :mod:`spec.samplers.lazy`.
+    The numbers compared are rational, but q^(2^j) is exponentially large when written exactly
+    for large j; it is evaluated (here by repeated squaring of interval bounds) to the binary
+    digits the comparison reads, which gives the same bits as exact arithmetic.
     """
     q = rational_in(p, "p", low=0, low_open=True, high=1)
     if q == 1:
