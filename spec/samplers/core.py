@@ -103,10 +103,11 @@ class _HalvingGeometric:
     """
 
     def __init__(self, base: Callable[[int], tuple[int, int]], m: int,
-                 exact: Fraction | None = None) -> None:
+                 exact: Fraction | None = None, irrational: bool = False) -> None:
         self.base = base
         self.m = m
         self.exact = exact
+        self.irrational = irrational  # x (hence every number compared) is irrational
         self._cache: dict[tuple[int, int], tuple[int, int]] = {}
         self._exact_pow: dict[int, Fraction] = {}
 
@@ -137,7 +138,8 @@ class _HalvingGeometric:
         q = self._small_exact(j)
         if q is not None:
             return bernoulli_ratio(tape, q.numerator, q.denominator)
-        return bernoulli_bounded(tape, lambda p: self.power_bounds(j, p))
+        return bernoulli_bounded(tape, lambda p: self.power_bounds(j, p),
+                                 irrational=self.irrational)
 
     def digit_trial(self, tape: RandomTape, j: int) -> int:
         """Lazy comparison with y = x^(2^j) / (1 + x^(2^j))."""
@@ -151,7 +153,7 @@ class _HalvingGeometric:
             one = 1 << w
             return (lo << p) // (one + lo), -((-(hi << p)) // (one + hi))
 
-        return bernoulli_bounded(tape, oracle)
+        return bernoulli_bounded(tape, oracle, irrational=self.irrational)
 
     def sample(self, tape: RandomTape) -> int:
         v = 0
@@ -200,7 +202,7 @@ def _exp_machine(a: int, b: int) -> _HalvingGeometric:
     m = 0
     while (a << (m + 1)) <= b:
         m += 1
-    return _HalvingGeometric(lambda w: exp_neg_bounds(gamma, w), m)
+    return _HalvingGeometric(lambda w: exp_neg_bounds(gamma, w), m, irrational=True)
 
 
 def _geometric_exp(tape: RandomTape, a: int, b: int) -> int:
