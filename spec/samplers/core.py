@@ -1,8 +1,8 @@
 """Bernoulli family, geometric, discrete Laplace and discrete Gaussian samplers (normative).
 
-All samplers read their coins from a :class:`spec.tape.RandomTape` through two calls only,
-``tape.bits(1)`` (one fair bit; the tape's ``uniform(2)``) and, nowhere else, nothing: the whole
-module is built on the *lazy comparison* of :mod:`spec.samplers.lazy`. The order of the calls
+All samplers read their coins from a :class:`spec.tape.RandomTape` one bit at a time, with
+``tape.bits(1)`` (the tape's ``uniform(2)``), and in no other way: every coin is a fair bit or a
+*lazy comparison* (:mod:`spec.samplers.lazy`), which reads 2 bits on average whatever its bias. The order of the calls
 is part of the specification; each function documents it as numbered steps. Arithmetic is exact
 (Python integers and rationals); no floating point is used anywhere.
 
