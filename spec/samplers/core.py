@@ -2,8 +2,9 @@
 
 All samplers read their coins from a :class:`spec.tape.RandomTape` one bit at a time, with
 ``tape.bits(1)`` (the tape's ``uniform(2)``), and in no other way: every coin is a fair bit or a
-*lazy comparison* (:mod:`spec.samplers.lazy`), which reads 2 bits on average whatever its bias. The order of the calls
-is part of the specification; each function documents it as numbered steps. Arithmetic is exact
+*lazy comparison* (:mod:`spec.samplers.lazy`), which reads 2 bits on average whatever its bias.
+The order of the calls is part of the specification; each function documents it as numbered
+steps. Arithmetic is exact
 (Python integers and rationals); no floating point is used anywhere.
 
 References: [CKS20] C. Canonne, G. Kamath, T. Steinke, "The Discrete Gaussian for Differential
@@ -19,6 +20,8 @@ from functools import lru_cache
 from math import isqrt
 
 from spec.samplers.lazy import (
+    START_PRECISION,
+    Oracle,
     bernoulli_bounded,
     bernoulli_ratio,
     exp_neg_bounds,
@@ -110,6 +113,7 @@ class _HalvingGeometric:
         self.irrational = irrational  # x (hence every number compared) is irrational
         self._cache: dict[tuple[int, int], tuple[int, int]] = {}
         self._exact_pow: dict[int, Fraction] = {}
+        self._coins: dict[tuple[bool, int], tuple[int, int, Oracle | None, tuple[int, int]]] = {}
 
     def power_bounds(self, j: int, p: int) -> tuple[int, int]:
         key = (j, p)
@@ -133,35 +137,48 @@ class _HalvingGeometric:
             self._exact_pow[j] = got
         return got
 
-    def power_trial(self, tape: RandomTape, j: int) -> int:
-        """Lazy comparison with x^(2^j)."""
+    def _coin(self, digit: bool, j: int) -> tuple[int, int, Oracle | None, tuple[int, int]]:
+        """The lazy comparison with x^(2^j) (or the digit probability), prepared once.
+
+        Either an exact ratio (a, b) or an oracle with its bounds at the starting precision.
+        """
+        key = (digit, j)
+        got = self._coins.get(key)
+        if got is not None:
+            return got
         q = self._small_exact(j)
         if q is not None:
-            return bernoulli_ratio(tape, q.numerator, q.denominator)
-        return bernoulli_bounded(tape, lambda p: self.power_bounds(j, p),
-                                 irrational=self.irrational)
+            a, b = q.numerator, q.denominator
+            got = (a, a + b, None, (0, 0)) if digit else (a, b, None, (0, 0))
+        else:
+            if digit:
+                def oracle(p: int) -> tuple[int, int]:
+                    w = p + 2
+                    lo, hi = self.power_bounds(j, w)
+                    one = 1 << w
+                    return (lo << p) // (one + lo), -((-(hi << p)) // (one + hi))
+            else:
+                def oracle(p: int) -> tuple[int, int]:
+                    return self.power_bounds(j, p)
+            got = (0, 0, oracle, oracle(START_PRECISION))
+        self._coins[key] = got
+        return got
 
-    def digit_trial(self, tape: RandomTape, j: int) -> int:
-        """Lazy comparison with y = x^(2^j) / (1 + x^(2^j))."""
-        q = self._small_exact(j)
-        if q is not None:
-            return bernoulli_ratio(tape, q.numerator, q.numerator + q.denominator)
-
-        def oracle(p: int) -> tuple[int, int]:
-            w = p + 2
-            lo, hi = self.power_bounds(j, w)
-            one = 1 << w
-            return (lo << p) // (one + lo), -((-(hi << p)) // (one + hi))
-
-        return bernoulli_bounded(tape, oracle, irrational=self.irrational)
+    def trial(self, tape: RandomTape, digit: bool, j: int) -> int:
+        """lazy_compare(x^(2^j)), or lazy_compare(x^(2^j) / (1 + x^(2^j))) if ``digit``."""
+        a, b, oracle, first = self._coin(digit, j)
+        if oracle is None:
+            return bernoulli_ratio(tape, a, b)
+        return bernoulli_bounded(tape, oracle, irrational=self.irrational, first=first)
 
     def sample(self, tape: RandomTape) -> int:
         v = 0
-        while self.power_trial(tape, self.m):
+        trial = self.trial
+        while trial(tape, False, self.m):
             v += 1
         r = 0
         for j in range(self.m):
-            r |= self.digit_trial(tape, j) << j
+            r |= trial(tape, True, j) << j
         return r + (v << self.m)
 
 
