@@ -4,8 +4,7 @@ All samplers read their coins from a :class:`spec.tape.RandomTape` one bit at a 
 ``tape.bits(1)`` (the tape's ``uniform(2)``), and in no other way: every coin is a fair bit or a
 *lazy comparison* (:mod:`spec.samplers.lazy`), which reads 2 bits on average whatever its bias.
 The order of the calls is part of the specification; each function documents it as numbered
-steps. Arithmetic is exact
-(Python integers and rationals); no floating point is used anywhere.
+steps. Arithmetic is exact (Python integers and rationals); no floating point is used anywhere.
 
 References: [CKS20] C. Canonne, G. Kamath, T. Steinke, "The Discrete Gaussian for Differential
 Privacy", NeurIPS 2020 (Algorithms 1, 2 and 3); the DP draft (draft-wang-ppm-differential-privacy-00)
