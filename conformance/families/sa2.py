@@ -32,6 +32,7 @@ from spec.tape import RandomTape
 
 IDEAL_SCHEMA = "sa2_ideal-v1.json"
 PROTOCOL_SCHEMA = "sa2_protocol-v1.json"
+TOKENS_SCHEMA = "sa2_tokens-v1.json"
 
 _HEX: dict[str, Any] = {"type": "string", "pattern": "^([0-9a-f]{2})*$"}
 _DEC: dict[str, Any] = {"type": "string", "pattern": "^-?(0|[1-9][0-9]*)$"}
@@ -139,6 +140,38 @@ def h_collection(args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def h_token_issuance(args: dict[str, Any]) -> dict[str, Any]:
+    """One device's token: request (coins from the tape), BlindSign, Finalize."""
+    sk = tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16))
+    pk = sk.public_key()
+    tape = _tape(args)
+    req = tokens.request_token(pk, bytes.fromhex(args["taskId"]), tape)
+    blind_sig = tokens.blind_sign(sk, req.blinded_msg)
+    token = tokens.finish_token(pk, req, blind_sig)
+    # the coins again, to expose the salt and r (the request keeps only what Finalize needs)
+    again = _tape(args)
+    protocol.tape_bytes(again, tokens.NONCE_LEN)
+    salt = protocol.tape_bytes(again, tokens.SALT_LEN)
+    return {"tokenInput": token.token_input.hex(), "salt": salt.hex(),
+            "inv": format(req.inv, "x"), "blindedMsg": req.blinded_msg.hex(),
+            "blindSig": blind_sig.hex(), "sig": token.sig.hex(), "token": token.encode().hex()}
+
+
+def h_token_verify(args: dict[str, Any]) -> dict[str, Any]:
+    """An aggregator's verdicts on a sequence of encoded tokens (one spent-nonce set)."""
+    pk = tokens.PublicKey(int(args["modulus"], 16), _int(args, "exponent"))
+    verifier = tokens.TokenVerifier(pk, bytes.fromhex(args["taskId"]))
+    verdicts = []
+    for text in args["tokens"]:
+        try:
+            tok = tokens.decode_token(bytes.fromhex(text), pk.modulus_len)
+        except tokens.TokenError:
+            verdicts.append("token_malformed")
+            continue
+        verdicts.append(verifier.check(tok) or "accepted")
+    return {"verdicts": verdicts}
+
+
 def _rat(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
@@ -207,6 +240,22 @@ PROTOCOL_HEADER = [
 ]
 
 
+TOKENS_HEADER = [
+    "Anonymous rate-limited tokens of SA2 sec. 4.3 (module spec.sa2.tokens) over RFC 9474"
+    " RSABSSA-SHA384-PSS-Deterministic: EMSA-PSS with SHA-384, MGF1-SHA-384, 48-byte salt,"
+    " identity message preparation; the RSA key is (issuerP, issuerQ, e = 65537).",
+    "sa2.token_issuance: from the random tape (seed, tag) draw the nonce (32 x uniform(256)),"
+    " the PSS salt (48 x uniform(256)), then r = 1 + uniform(n - 1) until gcd(r, n) = 1;"
+    " tokenInput = b'dpspec/sa2/token/v1' || taskId || nonce; (blindedMsg, inv) = Blind(pk,"
+    " tokenInput, salt, r); blindSig = BlindSign(sk, blindedMsg); sig = Finalize(pk, tokenInput,"
+    " blindSig, inv) (RFC 9474 sec. 4); token = tokenInput || sig. `inv` is hex without padding.",
+    "sa2.token_verify: one aggregator's checks, in order, on each token of `tokens` with one"
+    " spent-nonce set: length and prefix (else token_malformed), task (token_wrong_task),"
+    " RSASSA-PSS-VERIFY of sig over tokenInput (token_invalid), nonce not spent before"
+    " (token_replayed); otherwise accepted, and the nonce is spent.",
+]
+
+
 class Sa2Family(Family):
     name = "sa2"
     summary = "SA2 ideal functionality (A_B, SA_B Poisson and fixed-size, A_{B,K}, donation time)"
@@ -219,6 +268,8 @@ class Sa2Family(Family):
             "sa2.time_bounded_aggregate": h_time_bounded,
             "sa2.donation_schedule": h_donation,
             "sa2.collection": h_collection,
+            "sa2.token_issuance": h_token_issuance,
+            "sa2.token_verify": h_token_verify,
         }
 
     def schemas(self) -> dict[str, dict[str, Any]]:
@@ -262,13 +313,73 @@ class Sa2Family(Family):
                 "accepted": _COUNT, "tokensIssued": _COUNT,
                 "rejected": {"type": "object", "additionalProperties": _COUNT},
                 "release": _RELEASE}}
-        return {IDEAL_SCHEMA: family_schema(IDEAL_SCHEMA, "SA2 ideal functionality vectors", ops),
+        tok_ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "sa2.token_issuance": (
+                {"properties": {"issuerP": _HEX, "issuerQ": _HEX, "taskId": _HEX, "seed": _HEX,
+                                "tag": {"type": "string"}}},
+                {"type": "object",
+                 "required": ["tokenInput", "salt", "inv", "blindedMsg", "blindSig", "sig",
+                              "token"],
+                 "properties": {k: _HEX for k in ["tokenInput", "salt", "blindedMsg",
+                                                  "blindSig", "sig", "token"]}
+                 | {"inv": {"type": "string", "pattern": "^[0-9a-f]+$"}}}),
+            "sa2.token_verify": (
+                {"properties": {"modulus": {"type": "string", "pattern": "^[0-9a-f]+$"},
+                                "exponent": _DEC, "taskId": _HEX,
+                                "tokens": {"type": "array", "items": _HEX}}},
+                {"type": "object", "required": ["verdicts"],
+                 "properties": {"verdicts": {"type": "array", "items": {"enum": [
+                     "accepted", "token_malformed", "token_wrong_task", "token_invalid",
+                     "token_replayed"]}}}}),
+        }
+        return {TOKENS_SCHEMA: family_schema(TOKENS_SCHEMA, "SA2 token vectors", tok_ops),
+                IDEAL_SCHEMA: family_schema(IDEAL_SCHEMA, "SA2 ideal functionality vectors", ops),
                 PROTOCOL_SCHEMA: family_schema(PROTOCOL_SCHEMA, "SA2 protocol transcripts",
                                                {"sa2.collection": ({"properties": coll_args},
                                                                    coll_out)})}
 
     def files(self) -> list[VectorFile]:
-        return [self._ideal_file(), self._protocol_file()]
+        return [self._ideal_file(), self._protocol_file(), self._tokens_file()]
+
+    def _tokens_file(self) -> VectorFile:
+        tc = TestNumberer()
+        sk = _vector_deployment().issuer_sk
+        pk = sk.public_key()
+        key = {"issuerP": format(sk.p, "x"), "issuerQ": format(sk.q, "x")}
+        task = vector_seed("sa2/task").hex()
+        tests = []
+        inputs: dict[str, Any]
+        issued = []
+        for i in range(3):
+            inputs = {**key, "taskId": task, "seed": vector_seed(f"sa2/token/{i}").hex(),
+                      "tag": protocol.TAGS["token"].format(i=i)}
+            out = self._run("sa2.token_issuance", inputs)
+            issued.append(out["token"])
+            tests.append(test_entry(tc(), f"device {i}: blind, sign, finalize", inputs, out))
+        other = {**key, "taskId": "00" * 32, "seed": vector_seed("sa2/token/other").hex(),
+                 "tag": "sa2/client/0/token"}
+        other_token = self._run("sa2.token_issuance", other)["token"]
+        groups: list[dict[str, Any]] = [{"op": "sa2.token_issuance", "params": {},
+                                         "tests": tests}]
+        forged = issued[0][: -2 * pk.modulus_len] + issued[1][-2 * pk.modulus_len:]
+        sequences: list[tuple[str, list[str]]] = [
+            ("three fresh tokens are accepted", issued),
+            ("a token spent twice: the second is a replay", [issued[0], issued[1], issued[0]]),
+            ("a signature moved to another token input is invalid", [forged, issued[1]]),
+            ("a token for another task", [other_token]),
+            ("a token of the wrong length is malformed", [issued[0][:-2], issued[2]]),
+        ]
+        tests = []
+        params = {"modulus": format(pk.n, "x"), "exponent": str(pk.e), "taskId": task}
+        for label, seq in sequences:
+            inputs = {"tokens": seq}
+            tests.append(test_entry(tc(), label, inputs,
+                                    self._run("sa2.token_verify", {**params, **inputs})))
+        groups.append({"op": "sa2.token_verify", "params": params, "tests": tests})
+        doc = envelope(
+            algorithm="SA2-tokens-RSABSSA-SHA384-PSS-Deterministic", family=self.name,
+            schema=TOKENS_SCHEMA, header=TOKENS_HEADER, notes={}, groups=groups)
+        return VectorFile("sa2/tokens.json", doc, TOKENS_SCHEMA)
 
     def _protocol_file(self) -> VectorFile:
         tc = TestNumberer()
