@@ -1,0 +1,402 @@
+"""Statistical mode: testing samplers that cannot take a seed against their exact distributions.
+
+An implementation whose sampler draws its own randomness (OpenDP, a production library) cannot
+reproduce a seeded vector, but it can still be tested: the harness asks for many samples, sending
+the sampler's op **without** ``seed`` and ``tag`` (``{"sigma2": "4", "count": 10000}``), and tests
+them against the exact PMF of :mod:`spec.distributions`.
+
+For each parameter point of a suite, with ``N`` samples and the exact PMF ``P``:
+
+1. **chi-square goodness of fit.** Integer bins from the centre outwards, merged until each has an
+   expected count of at least ``MIN_EXPECTED`` (= 50), the two outermost bins open-ended;
+   ``X^2 = sum (O - E)^2 / E`` against chi-square with ``bins - 1`` degrees of freedom.
+2. **mean** z-test: ``z = (mean - mu) / (sd / sqrt(N))`` with the exact ``mu`` and ``sd``.
+3. **second moment** z-test: the sample mean of ``(X - mu)^2`` against the exact variance ``v``,
+   with standard error ``sqrt(E[(X - mu)^4] - v^2) / sqrt(N)`` (for Bernoulli the mean test says all
+   and is the only one).
+
+All p-values are two-sided (the chi-square upper tail). **False-alarm rate**: the suite as a
+whole wrongly rejects a correct sampler with probability at most ``alpha`` (default ``1e-6``) by
+Bonferroni: each of its ``m`` tests rejects at ``p < alpha / m``. The z-tests rely on the central
+limit theorem, the chi-square test on its asymptotic law with at least 50 expected per bin; at
+the sample sizes used the error of both approximations is far below the levels involved.
+
+**Power** (reported per point): the smallest relative error ``delta`` in the scale (sigma for the
+discrete Gaussian, t for the discrete Laplace, p for Bernoulli) such that a sampler whose scale is
+``(1 + delta)`` or ``(1 - delta)`` times the right one is rejected by the moment test alone with
+probability at least 99% at this ``N`` (normal approximation to the test statistic under the
+alternative, exact moments of the alternative distribution). The chi-square test only adds power.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+from conformance.harness.model import ERROR, FAILED, PASSED, SKIPPED, Outcome, SuiteResult
+from conformance.harness.process import ProtocolFailure
+from conformance.harness.session import Session
+from conformance.harness.suites import Progress, Suite
+from spec.distributions import (
+    discrete_gaussian_normaliser,
+    discrete_gaussian_pmf,
+    discrete_laplace_pmf,
+)
+
+DEFAULT_ALPHA = 1e-6
+DEFAULT_SAMPLES = 50_000
+MIN_EXPECTED = 50.0
+CHUNK = 10_000
+POWER = 0.99
+TAIL = 1e-30
+_INT = re.compile(r"^-?(0|[1-9][0-9]*)$")
+
+
+@dataclass(frozen=True)
+class Table:
+    """An exact PMF on ``lo..hi`` (mass outside below ``TAIL``) as floats, and its moments."""
+
+    lo: int
+    probs: tuple[float, ...]
+
+    @property
+    def hi(self) -> int:
+        return self.lo + len(self.probs) - 1
+
+    def moment(self, k: int, about: float = 0.0) -> float:
+        return math.fsum(p * (self.lo + i - about) ** k for i, p in enumerate(self.probs))
+
+    @property
+    def mean(self) -> float:
+        return self.moment(1)
+
+    def central(self) -> tuple[float, float, float]:
+        """(mean, variance, sd of (X - mean)^2)."""
+        mu = self.mean
+        v = self.moment(2, mu)
+        m4 = self.moment(4, mu)
+        return mu, v, math.sqrt(max(m4 - v * v, 0.0))
+
+
+def _symmetric_table(pmf: Callable[[int], Any]) -> Table:
+    """Tabulate a PMF on the integers symmetric about 0 until the tail is negligible."""
+    values = [float(pmf(0))]
+    x = 1
+    while True:
+        p = float(pmf(x))
+        if p < TAIL and x > 2:
+            break
+        values.append(p)
+        x += 1
+    half = values[1:]
+    return Table(-len(half), tuple(list(reversed(half)) + values))
+
+
+@functools.lru_cache(maxsize=256)
+def gaussian_table(sigma2: Fraction) -> Table:
+    """CKS20 Definition 1, via :func:`spec.distributions.discrete_gaussian_pmf`."""
+    z = discrete_gaussian_normaliser(sigma2, dps=30)
+    return _symmetric_table(lambda x: discrete_gaussian_pmf(sigma2, x, dps=30, normaliser=z))
+
+
+@functools.lru_cache(maxsize=256)
+def laplace_table(t: Fraction) -> Table:
+    """CKS20 Definition 28, via :func:`spec.distributions.discrete_laplace_pmf`."""
+    return _symmetric_table(lambda x: discrete_laplace_pmf(t, x, dps=30))
+
+
+@functools.lru_cache(maxsize=256)
+def bernoulli_table(p: Fraction) -> Table:
+    return Table(0, (float(1 - p), float(p)))
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """One sampler op and how its exact law depends on the scale parameter."""
+
+    op: str
+    scale_name: str       # what the power is stated in
+    param: str            # the argument that carries the scale
+    table: Callable[[Fraction], Table]
+    to_scale: Callable[[Fraction], float]            # parameter -> scale
+    from_scale: Callable[[float], Fraction]          # scale -> parameter
+    tests: tuple[str, ...] = ("chi-square", "mean", "second moment")
+
+
+def _frac(x: float) -> Fraction:
+    return Fraction(x).limit_denominator(10**12)
+
+
+DISTRIBUTIONS: dict[str, Distribution] = {
+    "discrete_gaussian": Distribution(
+        "sampler.discrete_gaussian", "sigma", "sigma2", gaussian_table,
+        lambda s2: math.sqrt(s2), lambda s: _frac(s * s)),
+    "discrete_laplace": Distribution(
+        "sampler.discrete_laplace", "t", "t", laplace_table, float, _frac),
+    "bernoulli": Distribution(
+        "sampler.bernoulli", "p", "p", bernoulli_table, float, _frac, tests=("mean",)),
+}
+
+#: The parameter points of each suite (exact rationals as the protocol sends them).
+POINTS: dict[str, tuple[str, ...]] = {
+    "discrete_gaussian": ("1", "25/4", "100"),
+    "discrete_laplace": ("1", "5/2", "20"),
+    "bernoulli": ("1/2", "1/3", "3/100"),
+}
+
+
+def _phi(x: float) -> float:
+    return 0.5 * math.erfc(-x / math.sqrt(2))
+
+
+def _z_quantile(tail: float) -> float:
+    """z with P[Z > z] = tail (upper quantile of N(0, 1))."""
+    with mpmath.workdps(30):
+        return float(mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * mpmath.mpf(tail)))
+
+
+def two_sided_p(z: float) -> float:
+    return float(mpmath.erfc(abs(z) / mpmath.sqrt(2)))
+
+
+def chi2_sf(x: float, dof: int) -> float:
+    """Upper tail of chi-square with ``dof`` degrees of freedom (regularized incomplete gamma)."""
+    if dof <= 0:
+        return 1.0
+    return float(mpmath.gammainc(mpmath.mpf(dof) / 2, mpmath.mpf(x) / 2, mpmath.inf,
+                                 regularized=True))
+
+
+def bins_for(table: Table, n: int) -> list[tuple[int, int, float]]:
+    """Bins ``(lo, hi, prob)`` with expected count >= MIN_EXPECTED; outer bins are open-ended.
+
+    Built by merging single integers from each side towards the mode until the running mass
+    reaches the threshold; the first and last bins then extend to -inf and +inf.
+    """
+    need = MIN_EXPECTED / n
+    bins: list[tuple[int, int, float]] = []
+    start, acc = table.lo, 0.0
+    for i, p in enumerate(table.probs):
+        acc += p
+        x = table.lo + i
+        if acc >= need:
+            bins.append((start, x, acc))
+            start, acc = x + 1, 0.0
+    if acc > 0 and bins:
+        lo, _, p = bins.pop()
+        bins.append((lo, table.hi, p + acc))
+    if len(bins) < 2:
+        return []
+    lo0, hi0, p0 = bins[0]
+    bins[0] = (-(10**100), hi0, p0)
+    lo1, _, p1 = bins[-1]
+    bins[-1] = (lo1, 10**100, p1)
+    total = math.fsum(b[2] for b in bins)
+    return [(lo, hi, p / total) for lo, hi, p in bins]
+
+
+def chi_square(table: Table, counts: Counter[int], n: int) -> tuple[float, int]:
+    """(statistic, degrees of freedom)."""
+    bins = bins_for(table, n)
+    if not bins:
+        return 0.0, 0
+    stat = 0.0
+    edges = [b[1] for b in bins]
+    observed = [0] * len(bins)
+    for x, c in counts.items():
+        lo_i, hi_i = 0, len(edges) - 1
+        while lo_i < hi_i:  # first bin whose upper edge is >= x
+            mid = (lo_i + hi_i) // 2
+            if edges[mid] >= x:
+                hi_i = mid
+            else:
+                lo_i = mid + 1
+        observed[lo_i] += c
+    for (_, _, p), o in zip(bins, observed, strict=True):
+        e = n * p
+        stat += (o - e) ** 2 / e
+    return stat, len(bins) - 1
+
+
+def detection_power(dist: Distribution, param: Fraction, n: int, crit: float) -> float:
+    """Smallest relative scale error detected with probability POWER by the moment test."""
+    table = dist.table(param)
+    mu, v, s = table.central()
+    use_mean = dist.tests == ("mean",)
+    base_value, base_sd = (mu, math.sqrt(v)) if use_mean else (v, s)
+    need = _z_quantile(1 - POWER)
+
+    def detected(rel: float) -> bool:
+        alt_param = dist.from_scale(dist.to_scale(param) * (1 + rel))
+        if alt_param <= 0 or (use_mean and alt_param >= 1):
+            return True
+        alt = dist.table(alt_param)
+        if use_mean:
+            value, sd = alt.mean, math.sqrt(alt.moment(2, alt.mean))
+        else:
+            value, sd = alt.moment(2, mu), math.sqrt(max(alt.moment(4, mu) - alt.moment(2, mu) ** 2,
+                                                         1e-300))
+        shift = math.sqrt(n) * abs(value - base_value) / base_sd
+        return (shift - crit) * base_sd / sd >= need
+
+    worst = 0.0
+    for sign in (1.0, -1.0):
+        lo, hi = 0.0, 0.999
+        if not detected(sign * hi):
+            return float("inf")
+        for _ in range(30):
+            mid = (lo + hi) / 2
+            if detected(sign * mid):
+                hi = mid
+            else:
+                lo = mid
+        worst = max(worst, hi)
+    return worst
+
+
+def parse_samples(values: Any) -> list[int]:
+    """Samples as integers; ValueError naming the first bad one."""
+    if not isinstance(values, list):
+        raise ValueError("samples is not a list")
+    out = []
+    for i, v in enumerate(values):
+        if isinstance(v, str) and _INT.match(v):
+            out.append(int(v))
+        elif isinstance(v, int) and not isinstance(v, bool):
+            out.append(v)
+        else:
+            raise ValueError(f"sample {i} is not an integer: {str(v)[:40]!r}")
+    return out
+
+
+class StatisticalSuite(Suite):
+    """Goodness-of-fit and moment tests of one sampler at several parameter points."""
+
+    mode = "statistical"
+
+    def __init__(self, key: str, *, samples: int = DEFAULT_SAMPLES, alpha: float = DEFAULT_ALPHA,
+                 points: Sequence[str] | None = None) -> None:
+        self.key = key
+        self.dist = DISTRIBUTIONS[key]
+        self.name = f"statistical.{key}"
+        self.samples = samples
+        self.alpha = alpha
+        self.points = tuple(points) if points is not None else POINTS[key]
+        self.summary = (f"{self.dist.op} without a seed: {samples} samples at each of "
+                        f"{len(self.points)} points, false-alarm rate {alpha:g}")
+
+    def ops(self) -> frozenset[str]:
+        return frozenset({self.dist.op})
+
+    def size(self) -> int:
+        return len(self.points) * len(self.dist.tests)
+
+    @property
+    def per_test_alpha(self) -> float:
+        return self.alpha / self.size()
+
+    def run(self, session: Session, progress: Progress) -> SuiteResult:
+        result = SuiteResult(self.name, self.mode, self.summary)
+        start = time.monotonic()
+        crit = _z_quantile(self.per_test_alpha / 2)
+        result.details = {"alpha": self.alpha, "correction": "Bonferroni",
+                          "perTestAlpha": self.per_test_alpha, "samplesPerPoint": self.samples,
+                          "power": POWER, "points": []}
+        total = self.size() * 1
+        done = 0
+        for point in self.points:
+            param = Fraction(point)
+            label = f"{self.dist.param}={point}"
+            power = detection_power(self.dist, param, self.samples, crit)
+            result.details["points"].append({self.dist.param: point, "detectableRelativeError":
+                                             power, "scale": self.dist.scale_name})
+            result.notes.append(
+                f"{label}: N={self.samples}; a relative error of {power:.2%} in {self.dist.scale_name} "
+                f"is detected with probability {POWER:.0%} (false-alarm rate {self.alpha:g} per suite)")
+            samples, why, status = self._collect(session, param, point, progress, done, total)
+            if samples is None:
+                for test in self.dist.tests:
+                    result.outcomes.append(Outcome(self.name, label, test, self.dist.op, status, why))
+                done += len(self.dist.tests)
+                continue
+            for outcome in self._tests(label, param, samples):
+                result.outcomes.append(outcome)
+                done += 1
+                progress(done, total)
+        result.seconds = time.monotonic() - start
+        return result
+
+    def _collect(self, session: Session, param: Fraction, point: str, progress: Progress,
+                 done: int, total: int) -> tuple[list[int] | None, str, str]:
+        samples: list[int] = []
+        while len(samples) < self.samples:
+            want = min(CHUNK, self.samples - len(samples))
+            args = {self.dist.param: point, "count": want}
+            try:
+                response = session.call(self.dist.op, args)
+            except ProtocolFailure as exc:
+                return None, str(exc), ERROR
+            if response.unsupported is not None:
+                return None, f"unsupported: {response.unsupported}", SKIPPED
+            if not response.ok:
+                return None, f"rejected a valid request {args}: {response.error}", FAILED
+            res = response.result
+            try:
+                if not isinstance(res, dict) or "samples" not in res:
+                    raise ValueError("result has no samples")
+                got = parse_samples(res["samples"])
+            except ValueError as exc:
+                return None, str(exc), FAILED
+            if len(got) != want:
+                return None, f"asked for {want} samples, got {len(got)}", FAILED
+            samples.extend(got)
+        return samples, "", PASSED
+
+    def _tests(self, label: str, param: Fraction, samples: list[int]) -> list[Outcome]:
+        table = self.dist.table(param)
+        n = len(samples)
+        mu, v, s4 = table.central()
+        level = self.per_test_alpha
+        out = []
+        for test in self.dist.tests:
+            if test == "chi-square":
+                counts = Counter(samples)
+                stat, dof = chi_square(table, counts, n)
+                p = chi2_sf(stat, dof)
+                provided: dict[str, Any] = {"statistic": stat, "dof": dof, "pValue": p}
+                observed = f"X^2 = {stat:.1f} on {dof} d.f."
+            elif test == "mean":
+                mean = math.fsum(samples) / n
+                z = (mean - mu) / (math.sqrt(v) / math.sqrt(n))
+                p = two_sided_p(z)
+                provided = {"mean": mean, "z": z, "pValue": p}
+                observed = f"mean {mean:.5g} (exact {mu:.5g}), z = {z:.2f}"
+            else:
+                m2 = math.fsum((x - mu) ** 2 for x in samples) / n
+                z = (m2 - v) / (s4 / math.sqrt(n))
+                p = two_sided_p(z)
+                provided = {"secondMoment": m2, "z": z, "pValue": p}
+                observed = f"second moment {m2:.5g} (exact {v:.5g}), z = {z:.2f}"
+            ok = p >= level
+            reason = (f"{observed}, p = {p:.3g} {'>=' if ok else '<'} {level:.3g}")
+            if not ok:
+                reason = "rejected: " + reason
+            out.append(Outcome(self.name, label, test, self.dist.op, PASSED if ok else FAILED,
+                               reason, expected={"test": test, "rejectBelow": level, "N": n},
+                               provided=provided))
+        return out
+
+
+def statistical_suites(samples: int | None = None, alpha: float = DEFAULT_ALPHA) -> list[Suite]:
+    """One suite per sampler distribution."""
+    n = samples if samples is not None else DEFAULT_SAMPLES
+    return [StatisticalSuite(key, samples=n, alpha=alpha) for key in DISTRIBUTIONS]

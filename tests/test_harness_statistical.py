@@ -1,0 +1,111 @@
+"""Statistical mode: correct samplers pass, slightly wrong ones are caught, power is reported.
+
+The fake adapter's samplers are driven by a fixed seed, so each assertion here is deterministic;
+with the default false-alarm rate 1e-6 per suite a correct sampler would fail with probability
+below 1e-6 for a fresh seed.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from conformance.harness.adapters import AdapterSpec
+from conformance.harness.model import FAILED, PASSED
+from conformance.harness.runner import run_impl
+from conformance.statistical import (
+    DISTRIBUTIONS,
+    StatisticalSuite,
+    bins_for,
+    chi2_sf,
+    detection_power,
+    gaussian_table,
+    laplace_table,
+    parse_samples,
+    two_sided_p,
+)
+
+FAKE = Path(__file__).resolve().parent / "adapters" / "fake.py"
+N = 20_000
+
+
+def fake(*modes: str) -> AdapterSpec:
+    return AdapterSpec("fake", (sys.executable, str(FAKE), *modes), "test", bundled=False)
+
+
+def suites() -> list[StatisticalSuite]:
+    return [StatisticalSuite(k, samples=N) for k in DISTRIBUTIONS]
+
+
+def by_suite(spec: AdapterSpec) -> dict[str, dict[str, int]]:
+    impl = run_impl(spec, suites(), timeout=30.0)
+    return {s.name: s.counts for s in impl.suites}
+
+
+def test_correct_samplers_pass_and_power_is_reported() -> None:
+    impl = run_impl(fake("seed=7"), suites(), timeout=30.0)
+    assert impl.disposition == "PASS", [o.reason for s in impl.suites for o in s.outcomes]
+    gauss = next(s for s in impl.suites if s.name == "statistical.discrete_gaussian")
+    assert len(gauss.outcomes) == 9 and all(o.status == PASSED for o in gauss.outcomes)
+    points = gauss.details["points"]
+    assert all(0.02 < p["detectableRelativeError"] < 0.06 for p in points)
+    assert any("detected with probability 99%" in n for n in gauss.notes)
+    assert gauss.details["perTestAlpha"] == pytest.approx(1e-6 / 9)
+
+
+def test_sampler_with_slightly_wrong_sigma_is_caught() -> None:
+    # 5% too large a sigma (and t): above the reported detectable error for the Gaussian
+    counts = by_suite(fake("sigma=1.05"))
+    assert counts["statistical.discrete_gaussian"][FAILED] >= 3
+    assert counts["statistical.bernoulli"][FAILED] == 0
+    counts = by_suite(fake("sigma=0.95"))
+    assert counts["statistical.discrete_gaussian"][FAILED] >= 3
+    assert counts["statistical.discrete_laplace"][FAILED] >= 1
+
+
+def test_rappor_with_wrong_flip_probability_is_caught() -> None:
+    # RAPPOR's randomized response is a Bernoulli flip; a flip probability 10% too high
+    counts = by_suite(fake("bernoulli=1.1"))
+    assert counts["statistical.bernoulli"][FAILED] >= 2
+    assert counts["statistical.discrete_gaussian"][FAILED] == 0
+
+
+def test_statistical_garbage_samples_fail_cleanly() -> None:
+    suite = StatisticalSuite("bernoulli", samples=200)
+    impl = run_impl(fake("unsupported"), [suite], timeout=10.0)
+    assert impl.disposition == "UNTESTED"
+    with pytest.raises(ValueError, match="sample 1"):
+        parse_samples(["1", "x"])
+    with pytest.raises(ValueError):
+        parse_samples([True])
+    assert parse_samples(["-3", 4]) == [-3, 4]
+
+
+def test_tables_match_exact_moments() -> None:
+    g = gaussian_table(Fraction(4))
+    assert math.fsum(g.probs) == pytest.approx(1, abs=1e-15)
+    # the discrete Gaussian's variance is a little below sigma^2
+    assert 3.99 < g.moment(2) < 4.0
+    lap = laplace_table(Fraction(2))
+    a = math.exp(-1 / 2)
+    assert lap.moment(2) == pytest.approx(2 * a / (1 - a) ** 2, rel=1e-12)
+    bins = bins_for(g, 10_000)
+    assert math.fsum(b[2] for b in bins) == pytest.approx(1)
+    assert all(10_000 * b[2] >= 50 for b in bins)
+
+
+def test_p_values() -> None:
+    assert chi2_sf(0.0, 3) == pytest.approx(1.0)
+    assert chi2_sf(7.814727903251178, 3) == pytest.approx(0.05, rel=1e-9)
+    assert two_sided_p(1.959963984540054) == pytest.approx(0.05, rel=1e-9)
+
+
+def test_power_shrinks_with_the_sample_size() -> None:
+    dist = DISTRIBUTIONS["discrete_gaussian"]
+    small = detection_power(dist, Fraction(25, 4), 10_000, 5.5)
+    large = detection_power(dist, Fraction(25, 4), 40_000, 5.5)
+    assert large == pytest.approx(small / 2, rel=0.1)
