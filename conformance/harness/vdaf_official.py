@@ -243,7 +243,9 @@ class OfficialVdafSuite(Suite):
             status, state = states.get(step.needs_state, (SKIPPED, None))
             if status != PASSED:
                 out.status = SKIPPED if status == SKIPPED else FAILED
-                out.reason = "not run: the verify_init step it continues did not succeed"
+                out.reason = ("not run: the verify_init step it continues was skipped"
+                              if status == SKIPPED else
+                              "not run: the verify_init step it continues did not succeed")
                 return out
             args["state"] = state
         try:
@@ -284,20 +286,41 @@ def _compare(expected: dict[str, Any], provided: Any) -> str | None:
     for key, want in expected.items():
         if key not in provided:
             return f"missing output {key!r}"
-        have = provided[key]
-        if isinstance(want, str) and isinstance(have, str):
-            have = have.lower()
-        if have != want:
-            return f"{key}: expected {_short(want)}, got {_short(have)}"
+        why = describe_difference(key, want, provided[key])
+        if why is not None:
+            return why
     return None
 
 
-def _short(value: Any, limit: int = 100) -> str:
-    text = json.dumps(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def describe_difference(where: str, want: Any, have: Any) -> str | None:
+    """None if equal (hex compared case-insensitively); else where the first difference is."""
+    if isinstance(want, str) and isinstance(have, str):
+        have = have.lower()
+        if have == want:
+            return None
+        i = next((k for k in range(min(len(want), len(have))) if want[k] != have[k]),
+                 min(len(want), len(have)))
+        start = max(0, i - i % 2 - 8)
+        return (f"{where}: differs at hex digit {i} (byte {i // 2}) of {len(want)}"
+                f"{'' if len(have) == len(want) else f' (got {len(have)} digits)'}: expected "
+                f"...{want[start:start + 40]}..., got ...{have[start:start + 40]}...")
+    if isinstance(want, list) and isinstance(have, list) and len(want) == len(have):
+        for k, (w, h) in enumerate(zip(want, have, strict=True)):
+            why = describe_difference(f"{where}[{k}]", w, h)
+            if why is not None:
+                return why
+        return None
+    if have != want:
+        return f"{where}: expected {_short(want)}, got {_short(have)}"
+    return None
 
 
 def official_suites(folder: Path | None = None) -> list[Suite]:
     """The draft-20 and draft-08 suites."""
     root = folder if folder is not None else default_vdaf_dir()
     return [OfficialVdafSuite(20, root), OfficialVdafSuite(8, root)]
+
+
+def _short(value: Any, limit: int = 100) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
