@@ -1,4 +1,4 @@
-"""The adapter side of the dpspec conformance protocol (version 1).
+"""The adapter side of the dpspec conformance protocol (version 1; the full text is conformance/PROTOCOL.md).
 
 An implementation under test runs as a subprocess. It reads one JSON object per line on stdin and
 writes exactly one JSON object per line on stdout for each, in order:
