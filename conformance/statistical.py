@@ -17,15 +17,23 @@ For each parameter point of a suite, with ``N`` samples and the exact PMF ``P``:
 
 All p-values are two-sided (the chi-square upper tail). **False-alarm rate**: the suite as a
 whole wrongly rejects a correct sampler with probability at most ``alpha`` (default ``1e-6``) by
-Bonferroni: each of its ``m`` tests rejects at ``p < alpha / m``. The z-tests rely on the central
-limit theorem, the chi-square test on its asymptotic law with at least 50 expected per bin; at
-the sample sizes used the error of both approximations is far below the levels involved.
+Bonferroni: each of its ``m`` tests rejects at ``p < alpha / m``. The p-values are asymptotic
+(central limit theorem for the z-tests, the chi-square law with at least 50 expected per bin): in
+the far tail they are accurate to a modest relative factor, not exactly, so the stated rate is
+nominal in that sense; it is not off by orders of magnitude at the sample sizes used.
+
+Suites (op, the parameter that varies, and the points): ``discrete_gaussian`` (``sigma2``: 1,
+25/4, 100), ``discrete_laplace`` (``t``: 1, 5/2, 20), ``bernoulli`` (``p``), ``bernoulli_rr``
+(``eps``; randomized response's flip, probability ``1/(1+exp(eps))``), ``geometric`` (``p``),
+``poisson`` (``lam``) and ``binomial`` (``p``, with ``n = 40``): see ``DISTRIBUTIONS`` and
+``POINTS``.
 
 **Power** (reported per point): the smallest relative error ``delta`` in the scale (sigma for the
-discrete Gaussian, t for the discrete Laplace, p for Bernoulli) such that a sampler whose scale is
-``(1 + delta)`` or ``(1 - delta)`` times the right one is rejected by the moment test alone with
-probability at least 99% at this ``N`` (normal approximation to the test statistic under the
-alternative, exact moments of the alternative distribution). The chi-square test only adds power.
+discrete Gaussian, t for the discrete Laplace, p or the flip probability for the coins, lam, the
+geometric's mean) such that a sampler whose scale is ``(1 + delta)`` or ``(1 - delta)`` times the
+right one is rejected with probability at least 99% at this ``N`` by the mean test or the
+second-moment test alone (normal approximation to each statistic under the alternative, exact
+moments of the alternative distribution). The chi-square test only adds power.
 """
 
 from __future__ import annotations
@@ -47,9 +55,11 @@ from conformance.harness.process import ProtocolFailure
 from conformance.harness.session import Session
 from conformance.harness.suites import Progress, Suite
 from spec.distributions import (
+    binomial_pmf,
     discrete_gaussian_normaliser,
-    discrete_gaussian_pmf,
     discrete_laplace_pmf,
+    poisson_pmf,
+    to_mpf,
 )
 
 DEFAULT_ALPHA = 1e-6
@@ -103,15 +113,21 @@ def _symmetric_table(pmf: Callable[[int], Any]) -> Table:
 
 @functools.lru_cache(maxsize=256)
 def gaussian_table(sigma2: Fraction) -> Table:
-    """CKS20 Definition 1, via :func:`spec.distributions.discrete_gaussian_pmf`."""
-    z = discrete_gaussian_normaliser(sigma2, dps=30)
-    return _symmetric_table(lambda x: discrete_gaussian_pmf(sigma2, x, dps=30, normaliser=z))
+    """CKS20 Definition 1: ``exp(-x^2 / (2 sigma2)) / Z`` with the normaliser ``Z`` of
+    :func:`spec.distributions.discrete_gaussian_normaliser` (terms in double precision)."""
+    z = float(discrete_gaussian_normaliser(sigma2, dps=30))
+    s2 = float(sigma2)
+    return _symmetric_table(lambda x: math.exp(-x * x / (2 * s2)) / z)
 
 
 @functools.lru_cache(maxsize=256)
 def laplace_table(t: Fraction) -> Table:
-    """CKS20 Definition 28, via :func:`spec.distributions.discrete_laplace_pmf`."""
-    return _symmetric_table(lambda x: discrete_laplace_pmf(t, x, dps=30))
+    """CKS20 Definition 28: ``P[x] = P[0] a^|x|``, ``a = exp(-1/t)``, with ``P[0]`` of
+    :func:`spec.distributions.discrete_laplace_pmf` (terms in double precision)."""
+    p0 = float(discrete_laplace_pmf(t, 0, dps=30))
+    with mpmath.workdps(30):
+        a = float(mpmath.exp(-1 / to_mpf(t)))
+    return _symmetric_table(lambda x: p0 * a ** abs(x))
 
 
 @functools.lru_cache(maxsize=256)
@@ -119,31 +135,116 @@ def bernoulli_table(p: Fraction) -> Table:
     return Table(0, (float(1 - p), float(p)))
 
 
+def _one_sided_table(pmf: Callable[[int], Any], mean: float) -> Table:
+    """Tabulate a PMF on 0, 1, 2, ... until past the mean and the tail is negligible."""
+    values = []
+    x = 0
+    while True:
+        p = float(pmf(x))
+        if p < TAIL and x > mean:
+            break
+        values.append(p)
+        x += 1
+    return Table(0, tuple(values))
+
+
+@functools.lru_cache(maxsize=256)
+def geometric_table(p: Fraction) -> Table:
+    """``P[k] = (1-p)^k p``, k >= 0, as :func:`spec.distributions.geometric_pmf` (in double
+    precision)."""
+    q, pf = float(1 - p), float(p)
+    return _one_sided_table(lambda k: pf * q**k, float((1 - p) / p))
+
+
+@functools.lru_cache(maxsize=256)
+def poisson_table(lam: Fraction) -> Table:
+    """Poisson(lam), via :func:`spec.distributions.poisson_pmf`."""
+    return _one_sided_table(lambda k: poisson_pmf(lam, k, dps=20), float(lam))
+
+
+BINOMIAL_N = 40
+
+
+@functools.lru_cache(maxsize=256)
+def binomial_table(p: Fraction) -> Table:
+    """Binomial(BINOMIAL_N, p), via :func:`spec.distributions.binomial_pmf`."""
+    return Table(0, tuple(float(binomial_pmf(BINOMIAL_N, p, k, dps=20))
+                          for k in range(BINOMIAL_N + 1)))
+
+
+def rr_flip(eps: Fraction) -> float:
+    """Randomized response's flip probability ``1 / (1 + exp(eps))``."""
+    with mpmath.workdps(30):
+        return float(1 / (1 + mpmath.exp(to_mpf(eps))))
+
+
+@functools.lru_cache(maxsize=256)
+def bernoulli_rr_table(eps: Fraction) -> Table:
+    q = rr_flip(eps)
+    return Table(0, (1 - q, q))
+
+
 @dataclass(frozen=True)
 class Distribution:
-    """One sampler op and how its exact law depends on the scale parameter."""
+    """One sampler op and how its exact law depends on its (one varying) parameter.
+
+    ``fixed`` holds further arguments sent unchanged. For the power computation the parameter is
+    mapped to the **scale** the power is stated in (``to_scale``) and back (``from_scale``);
+    ``from_scale`` raises ValueError outside the parameter's domain (an error that large is
+    counted as detected).
+    """
 
     op: str
     scale_name: str       # what the power is stated in
-    param: str            # the argument that carries the scale
+    param: str            # the argument that varies
     table: Callable[[Fraction], Table]
     to_scale: Callable[[Fraction], float]            # parameter -> scale
     from_scale: Callable[[float], Fraction]          # scale -> parameter
     tests: tuple[str, ...] = ("chi-square", "mean", "second moment")
+    fixed: tuple[tuple[str, Any], ...] = ()
 
 
 def _frac(x: float) -> Fraction:
     return Fraction(x).limit_denominator(10**12)
 
 
+def _positive(x: float) -> Fraction:
+    if not x > 0:
+        raise ValueError("outside the domain")
+    return _frac(x)
+
+
+def _probability(x: float) -> Fraction:
+    if not 0 < x < 1:
+        raise ValueError("outside the domain")
+    return _frac(x)
+
+
+def _rr_eps(q: float) -> Fraction:
+    if not 0 < q < 1:
+        raise ValueError("outside the domain")
+    return _frac(math.log(1 / q - 1))
+
+
 DISTRIBUTIONS: dict[str, Distribution] = {
     "discrete_gaussian": Distribution(
         "sampler.discrete_gaussian", "sigma", "sigma2", gaussian_table,
-        lambda s2: math.sqrt(s2), lambda s: _frac(s * s)),
+        lambda s2: math.sqrt(s2), lambda s: _positive(s * s)),
     "discrete_laplace": Distribution(
-        "sampler.discrete_laplace", "t", "t", laplace_table, float, _frac),
+        "sampler.discrete_laplace", "t", "t", laplace_table, float, _positive),
     "bernoulli": Distribution(
-        "sampler.bernoulli", "p", "p", bernoulli_table, float, _frac, tests=("mean",)),
+        "sampler.bernoulli", "p", "p", bernoulli_table, float, _probability, tests=("mean",)),
+    "bernoulli_rr": Distribution(
+        "sampler.bernoulli_rr", "the flip probability", "eps", bernoulli_rr_table,
+        rr_flip, _rr_eps, tests=("mean",)),
+    "geometric": Distribution(
+        "sampler.geometric", "the mean (1-p)/p", "p", geometric_table,
+        lambda p: float((1 - p) / p), lambda m: _probability(1 / (1 + m))),
+    "poisson": Distribution(
+        "sampler.poisson", "lam", "lam", poisson_table, float, _positive),
+    "binomial": Distribution(
+        "sampler.binomial", "p", "p", binomial_table, float, _probability,
+        fixed=(("n", str(BINOMIAL_N)),)),
 }
 
 #: The parameter points of each suite (exact rationals as the protocol sends them).
@@ -151,6 +252,10 @@ POINTS: dict[str, tuple[str, ...]] = {
     "discrete_gaussian": ("1", "25/4", "100"),
     "discrete_laplace": ("1", "5/2", "20"),
     "bernoulli": ("1/2", "1/3", "3/100"),
+    "bernoulli_rr": ("1/2", "1", "3"),
+    "geometric": ("1/2", "1/5", "1/20"),
+    "poisson": ("1", "15/2", "40"),
+    "binomial": ("1/2", "1/10"),
 }
 
 
@@ -228,32 +333,40 @@ def chi_square(table: Table, counts: Counter[int], n: int) -> tuple[float, int]:
 
 
 def detection_power(dist: Distribution, param: Fraction, n: int, crit: float) -> float:
-    """Smallest relative scale error detected with probability POWER by the moment test."""
+    """Smallest relative error in the scale that the suite detects with probability POWER.
+
+    A sampler off by ``rel`` is rejected at least as often as by the mean test or the second
+    moment test alone; each is a z-test whose statistic is, under the alternative, normal with
+    mean ``sqrt(n) (value_1 - value_0) / sd_0`` and standard deviation ``sd_1 / sd_0``.
+    """
     table = dist.table(param)
     mu, v, s = table.central()
-    use_mean = dist.tests == ("mean",)
-    base_value, base_sd = (mu, math.sqrt(v)) if use_mean else (v, s)
     need = _z_quantile(1 - POWER)
+    second = "second moment" in dist.tests
+
+    def power_ok(value: float, sd: float, base_value: float, base_sd: float) -> bool:
+        shift = math.sqrt(n) * abs(value - base_value) / base_sd
+        return (shift - crit) * base_sd / max(sd, 1e-300) >= need
 
     def detected(rel: float) -> bool:
-        alt_param = dist.from_scale(dist.to_scale(param) * (1 + rel))
-        if alt_param <= 0 or (use_mean and alt_param >= 1):
-            return True
+        try:
+            alt_param = dist.from_scale(dist.to_scale(param) * (1 + rel))
+        except ValueError:
+            return True  # the parameter leaves its domain
         alt = dist.table(alt_param)
-        if use_mean:
-            value, sd = alt.mean, math.sqrt(alt.moment(2, alt.mean))
-        else:
-            value, sd = alt.moment(2, mu), math.sqrt(max(alt.moment(4, mu) - alt.moment(2, mu) ** 2,
-                                                         1e-300))
-        shift = math.sqrt(n) * abs(value - base_value) / base_sd
-        return (shift - crit) * base_sd / sd >= need
+        if power_ok(alt.mean, math.sqrt(alt.moment(2, alt.mean)), mu, math.sqrt(v)):
+            return True
+        if not second:
+            return False
+        m2 = alt.moment(2, mu)
+        return power_ok(m2, math.sqrt(max(alt.moment(4, mu) - m2 * m2, 0.0)), v, s)
 
     worst = 0.0
     for sign in (1.0, -1.0):
         lo, hi = 0.0, 0.999
         if not detected(sign * hi):
             return float("inf")
-        for _ in range(30):
+        for _ in range(24):
             mid = (lo + hi) / 2
             if detected(sign * mid):
                 hi = mid
@@ -315,7 +428,7 @@ class StatisticalSuite(Suite):
         done = 0
         for point in self.points:
             param = Fraction(point)
-            label = f"{self.dist.param}={point}"
+            label = ", ".join(f"{k}={v}" for k, v in ((self.dist.param, point), *self.dist.fixed))
             power = detection_power(self.dist, param, self.samples, crit)
             result.details["points"].append({self.dist.param: point, "detectableRelativeError":
                                              power, "scale": self.dist.scale_name})
@@ -340,7 +453,8 @@ class StatisticalSuite(Suite):
         samples: list[int] = []
         while len(samples) < self.samples:
             want = min(CHUNK, self.samples - len(samples))
-            args = {self.dist.param: point, "count": want}
+            args: dict[str, Any] = {self.dist.param: point, **dict(self.dist.fixed),
+                                    "count": want}
             try:
                 response = session.call(self.dist.op, args)
             except ProtocolFailure as exc:

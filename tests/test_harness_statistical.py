@@ -20,12 +20,16 @@ from conformance.harness.runner import run_impl
 from conformance.statistical import (
     DISTRIBUTIONS,
     StatisticalSuite,
+    bernoulli_rr_table,
+    binomial_table,
     bins_for,
     chi2_sf,
     detection_power,
     gaussian_table,
+    geometric_table,
     laplace_table,
     parse_samples,
+    poisson_table,
     two_sided_p,
 )
 
@@ -68,7 +72,11 @@ def test_sampler_with_slightly_wrong_sigma_is_caught() -> None:
 
 
 def test_rappor_with_wrong_flip_probability_is_caught() -> None:
-    # RAPPOR's randomized response is a Bernoulli flip; a flip probability 10% too high
+    # RAPPOR's randomized response flips with probability 1/(1+exp(eps)); 10% too high
+    counts = by_suite(fake("rr=1.1"))
+    assert counts["statistical.bernoulli_rr"][FAILED] >= 2
+    assert sum(c[FAILED] for name, c in counts.items() if name != "statistical.bernoulli_rr") == 0
+    # and a plain Bernoulli coin with p 10% too high
     counts = by_suite(fake("bernoulli=1.1"))
     assert counts["statistical.bernoulli"][FAILED] >= 2
     assert counts["statistical.discrete_gaussian"][FAILED] == 0
@@ -96,6 +104,29 @@ def test_tables_match_exact_moments() -> None:
     bins = bins_for(g, 10_000)
     assert math.fsum(b[2] for b in bins) == pytest.approx(1)
     assert all(10_000 * b[2] >= 50 for b in bins)
+
+
+def test_tables_agree_with_spec_distributions() -> None:
+    from spec.distributions import (
+        binomial_pmf,
+        discrete_gaussian_pmf,
+        discrete_laplace_pmf,
+        geometric_pmf,
+        poisson_pmf,
+    )
+
+    checks = [
+        (gaussian_table(Fraction(100)), lambda x: discrete_gaussian_pmf(Fraction(100), x), 40),
+        (laplace_table(Fraction(20)), lambda x: discrete_laplace_pmf(Fraction(20), x), 200),
+        (geometric_table(Fraction(1, 20)), lambda x: geometric_pmf(Fraction(1, 20), x), 300),
+        (poisson_table(Fraction(40)), lambda x: poisson_pmf(Fraction(40), x), 90),
+        (binomial_table(Fraction(1, 10)), lambda x: binomial_pmf(40, Fraction(1, 10), x), 30),
+    ]
+    for table, pmf, span in checks:
+        assert math.fsum(table.probs) == pytest.approx(1, abs=1e-12)
+        for x in range(max(table.lo, -span), span, 3):
+            assert table.probs[x - table.lo] == pytest.approx(float(pmf(x)), rel=1e-12)
+    assert bernoulli_rr_table(Fraction(1)).probs[1] == pytest.approx(1 / (1 + math.e), rel=1e-15)
 
 
 def test_p_values() -> None:

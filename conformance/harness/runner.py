@@ -11,7 +11,7 @@ from typing import IO
 from conformance import GENERATOR_VERSION
 from conformance.families import all_families
 from conformance.harness.adapters import AdapterSpec
-from conformance.harness.model import SKIPPED, ImplResult, Outcome, RunReport, SuiteResult
+from conformance.harness.model import ERROR, SKIPPED, ImplResult, Outcome, RunReport, SuiteResult
 from conformance.harness.process import DEFAULT_TIMEOUT, AdapterProcess
 from conformance.harness.session import Session
 from conformance.harness.suites import FamilySuite, Suite
@@ -125,7 +125,12 @@ def run_impl(spec: AdapterSpec, suites: Sequence[Suite], *, timeout: float = DEF
             if only_supported and not (suite.ops() & session.ops):
                 continue
             progress.begin(spec.name, suite.name, suite.size())
-            result = suite.run(session, progress.update)
+            try:
+                result = suite.run(session, progress.update)
+            except Exception as exc:  # a harness bug must not end the run: report and go on
+                result = SuiteResult(suite.name, suite.mode, suite.summary)
+                result.outcomes.append(Outcome(suite.name, "-", "*", "-", ERROR,
+                                               f"harness error: {type(exc).__name__}: {exc}"))
             progress.end(result)
             impl.suites.append(result)
     finally:

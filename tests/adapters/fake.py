@@ -1,12 +1,13 @@
 """Deliberately broken (and one correct) adapters for the harness's own tests.
 
 Run as ``python tests/adapters/fake.py MODE [MODE ...]``. Every mode starts from a correct
-adapter: the reference tape/XOF handlers, and for statistical mode exact-table samplers
-(inverse CDF of the exact PMF of spec.distributions, driven by Python's ``random`` with a fixed
-seed so each test run is deterministic). A mode then breaks one thing:
+adapter: the reference tape/XOF handlers, and for statistical mode a sampler for every
+statistical suite (inverse CDF of the harness's tables of the exact PMFs, driven by Python's
+``random`` with a fixed seed so each test run is deterministic). A mode then breaks one thing:
 
 ``sigma=R``        discrete Gaussian with sigma times R, discrete Laplace with t times R
-``bernoulli=R``    Bernoulli (RAPPOR's flip) with p times R
+``bernoulli=R``    Bernoulli with p times R
+``rr=R``           randomized response (RAPPOR's flip) with flip probability 1/(1+exp(eps)) times R
 ``tape-wrong``     tape.uniform answers one value off in every answer with more than 3 values
 ``accept-invalid`` xof.derive_seed accepts a 31-byte seed
 ``crash-after=N``  exits with status 3 on the N-th request after capabilities (every restart)
@@ -28,6 +29,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -35,23 +37,24 @@ sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2]
 
 from conformance.adapters.protocol import respond  # noqa: E402
 from conformance.families.tape import FAMILY as TAPE  # noqa: E402
-from conformance.statistical import bernoulli_table, gaussian_table, laplace_table  # noqa: E402
+from conformance.statistical import DISTRIBUTIONS, Table, bernoulli_table, rr_flip  # noqa: E402
 
 
 class TableSampler:
+    """Inverse-CDF sampling from a Table (floats: fine for a test double, not for production)."""
+
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self.cache: dict[tuple[str, Fraction], tuple[int, list[float]]] = {}
+        self.cache: dict[Any, tuple[int, list[float]]] = {}
 
-    def draw(self, kind: str, param: Fraction, count: int) -> list[str]:
-        key = (kind, param)
+    def draw(self, key: Any, table: Callable[[], Table], count: int) -> list[str]:
         if key not in self.cache:
-            table = {"g": gaussian_table, "l": laplace_table, "b": bernoulli_table}[kind](param)
+            t = table()
             cdf, acc = [], 0.0
-            for p in table.probs:
+            for p in t.probs:
                 acc += p
                 cdf.append(acc)
-            self.cache[key] = (table.lo, cdf)
+            self.cache[key] = (t.lo, cdf)
         lo, cdf = self.cache[key]
         top = cdf[-1]
         out = []
@@ -69,24 +72,33 @@ def main(modes: list[str]) -> int:
     if "dead" in opts:
         return 4
     rng = random.Random(int(opts.get("seed", "1")))
-    sampler = TableSampler(rng)
+    sampler_ = TableSampler(rng)
     sigma_r = Fraction(opts.get("sigma", "1"))
     bern_r = Fraction(opts.get("bernoulli", "1"))
+    rr_r = Fraction(opts.get("rr", "1"))
 
     handlers = dict(TAPE.handlers())
 
-    def gauss(args: dict[str, Any]) -> dict[str, Any]:
-        s2 = Fraction(args["sigma2"]) * sigma_r * sigma_r
-        return {"samples": sampler.draw("g", s2, int(args["count"]))}
+    def sampler(key: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        dist = DISTRIBUTIONS[key]
 
-    def laplace(args: dict[str, Any]) -> dict[str, Any]:
-        return {"samples": sampler.draw("l", Fraction(args["t"]) * sigma_r, int(args["count"]))}
+        def run(args: dict[str, Any]) -> dict[str, Any]:
+            value = Fraction(args[dist.param])
+            if key == "discrete_gaussian":
+                value *= sigma_r * sigma_r
+            elif key == "discrete_laplace":
+                value *= sigma_r
+            elif key == "bernoulli":
+                value *= bern_r
+            if key == "bernoulli_rr" and rr_r != 1:
+                q = Fraction(rr_flip(value)) * rr_r
+                return {"samples": sampler_.draw(("rr", q), lambda: bernoulli_table(q),
+                                                  int(args["count"]))}
+            return {"samples": sampler_.draw((key, value), lambda: dist.table(value),
+                                              int(args["count"]))}
+        return run
 
-    def bern(args: dict[str, Any]) -> dict[str, Any]:
-        return {"samples": sampler.draw("b", Fraction(args["p"]) * bern_r, int(args["count"]))}
-
-    handlers.update({"sampler.discrete_gaussian": gauss, "sampler.discrete_laplace": laplace,
-                     "sampler.bernoulli": bern})
+    handlers.update({d.op: sampler(k) for k, d in DISTRIBUTIONS.items()})
     if "tape-wrong" in opts:
         good = handlers["tape.uniform"]
 
