@@ -122,7 +122,7 @@ def run_impl(spec: AdapterSpec, suites: Sequence[Suite], *, timeout: float = DEF
                 if not only_supported:
                     impl.suites.append(_skip_all(suite, f"adapter does not offer {suite.mode} mode"))
                 continue
-            if only_supported and not (suite.ops() & session.ops):
+            if only_supported and not (suite.ops() & session.ops) and not suite.problems():
                 continue
             progress.begin(spec.name, suite.name, suite.size())
             try:

@@ -49,6 +49,10 @@ class Suite(abc.ABC):
         """None if the suite can run here; else why not (missing data)."""
         return None
 
+    def problems(self) -> list[str]:
+        """Vector files the suite could not read (reported as errors for every adapter)."""
+        return []
+
 
 def judge(family: Family, case: Case, response: Response) -> tuple[str, str]:
     """(status, reason) for one envelope-format case and a well-formed response."""
@@ -126,6 +130,10 @@ class FamilySuite(Suite):
 
     def ops(self) -> frozenset[str]:
         return frozenset(c.op for c in self.cases()) | frozenset(self.family.handlers())
+
+    def problems(self) -> list[str]:
+        self.cases()
+        return list(self._problems)
 
     def size(self) -> int:
         return len(self.cases())

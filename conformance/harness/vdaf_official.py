@@ -215,6 +215,10 @@ class OfficialVdafSuite(Suite):
     def ops(self) -> frozenset[str]:
         return VDAF_OPS
 
+    def problems(self) -> list[str]:
+        self.chains()
+        return list(self._problems)
+
     def size(self) -> int:
         return sum(len(c.steps) for c in self.chains())
 
