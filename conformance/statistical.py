@@ -404,8 +404,10 @@ class StatisticalSuite(Suite):
         self.samples = samples
         self.alpha = alpha
         self.points = tuple(points) if points is not None else POINTS[key]
-        self.summary = (f"{self.dist.op} without a seed: {samples} samples at each of "
-                        f"{len(self.points)} points, false-alarm rate {alpha:g}")
+        fixed = "".join(f", {k} = {v}" for k, v in self.dist.fixed)
+        self.summary = (f"{self.dist.op} without a seed at {self.dist.param} = "
+                        f"{', '.join(self.points)}{fixed}: {samples} samples each, "
+                        f"false-alarm rate {alpha:g}")
 
     def ops(self) -> frozenset[str]:
         return frozenset({self.dist.op})
