@@ -78,7 +78,7 @@ class AdapterProcess:
         self.total_failures = 0
         self._proc: subprocess.Popen[bytes] | None = None
         self._stderr: IO[bytes] | None = None
-        self._buf = b""
+        self._buf = bytearray()
         self._next_id = 1
         self._fresh = True
         self.consecutive_failures = 0
@@ -101,7 +101,7 @@ class AdapterProcess:
         assert self._proc.stdin is not None and self._proc.stdout is not None
         os.set_blocking(self._proc.stdin.fileno(), False)
         os.set_blocking(self._proc.stdout.fileno(), False)
-        self._buf = b""
+        self._buf = bytearray()
         self._fresh = True
 
     def close(self) -> None:
@@ -237,10 +237,13 @@ class AdapterProcess:
         fd = proc.stdout.fileno()
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_READ)
+            scanned = 0  # bytes of the buffer already known to hold no newline
             while True:
-                newline = self._buf.find(b"\n")
+                newline = self._buf.find(b"\n", scanned)
+                scanned = len(self._buf)
                 if newline >= 0:
-                    raw, self._buf = self._buf[:newline], self._buf[newline + 1:]
+                    raw = bytes(self._buf[:newline])
+                    del self._buf[:newline + 1]
                     if len(raw) > self.max_response_bytes:
                         raise ProtocolFailure(f"response of {len(raw)} bytes exceeds the limit of "
                                               f"{self.max_response_bytes}")
@@ -261,7 +264,7 @@ class AdapterProcess:
                     raise ProtocolFailure(self._exit_text("failed", exc)) from None
                 if not chunk:
                     raise ProtocolFailure(self._exit_text("closed its output", None))
-                self._buf += chunk
+                self._buf.extend(chunk)
 
     def _exit_text(self, what: str, exc: BaseException | None) -> str:
         proc = self._proc
