@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -31,6 +32,13 @@ MISENCODE = Path(__file__).resolve().parent / "adapters" / "divviup_misencode.mj
 
 DRAFT08_PASSING = ("Prio3Count", "Prio3Sum", "Prio3SumVec", "Prio3Histogram",
                    "Prio3SumVecWithMultiproof")
+
+
+def has_prio3() -> bool:
+    try:
+        return importlib.util.find_spec("spec.vdaf.prio3") is not None
+    except ModuleNotFoundError:
+        return False
 
 
 def suite(draft: int) -> OfficialVdafSuite:
@@ -106,11 +114,7 @@ def test_reference_runs_the_draft20_vectors() -> None:
     impl = run_impl(bundled()["reference"], [suite(20), suite(8)], timeout=60.0)
     s20, s08 = impl.suites
     assert s08.counts[SKIPPED] == suite(8).size()  # the reference is draft-20 only
-    try:
-        has_prio3 = importlib.util.find_spec("spec.vdaf.prio3") is not None
-    except ModuleNotFoundError:
-        has_prio3 = False
-    if not has_prio3:
+    if not has_prio3():
         assert s20.counts[SKIPPED] == suite(20).size()
         assert "no Prio3" in s20.outcomes[0].reason
     else:
@@ -124,3 +128,23 @@ def test_describe_difference() -> None:
     assert "got 2 digits" in (describe_difference("k", "aabb", "aa") or "")
     assert describe_difference("k", [1, 2], [1, 2]) is None
     assert "expected [1, 2]" in (describe_difference("k", [1, 2], [1]) or "")
+
+
+@needs_vectors
+def test_prio3_draft20_misencoding_the_verifier_share_is_caught() -> None:
+    """The reference's vdaf.* ops with one field element of the verifier share big-endian."""
+    script = Path(__file__).resolve().parent / "adapters" / "prio3_misencode.py"
+    spec = AdapterSpec("misencode20", (sys.executable, str(script)), "test", bundled=False)
+    impl = run_impl(spec, [suite(20)], timeout=60.0)
+    outcomes = [o for s in impl.suites for o in s.outcomes]
+    if not has_prio3():
+        assert impl.disposition == "UNTESTED"
+        return
+    verify_init = [o for o in outcomes if o.op == "vdaf.verify_init"]
+    assert verify_init and all(o.status == FAILED and "verifier_share: differs at hex digit"
+                               in o.reason for o in verify_init)
+    for o in outcomes:
+        if o.op == "vdaf.verify_next":
+            assert o.status == FAILED and "verify_init step it continues did not succeed" in o.reason
+        elif o.op != "vdaf.verify_init":
+            assert o.status == PASSED, (o.source, o.test, o.reason)
