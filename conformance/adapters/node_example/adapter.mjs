@@ -8,11 +8,13 @@
 // It implements, from the specifications alone:
 //   exact mode   xof.next, xof.derive_seed, xof.expand_into_vec   (VDAF draft-20 sec. 6.2.1)
 //                tape.uniform, tape.uniform_mixed                   (the random tape, spec/tape.py)
+//                sampler.bernoulli {seed, tag, p, count}: the lazy comparison lc(p) of the
+//                samplers family's header (vectors/samplers/bernoulli.json)
 //   statistical  sampler.bernoulli {p, count}, sampler.discrete_laplace {t, count}
-//                (no seed: the samplers run on a tape with a fresh random seed; Bernoulli(p) is
-//                 uniform(den) < num, the discrete Laplace is Algorithm 2 of [CKS20] over the tape)
-// A sampler request that carries a seed (exact mode) is answered "unsupported": the exact
-// sampler algorithms are specified by the samplers vector family and are not ported here.
+//                (no seed: the samplers run on a tape with a fresh random seed; the discrete
+//                 Laplace is Algorithm 2 of [CKS20] over the tape)
+// sampler.discrete_laplace with a seed (exact mode) is answered "unsupported": the family's exact
+// algorithm (a halving geometric with irrational comparisons) is not ported here.
 import { randomBytes } from "node:crypto";
 import { RejectedInput, Unsupported, serve } from "./protocol.mjs";
 import { XofTurboShake128 } from "./turboshake.mjs";
@@ -105,7 +107,19 @@ function tapeResult(tape, values) {
 }
 
 // -- samplers over the tape ([CKS20] = Canonne, Kamath, Steinke 2020) -----------------------------
-const bernoulliRatio = (tape, num, den) => tape.uniform(den) < num;
+/** The lazy comparison lc(num/den) of the samplers family: compares a uniform U = 0.b1 b2 ...
+ * read bit by bit with x = num/den, 0 <= x <= 1; returns true with probability x exactly.
+ * Loop invariant: r = den * 2^i * (x - V / 2^i) for the bits V read so far. */
+function bernoulliRatio(tape, num, den) {
+  if (num <= 0n) return false;
+  if (num >= den) return true;
+  let r = num;
+  for (;;) {
+    r = 2n * r - den * tape.bits(1n);
+    if (r <= 0n) return false;
+    if (r >= den) return true;
+  }
+}
 
 /** Bernoulli(exp(-a/b)), Algorithm 1 of [CKS20]. */
 function bernoulliExp(tape, a, b) {
@@ -133,9 +147,17 @@ function discreteLaplace(tape, num, den) {
   }
 }
 
+/** The tape of a sampler request: from (seed, tag) in exact mode, else from a fresh seed. */
+function samplerTape(args) {
+  const seeded = "seed" in args;
+  if (seeded !== "tag" in args) throw new RejectedInput("seed and tag go together");
+  if (seeded) return new RandomTape(hexArg(args, "seed"), args.tag);
+  return new RandomTape(Uint8Array.from(randomBytes(32)), "node-example/statistical");
+}
+
 function statisticalTape(args, op) {
   if ("seed" in args) throw new Unsupported(`${op} from a seed (exact mode) is not ported here`);
-  return new RandomTape(Uint8Array.from(randomBytes(32)), "node-example/statistical");
+  return samplerTape(args);
 }
 
 // -- the ops ------------------------------------------------------------------------------------
@@ -181,13 +203,13 @@ export const handlers = {
     return tapeResult(tape, args.moduli.map((n) => tape.uniform(BigInt(n))));
   },
   "sampler.bernoulli"(args) {
-    const tape = statisticalTape(args, "sampler.bernoulli");
     const [num, den] = rationalArg(args, "p");
     if (num < 0n || num > den) throw new RejectedInput("p must be in [0, 1]");
     const count = countArg(args);
+    const tape = samplerTape(args);
     const samples = [];
     for (let i = 0; i < count; i++) samples.push(bernoulliRatio(tape, num, den) ? "1" : "0");
-    return { samples };
+    return { samples, bitsConsumed: Number(tape.bitsConsumed), bytesConsumed: Number(tape.bytesConsumed) };
   },
   "sampler.discrete_laplace"(args) {
     const tape = statisticalTape(args, "sampler.discrete_laplace");
