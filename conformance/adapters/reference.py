@@ -6,9 +6,7 @@ Run as ``python -m conformance.adapters.reference``; it speaks the protocol of
 
 from __future__ import annotations
 
-import os
 import sys
-from typing import Any
 
 from conformance import GENERATOR_VERSION
 from conformance.adapters.protocol import Handler, serve
@@ -29,22 +27,7 @@ def reference_handlers() -> dict[str, Handler]:
         if op in handlers:
             raise RuntimeError(f"op {op} is defined by a family and by conformance.vdaf_ops")
         handlers[op] = handler
-    for op in [o for o in handlers if o.startswith("sampler.")]:
-        handlers[op] = _statistical(handlers[op])
     return handlers
-
-
-def _statistical(handler: Handler) -> Handler:
-    """Statistical mode: a sampler request without ``seed`` runs on a fresh random seed.
-
-    The harness's statistical suites send ``sampler.NAME`` without seed and tag; the reference
-    then draws a 32-byte seed from the operating system's CSPRNG (tag ``dpspec/statistical``).
-    """
-    def run(args: dict[str, Any]) -> dict[str, Any]:
-        if "seed" not in args:
-            args = {**args, "seed": os.urandom(32).hex(), "tag": args.get("tag", "dpspec/statistical")}
-        return handler(args)
-    return run
 
 
 def main() -> int:
