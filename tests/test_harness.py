@@ -9,6 +9,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conformance.families import get_family
 from conformance.harness.adapters import AdapterSpec, bundled, resolve
@@ -185,3 +187,31 @@ def test_every_family_is_a_suite() -> None:
         n for n in [s.name for s in all_suites()] if n.startswith("statistical.")]
     with pytest.raises(KeyError):
         select_suites(all_suites(), ["no-such-suite"])
+
+
+@given(st.binary(max_size=200))
+def test_any_line_parses_or_is_a_protocol_failure(raw: bytes) -> None:
+    from conformance.harness.process import Response, _parse_response
+
+    try:
+        out = _parse_response(raw.replace(b"\n", b""), 7, 0.0)
+    except ProtocolFailure:
+        return
+    assert isinstance(out, Response)
+
+
+@given(st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5),
+                 st.lists(st.integers(), max_size=3)),
+       st.sampled_from(["ok", "id", "result", "error", "unsupported"]))
+def test_responses_with_a_wrong_field_are_rejected(value: object, field: str) -> None:
+    from conformance.harness.process import _parse_response
+
+    doc: dict[str, object] = {"id": 7, "ok": True, "result": {}}
+    doc[field] = value
+    raw = json.dumps(doc).encode()
+    try:
+        out = _parse_response(raw, 7, 0.0)
+    except ProtocolFailure:
+        return
+    # accepted only if it is still a well-formed response to request 7
+    assert doc["id"] == 7 and isinstance(doc["ok"], bool) and out.ok == doc["ok"]

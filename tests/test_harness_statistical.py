@@ -13,6 +13,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conformance.harness.adapters import AdapterSpec
 from conformance.harness.model import FAILED, PASSED
@@ -140,3 +142,22 @@ def test_power_shrinks_with_the_sample_size() -> None:
     small = detection_power(dist, Fraction(25, 4), 10_000, 5.5)
     large = detection_power(dist, Fraction(25, 4), 40_000, 5.5)
     assert large == pytest.approx(small / 2, rel=0.1)
+
+
+@given(st.fractions(min_value=Fraction(1, 10), max_value=Fraction(400), max_denominator=50),
+       st.integers(min_value=200, max_value=10**6))
+@settings(max_examples=40)
+def test_bins_are_a_partition_with_enough_expected(sigma2: Fraction, n: int) -> None:
+    table = gaussian_table(sigma2)
+    bins = bins_for(table, n)
+    if not bins:  # then no split into two contiguous bins of expected count >= 50 exists
+        cdf = 0.0
+        for p in table.probs:
+            cdf += p
+            assert n * cdf < 50 or n * (1 - cdf) < 50
+        return
+    assert bins[0][0] < table.lo and bins[-1][1] > table.hi  # open-ended tails
+    for (_, hi, _), (lo, _, _) in zip(bins, bins[1:], strict=False):
+        assert lo == hi + 1
+    assert math.fsum(b[2] for b in bins) == pytest.approx(1, abs=1e-12)
+    assert all(n * b[2] >= 50 * (1 - 1e-9) for b in bins)
