@@ -311,9 +311,20 @@ def bins_for(table: Table, n: int) -> list[tuple[int, int, float]]:
 
 def chi_square(table: Table, counts: Counter[int], n: int) -> tuple[float, int]:
     """(statistic, degrees of freedom)."""
+    stat, dof, _ = chi_square_bins(table, counts, n)
+    return stat, dof
+
+
+def chi_square_bins(table: Table, counts: Counter[int],
+                    n: int) -> tuple[float, int, list[dict[str, Any]]]:
+    """(statistic, degrees of freedom, the bins with the largest standardized residuals).
+
+    Each listed bin is ``{"range": "lo..hi", "expected": E, "observed": O, "residual": r}`` with
+    ``r = (O - E) / sqrt(E)`` (at most three, largest ``|r|`` first): where a wrong sampler
+    departs from the law."""
     bins = bins_for(table, n)
     if not bins:
-        return 0.0, 0
+        return 0.0, 0, []
     stat = 0.0
     edges = [b[1] for b in bins]
     observed = [0] * len(bins)
@@ -326,10 +337,17 @@ def chi_square(table: Table, counts: Counter[int], n: int) -> tuple[float, int]:
             else:
                 lo_i = mid + 1
         observed[lo_i] += c
-    for (_, _, p), o in zip(bins, observed, strict=True):
+    residuals: list[tuple[float, dict[str, Any]]] = []
+    for (lo, hi, p), o in zip(bins, observed, strict=True):
         e = n * p
         stat += (o - e) ** 2 / e
-    return stat, len(bins) - 1
+        where = (f"<= {hi}" if lo < table.lo else f">= {lo}" if hi > table.hi
+                 else str(lo) if lo == hi else f"{lo}..{hi}")
+        r = (o - e) / math.sqrt(e)
+        residuals.append((abs(r), {"range": where, "expected": round(e, 1), "observed": o,
+                                   "residual": round(r, 2)}))
+    residuals.sort(key=lambda item: -item[0])
+    return stat, len(bins) - 1, [item[1] for item in residuals[:3]]
 
 
 def detection_power(dist: Distribution, param: Fraction, n: int, crit: float) -> float:
@@ -486,9 +504,10 @@ class StatisticalSuite(Suite):
         for test in self.dist.tests:
             if test == "chi-square":
                 counts = Counter(samples)
-                stat, dof = chi_square(table, counts, n)
+                stat, dof, worst = chi_square_bins(table, counts, n)
                 p = chi2_sf(stat, dof)
-                provided: dict[str, Any] = {"statistic": stat, "dof": dof, "pValue": p}
+                provided: dict[str, Any] = {"statistic": stat, "dof": dof, "pValue": p,
+                                            "largestDeviations": worst}
                 observed = f"X^2 = {stat:.1f} on {dof} d.f."
             elif test == "mean":
                 mean = math.fsum(samples) / n

@@ -161,3 +161,14 @@ def test_bins_are_a_partition_with_enough_expected(sigma2: Fraction, n: int) -> 
         assert lo == hi + 1
     assert math.fsum(b[2] for b in bins) == pytest.approx(1, abs=1e-12)
     assert all(n * b[2] >= 50 * (1 - 1e-9) for b in bins)
+
+
+def test_failures_show_where_the_sampler_departs() -> None:
+    impl = run_impl(fake("sigma=1.05"), [StatisticalSuite("discrete_gaussian", samples=N,
+                                                          points=("25/4",))], timeout=30.0)
+    chi = next(o for s in impl.suites for o in s.outcomes if o.test == "chi-square")
+    assert chi.status == FAILED
+    worst = chi.provided["largestDeviations"]
+    assert len(worst) == 3 and abs(worst[0]["residual"]) >= abs(worst[1]["residual"])
+    # a too-wide sampler puts too much mass in the tails
+    assert any(w["range"].startswith(("<=", ">=")) and w["residual"] > 0 for w in worst)
