@@ -92,5 +92,17 @@ def resolve(impl: str) -> AdapterSpec:
     argv = shlex.split(impl)
     if not argv:
         raise ValueError("empty --impl command")
-    return AdapterSpec(argv[0] if len(argv) == 1 else impl, tuple(argv), "custom adapter command",
-                       bundled=False)
+    return AdapterSpec(short_name(argv), tuple(argv), "custom adapter command", bundled=False)
+
+
+def short_name(argv: list[str]) -> str:
+    """A readable name for a custom command: its script (``python3 dir/my_adapter.py x`` ->
+    ``my_adapter.py x``), else its program; the full command stays in the report."""
+    interpreters = ("python", "python3", "node", "deno", "bun", "ruby", "perl", "java", "sh", "bash")
+    program = Path(argv[0]).name
+    rest = argv[1:]
+    if program.split(".")[0].rstrip("0123456789.") in interpreters or program.startswith("python"):
+        rest = [a for a in rest if not a.startswith("-")]
+        if rest:
+            return " ".join([Path(rest[0]).name, *rest[1:]])
+    return " ".join([program, *rest])
