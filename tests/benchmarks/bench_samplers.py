@@ -1,0 +1,142 @@
+"""Benchmark of the discrete Gaussian and discrete Laplace samplers (issue 3).
+
+Prints, for the discrete Gaussian with sigma in {1, 10, 100, 10^4} and the discrete Laplace with
+t in {1, 10, 100}: samples per second, tape bits consumed per sample, the Shannon entropy of the
+distribution (the information-theoretic floor on bits per sample) and their ratio.
+
+With ``--reference PATH`` (the file ``discretegauss.py`` of the public CKS20 reference
+implementation, github.com/IBM/discrete-gaussian-differential-privacy; fetch it yourself, it is
+not part of dpspec) the reference sampler runs beside it on the same machine, twice: with its
+default generator (``random.SystemRandom``, which reads the OS for every draw) and with an
+adapter whose ``randrange(m)`` is dpspec's ``tape.uniform(m)``, which makes the randomness
+source identical and lets the bits it consumes be counted in the same unit. The speed ratio
+reported is dpspec / reference (higher is better for dpspec).
+
+Usage: ``.venv/bin/python tests/benchmarks/bench_samplers.py [--reference PATH] [--seconds S]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import math
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from spec.samplers import discrete_gaussian, discrete_laplace
+from spec.tape import RandomTape
+
+SEED = bytes(range(32))
+
+
+def dg_entropy(sigma: int) -> float:
+    """Shannon entropy (bits) of N_Z(0, sigma^2), summed over |x| <= 12 sigma + 10 (float64)."""
+    k = 12 * sigma + 10
+    x = np.arange(-k, k + 1, dtype=np.float64)
+    logw = -(x * x) / (2.0 * sigma * sigma)
+    w = np.exp(logw - logw.max())
+    p = w / w.sum()
+    nz = p > 0
+    return float(-(p[nz] * np.log2(p[nz])).sum())
+
+
+def dlap_entropy(t: int) -> float:
+    """Shannon entropy (bits) of the discrete Laplace with scale t (closed form)."""
+    a = math.exp(-1.0 / t)
+    # P[x] = c a^|x|, c = (1-a)/(1+a); H = -log2 c - log2(a) E|X|, E|X| = 2a / ((1-a)(1+a))
+    c = (1 - a) / (1 + a)
+    mean_abs = 2 * a / ((1 - a) * (1 + a))
+    return -math.log2(c) - math.log2(a) * mean_abs
+
+
+class TapeRng:
+    """A ``random.Random``-like adapter: ``randrange(m)`` is dpspec's ``tape.uniform(m)``."""
+
+    def __init__(self, tape: RandomTape) -> None:
+        self.tape = tape
+
+    def randrange(self, m: int) -> int:
+        return self.tape.uniform(m)
+
+
+def timed(fn: Callable[[], Any], seconds: float) -> tuple[int, float]:
+    """Call ``fn`` repeatedly for about ``seconds``; (calls, elapsed)."""
+    n, start = 0, time.perf_counter()
+    batch = 16
+    while True:
+        for _ in range(batch):
+            fn()
+        n += batch
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return n, elapsed
+        batch = min(batch * 2, 4096)
+
+
+def load_reference(path: Path) -> ModuleType:
+    import matplotlib
+
+    matplotlib.use("Agg")  # the reference imports pyplot at module level
+    spec = importlib.util.spec_from_file_location("cks20_reference", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--reference", type=Path, default=None,
+                        help="path to discretegauss.py of the CKS20 reference implementation")
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    args = parser.parse_args()
+    ref = load_reference(args.reference) if args.reference else None
+
+    cases: list[tuple[str, int, int, float]] = []  # (kind, param for dpspec, sigma/t, entropy)
+    for sigma in (1, 10, 100, 10**4):
+        cases.append(("dgauss", sigma * sigma, sigma, dg_entropy(sigma)))
+    for t in (1, 10, 100):
+        cases.append(("dlaplace", t, t, dlap_entropy(t)))
+
+    head = (f"{'distribution':<22}{'entropy':>9}{'dpspec/s':>11}{'bits':>8}{'bits/H':>8}")
+    if ref is not None:
+        head += f"{'ref(Sys)/s':>12}{'ref(tape)/s':>13}{'ref bits':>10}{'speed x':>9}"
+    print(head)
+    print("-" * len(head))
+    for kind, param, shown, entropy in cases:
+        label = f"{'discrete Gaussian' if kind == 'dgauss' else 'discrete Laplace'} " + (
+            f"sigma={shown}" if kind == "dgauss" else f"t={shown}")
+        ours = discrete_gaussian if kind == "dgauss" else discrete_laplace
+        tape = RandomTape(SEED, "bench")
+        n, dt = timed(lambda tape=tape, ours=ours, param=param: ours(tape, param), args.seconds)
+        rate = n / dt
+        bits = tape.bits_consumed / n
+        line = f"{label:<22}{entropy:>9.2f}{rate:>11.0f}{bits:>8.2f}{bits / entropy:>8.2f}"
+        if ref is not None:
+            fn = ref.sample_dgauss if kind == "dgauss" else ref.sample_dlaplace
+            import random
+
+            sysrng = random.SystemRandom()
+            n1, dt1 = timed(lambda fn=fn, param=param, r=sysrng: fn(param, rng=r), args.seconds)
+            rtape = RandomTape(SEED, "bench-ref")
+            trng = TapeRng(rtape)
+            n2, dt2 = timed(lambda fn=fn, param=param, trng=trng: fn(param, rng=trng),
+                            args.seconds)
+            ref_rate = max(n1 / dt1, n2 / dt2)
+            line += (f"{n1 / dt1:>12.0f}{n2 / dt2:>13.0f}{rtape.bits_consumed / n2:>10.2f}"
+                     f"{rate / ref_rate:>9.2f}")
+        print(line, flush=True)
+    if ref is not None:
+        print("speed x = dpspec samples/s divided by the faster of the two reference runs")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
