@@ -444,17 +444,16 @@ class StatisticalSuite(Suite):
         result.details = {"alpha": self.alpha, "correction": "Bonferroni",
                           "perTestAlpha": self.per_test_alpha, "samplesPerPoint": self.samples,
                           "power": POWER, "points": []}
-        total = self.size() * 1
+        total = self.size()
         done = 0
+        powers: list[str] = []
         for point in self.points:
             param = Fraction(point)
             label = ", ".join(f"{k}={v}" for k, v in ((self.dist.param, point), *self.dist.fixed))
             power = detection_power(self.dist, param, self.samples, crit)
             result.details["points"].append({self.dist.param: point, "detectableRelativeError":
                                              power, "scale": self.dist.scale_name})
-            result.notes.append(
-                f"{label}: N={self.samples}; a relative error of {power:.2%} in {self.dist.scale_name} "
-                f"is detected with probability {POWER:.0%} (false-alarm rate {self.alpha:g} per suite)")
+            powers.append(f"{power:.2%} at {label}")
             samples, why, status = self._collect(session, param, point, progress, done, total)
             if samples is None:
                 for test in self.dist.tests:
@@ -465,6 +464,10 @@ class StatisticalSuite(Suite):
                 result.outcomes.append(outcome)
                 done += 1
                 progress(done, total)
+        result.notes.append(
+            f"N = {self.samples} per point, false-alarm rate {self.alpha:g}: a relative error in "
+            f"{self.dist.scale_name} is detected with probability {POWER:.0%} from "
+            + ", ".join(powers))
         result.seconds = time.monotonic() - start
         return result
 
