@@ -172,3 +172,34 @@ def test_failures_show_where_the_sampler_departs() -> None:
     assert len(worst) == 3 and abs(worst[0]["residual"]) >= abs(worst[1]["residual"])
     # a too-wide sampler puts too much mass in the tails
     assert any(w["range"].startswith(("<=", ">=")) and w["residual"] > 0 for w in worst)
+
+
+def test_registry_samplers_have_suites_and_local_power_is_close() -> None:
+    from dataclasses import replace
+
+    from conformance.statistical import (
+        REGISTRY_SUITES,
+        registry_distributions,
+        statistical_suites,
+    )
+    from spec.samplers.registry import SAMPLERS
+
+    dists = registry_distributions()
+    names = {s.name for s in statistical_suites(samples=1000)}
+    for name in REGISTRY_SUITES:
+        assert name in SAMPLERS and name in dists and f"statistical.{name}" in names
+    # the first-order power used for the registry suites agrees with the exact bisection
+    for key, point in [("discrete_gaussian", "25/4"), ("poisson", "15/2"), ("geometric", "1/5")]:
+        exact = detection_power(DISTRIBUTIONS[key], Fraction(point), 50_000, 5.7)
+        local = detection_power(replace(DISTRIBUTIONS[key], local_power=True), Fraction(point),
+                                50_000, 5.7)
+        assert local == pytest.approx(exact, rel=0.05)
+
+
+def test_registry_suites_pass_a_correct_sampler() -> None:
+    from conformance.statistical import registry_distributions
+
+    suites = [StatisticalSuite(k, samples=N) for k in registry_distributions()]
+    impl = run_impl(fake("seed=3"), suites, timeout=30.0)
+    assert impl.disposition == "PASS"
+    assert {s.name for s in impl.suites} == {s.name for s in suites}

@@ -37,7 +37,13 @@ sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2]
 
 from conformance.adapters.protocol import respond  # noqa: E402
 from conformance.families.tape import FAMILY as TAPE  # noqa: E402
-from conformance.statistical import DISTRIBUTIONS, Table, bernoulli_table, rr_flip  # noqa: E402
+from conformance.statistical import (  # noqa: E402
+    DISTRIBUTIONS,
+    Table,
+    bernoulli_table,
+    registry_distributions,
+    rr_flip,
+)
 
 
 class TableSampler:
@@ -79,8 +85,10 @@ def main(modes: list[str]) -> int:
 
     handlers = dict(TAPE.handlers())
 
+    every = {**DISTRIBUTIONS, **registry_distributions()}
+
     def sampler(key: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
-        dist = DISTRIBUTIONS[key]
+        dist = every[key]
 
         def run(args: dict[str, Any]) -> dict[str, Any]:
             value = Fraction(args[dist.param])
@@ -98,7 +106,7 @@ def main(modes: list[str]) -> int:
                                               int(args["count"]))}
         return run
 
-    handlers.update({d.op: sampler(k) for k, d in DISTRIBUTIONS.items()})
+    handlers.update({d.op: sampler(k) for k, d in every.items()})
     if "tape-wrong" in opts:
         good = handlers["tape.uniform"]
 
