@@ -15,6 +15,8 @@ from fractions import Fraction
 
 import mpmath
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from spec.shuffled import accuracy as acc
@@ -230,3 +232,20 @@ def test_randomize_is_deterministic_given_the_seed(x: int) -> None:
     s = seed("det", x)
     assert mech.randomize_seeded(x, s) == mech.randomize_seeded(x, s)
     assert mech.randomize(x, RandomTape(s, "ghazi/correlated")) == mech.randomize_seeded(x, s)
+
+
+@given(st.binary(min_size=16, max_size=40), st.integers(min_value=0, max_value=1))
+@settings(max_examples=60)
+def test_randomizer_structure(seed_bytes: bytes, x: int) -> None:
+    """Algorithm 3's output is (x + Z1 + Z3, Z2 + Z3) for the draws Z1, Z2, Z3 taken from the same
+    tape in that order; the histogram's buckets are the binary randomizer on [x == j] in order."""
+    a = Fraction(1, 2)
+    mech = CorrelatedMechanism(geometric(a), geometric(a), NegativeBinomial(5, Fraction(1, 3)), 2)
+    z1, z2, z3 = mech.sample_noise(RandomTape(seed_bytes, "ghazi/correlated"))
+    out = mech.randomize_seeded(x, seed_bytes)
+    assert (out.plus, out.minus) == (x + z1 + z3, z2 + z3)
+    hist = HistogramMechanism(mech, 3)
+    tape = RandomTape(seed_bytes, "ghazi/histogram")
+    expect = [mech.randomize(1 if j == 2 else 0, tape) for j in range(3)]
+    assert hist.randomize_seeded(2, seed_bytes) == expect
+    assert hist.analyze(hist.shuffle([expect]))[2] == expect[2].plus - expect[2].minus

@@ -26,6 +26,9 @@ The correlated mechanism (sec. 4.1 and 5.1 of [GKMP20])
     the smallest one for which ``delta2 > 0`` remains, ``delta3 = a^(Delta+1)`` exactly and the rest
     of delta goes to delta2; D3 is the cheapest negative binomial (fewest expected messages) that is
     ``(eps2, delta2)``-DP for Delta-summation, and the Delta giving the fewest messages is kept.
+    Theorem 18 is only sufficient: the exact design (:func:`design_correlated_exact`) keeps the same
+    D1 = D2 and chooses D3 by the mechanism's exact privacy curve (:mod:`spec.shuffled.exact`),
+    which needs far less D3 noise.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ import mpmath
 
 from spec.distributions import to_mpf
 from spec.shuffled import accuracy as acc
+from spec.shuffled import exact
 from spec.shuffled.counting import CorrelatedMechanism, DistributedMechanism
 from spec.shuffled.divisible import Divisible, NegativeBinomial, ParameterError, geometric
 
@@ -91,20 +95,32 @@ D3Chooser = Callable[[mpmath.mpf, mpmath.mpf, int], NegativeBinomial | None]
 
 
 @dataclass(frozen=True)
+class Theorem18Split:
+    """How a Theorem 18 design spends the budget: ``eps2`` and ``delta2`` for the D3 mechanism on
+    Delta-summation, ``delta3 = P[D2 > Delta] = a^(Delta+1)``."""
+
+    epsilon2: mpmath.mpf
+    sensitivity: int
+    delta2: mpmath.mpf
+    delta3: mpmath.mpf
+
+
+@dataclass(frozen=True)
 class CorrelatedDesign:
-    """The parameters of a (D1, D2, D3)-correlated mechanism and how its privacy follows."""
+    """The parameters of a (D1, D2, D3)-correlated mechanism with ``D1 = D2 = NB(1, a)``."""
 
     epsilon: mpmath.mpf  # the target
     delta: mpmath.mpf
     n: int
-    a: Fraction  # D1 = D2 = NB(1, a)
-    epsilon1: mpmath.mpf  # ln(1/a)
-    epsilon2: mpmath.mpf  # eps - eps1, the budget of D3
-    sensitivity: int  # Delta of Theorem 18
-    delta2: mpmath.mpf
-    delta3: mpmath.mpf  # a^(Delta+1) = P[D2 > Delta]
+    a: Fraction
     d3: NegativeBinomial
-    method: str  # how D3 was chosen
+    method: str  # how D3 was chosen (and hence how the guarantee is proven)
+    split: Theorem18Split | None  # None for the exact design
+
+    @property
+    def epsilon1(self) -> mpmath.mpf:
+        """``ln(1/a)``: the privacy of ``D1 - D2`` on its own."""
+        return epsilon_of_decay(self.a)
 
     @property
     def d1(self) -> NegativeBinomial:
@@ -124,17 +140,29 @@ class CorrelatedDesign:
         """Observation 17's bound (input 1)."""
         return acc.expected_messages_correlated(self.d1, self.d2, self.d3, self.n)
 
-    def total_delta(self) -> mpmath.mpf:
-        """``e^eps1 delta2 + 2 e^(2 eps1) delta3`` (Theorem 18)."""
-        with mpmath.workdps(DPS):
-            return mpmath.exp(self.epsilon1) * self.delta2 \
-                + 2 * mpmath.exp(2 * self.epsilon1) * self.delta3
+    def exact_delta(self) -> float:
+        """The mechanism's exact delta at the target epsilon (:mod:`spec.shuffled.exact`)."""
+        return exact.correlated_delta(float(self.epsilon), self.a, self.d3)
+
+
+def design_correlated_exact(epsilon: Real, delta: Real, n: int,
+                            rmse_factor: Fraction = DEFAULT_RMSE_FACTOR) -> CorrelatedDesign:
+    """D1 = D2 = NB(1, a) with a from the RMSE factor, and the negative binomial D3 with the fewest
+    expected messages for which the whole mechanism is exactly (eps, delta)-DP
+    (:func:`spec.shuffled.exact.minimal_correlated_d3`)."""
+    eps, dlt = _mpf(epsilon), _mpf(delta)
+    if eps <= 0 or not 0 < dlt < 1:
+        raise ParameterError("need epsilon > 0 and 0 < delta < 1")
+    a = correlated_decay(eps, rmse_factor)
+    d3 = exact.minimal_correlated_d3(float(eps), float(dlt), a)
+    return CorrelatedDesign(eps, dlt, n, a, d3, "exact privacy curve of the mechanism", None)
 
 
 def design_correlated(epsilon: Real, delta: Real, n: int, choose_d3: D3Chooser, method: str,
                       rmse_factor: Fraction = DEFAULT_RMSE_FACTOR,
                       max_extra_sensitivity: int = 6) -> CorrelatedDesign:
-    """Split the budget as described in the module docstring and pick D3 with ``choose_d3``.
+    """A Theorem 18 design: split the budget as described in the module docstring and pick D3
+    with ``choose_d3``.
 
     Tries ``Delta = Delta_min, ..., Delta_min + max_extra_sensitivity`` (stopping early once the
     expected number of D3 messages has risen twice in a row) and keeps the cheapest.
@@ -163,7 +191,8 @@ def design_correlated(epsilon: Real, delta: Real, n: int, choose_d3: D3Chooser, 
             d3 = choose_d3(eps2, delta2, sens)
             if d3 is None:
                 continue
-            cand = CorrelatedDesign(eps, dlt, n, a, eps1, eps2, sens, delta2, delta3, d3, method)
+            cand = CorrelatedDesign(eps, dlt, n, a, d3, method,
+                                    Theorem18Split(eps2, sens, delta2, delta3))
             mean = d3.mean()
             if best is None or mean < best.d3.mean():
                 best = cand
