@@ -222,3 +222,18 @@ def test_minimal_correlated_d3_is_private_and_minimal() -> None:
     # sec. 5.1 of [GKMP20]: about 0.04 additional messages per user at eps = 1, delta = 1e-6, n = 1e4
     extra = acc.expected_messages_correlated(geometric(a), geometric(a), d3, 10_000) - 1
     assert 0.035 < extra < 0.045
+
+
+@pytest.mark.parametrize(("eps", "a", "d3"), [
+    (1, Fraction(43, 100), NegativeBinomial(Fraction(193827, 10000), Fraction(9112111, 10000000))),
+    (Fraction(1, 2), Fraction(658, 1000), NegativeBinomial(Fraction(176, 10), Fraction(956, 1000))),
+    (2, Fraction(1, 5), Poisson(300)),
+    (1, Fraction(43, 100), NegativeBinomial(60, Fraction(95, 100))),  # delta about 2e-21
+])
+def test_correlated_delta_binary64_matches_mpmath(eps, a, d3) -> None:  # type: ignore[no-untyped-def]
+    from spec.shuffled.exact import correlated_delta, correlated_delta_mp
+
+    fast = correlated_delta(float(eps), a, d3)
+    ref = correlated_delta_mp(eps, a, d3)
+    assert fast == pytest.approx(float(ref), rel=1e-9)
+    assert 1e-22 < fast < 1e-2

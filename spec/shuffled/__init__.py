@@ -17,8 +17,12 @@ mechanisms here are:
   (Observations 10, 17), and the closed-form errors of the baselines (randomized response, B-ary
   randomized response, RAPPOR);
 * :mod:`spec.shuffled.baselines` -- the baselines' randomizers and analyzers;
-* :mod:`spec.shuffled.params` -- from (eps, delta, n) to the distributions' parameters, by the theorems
-  (Theorems 11, 13, 18) and by exact computation (calling :mod:`spec.accounting`).
+* :mod:`spec.shuffled.exact` -- the exact privacy curve of the correlated mechanism with geometric
+  D1 = D2 (derived in its docstring; Theorem 18 is only a sufficient condition);
+* :mod:`spec.shuffled.params`, :mod:`spec.shuffled.privacy` -- from (eps, delta, n) to the
+  distributions' rational parameters, by the theorems (Theorems 11, 13, 18, computed by
+  :mod:`spec.accounting.ghazi`) and by exact computation;
+* :mod:`spec.shuffled.compare` -- the comparisons of sec. 5 (``dpspec experiment ghazi``).
 
 Every randomized function takes a :class:`spec.tape.RandomTape` and documents the order in which it
 draws from it. Parameters on a sampling path are exact rationals.

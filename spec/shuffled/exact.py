@@ -27,10 +27,12 @@ For ``h`` the point mass at 0 (no D3) this gives ``delta = 1 - a`` at every eps:
 mechanism is not (eps, delta)-DP for delta < 1 - a. The test suite checks the formula against a
 brute-force two-dimensional hockey-stick sum.
 
-Arithmetic: binary64 (numpy/scipy log-PMFs), D3's support truncated where its upper tail is below
-1e-30 (the tail is added to delta); each term's absolute error is below a few ulp of ``G(m)`` and
-``sum G = 1/(1-a^2)``, so delta is exact to an absolute 1e-13. The minimal parameters are found by
-bisection on exact values of this function (never by an approximation of the privacy curve).
+Arithmetic: :func:`correlated_delta` works in binary64 (numpy/scipy log-PMFs; the recursion for G
+is stable since a^2 < 1), with D3's support truncated where its upper tail is below 1e-30 (the tail
+is added to delta); :func:`correlated_delta_mp` is the same computation in mpmath at 40 digits, and
+the tests require the two to agree to a relative 1e-9 for delta down to 1e-12. The minimal
+parameters are found by bisection on values of this function (never on an approximation of the
+privacy curve) and the rounded result is re-checked.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 from scipy import signal, stats
 
@@ -83,6 +86,28 @@ def correlated_delta(eps: float, a: Fraction, d3: Divisible) -> float:
     g_prev = np.concatenate([[0.0], g[:-1]])
     s = float(np.sum(np.maximum(g - af * math.exp(eps) * g_prev, 0.0)))
     return min(1.0, (1 - af) * s + lost)
+
+
+def correlated_delta_mp(eps: Fraction | int, a: Fraction, d3: Divisible, dps: int = 40
+                        ) -> mpmath.mpf:
+    """:func:`correlated_delta` in mpmath at ``dps`` digits (the reference the binary64 form is
+    tested against): the PMF of D3 from :mod:`spec.distributions`, its support cut where the
+    upper tail is below 10^-(dps+5) (the tail is added), the recursion for G and the sum."""
+    with mpmath.workdps(dps + 10):
+        af = mpmath.mpf(a.numerator) / a.denominator
+        c = af * mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator
+                            if isinstance(eps, Fraction) else mpmath.mpf(eps))
+        cut = mpmath.mpf(10) ** -(dps + 5)
+        hi = int(d3.mean()) + 16
+        while d3.sf(hi, dps + 10) > cut:
+            hi *= 2
+        g_prev, total = mpmath.mpf(0), mpmath.mpf(0)
+        for m in range(hi + 3):
+            g = d3.pmf(m, dps + 10) + af * af * g_prev
+            if g > c * g_prev:
+                total += g - c * g_prev
+            g_prev = g
+        return (1 - af) * total + d3.sf(hi, dps + 10)
 
 
 def brute_force_correlated_delta(eps: float, a: Fraction, d3_pmf: list[float]) -> float:
