@@ -237,3 +237,24 @@ def test_correlated_delta_binary64_matches_mpmath(eps, a, d3) -> None:  # type: 
     ref = correlated_delta_mp(eps, a, d3)
     assert fast == pytest.approx(float(ref), rel=1e-9)
     assert 1e-22 < fast < 1e-2
+
+
+@pytest.mark.parametrize(("r", "p", "p2"), [(Fraction(5, 2), Fraction(1, 3), Fraction(1, 2)),
+                                            (Fraction(1, 7), Fraction(9, 10), Fraction(91, 100))])
+def test_negative_binomial_grows_with_p_by_independent_noise(r: Fraction, p: Fraction,
+                                                              p2: Fraction) -> None:
+    """The rounding rule of spec.shuffled.params: for p2 >= p, NB(r, p2) = NB(r, p) + X with X
+    independent, X's generating function exp(r sum_k (p2^k - p^k)(z^k - 1)/k) (non-negative
+    series). Checked on the first 60 coefficients."""
+    terms = 60
+    rr, q, q2 = (mpmath.mpf(x.numerator) / x.denominator for x in (r, p, p2))
+    a = [mpmath.mpf(0)] + [rr * (q2**k - q**k) / k for k in range(1, terms)]
+    b = [mpmath.exp(-sum(a[1:]) - rr * mpmath.fsum((q2**k - q**k) / k
+                                                    for k in range(terms, 4000)))]
+    for m in range(1, terms):  # exp of a power series: m b_m = sum_k k a_k b_(m-k)
+        b.append(mpmath.fsum(k * a[k] * b[m - k] for k in range(1, m + 1)) / m)
+    assert all(x >= 0 for x in b)
+    base = _pmf_array(NegativeBinomial(r, p), terms)
+    target = _pmf_array(NegativeBinomial(r, p2), terms)
+    conv = _convolve(base, b, terms)
+    assert max(abs(x - y) for x, y in zip(conv, target, strict=True)) < mpmath.mpf(10) ** -30

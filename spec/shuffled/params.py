@@ -6,12 +6,17 @@ Theorem 18, the exact minimal noise parameters, the shuffled randomized-response
 :mod:`spec.accounting`; this module only decides how a mechanism spends its budget and turns the
 answers into rational parameters a sampler can use.
 
-Rounding rule: every real-valued parameter is replaced by a rational that is never less private.
-The Poisson mean and the negative binomial ``r`` are rounded up (``Poi(l') = Poi(l) + Poi(l' - l)``
-and ``NB(r', p) = NB(r, p) + NB(r' - r, p)``: extra independent noise is post-processing, so DP is
-kept). The discrete-Laplace decay ``a`` of ``D1 = D2 = NB(1, a)`` is rounded up, which lowers
-``eps1 = ln(1/a)``. A negative binomial ``p`` is not monotone in this sense; where it is rounded,
-the result is re-checked by exact computation before it is used.
+Rounding rule: every real-valued parameter is replaced by a rational that is never less private,
+because the rounded noise is the exact noise plus independent noise (post-processing):
+
+* Poisson: ``Poi(l') = Poi(l) + Poi(l' - l)`` for ``l' >= l``, so lambda is rounded up;
+* negative binomial, r: ``NB(r', p) = NB(r, p) + NB(r' - r, p)`` for ``r' >= r``, so r is rounded up;
+* negative binomial, p: for ``p' >= p``, ``NB(r, p') = NB(r, p) + X`` with X independent: the ratio
+  of generating functions ``((1-p') (1-pz) / ((1-p) (1-p'z)))^r = exp(r sum_k (p'^k - p^k)(z^k - 1)/k)``
+  is that of a compound Poisson law (its Levy measure ``(p'^k - p^k)/k`` is non-negative), so p is
+  rounded up;
+* the discrete-Laplace decay ``a`` of ``D1 = D2 = NB(1, a)`` is rounded up, which lowers
+  ``eps1 = ln(1/a)`` (``NB(1, a)`` then only grows, by the previous point).
 
 The correlated mechanism (sec. 4.1 and 5.1 of [GKMP20])
     D1 = D2 = NB(1, a), so D1 - D2 is the discrete Laplace with decay a: ``eps1 = ln(1/a)``-DP
