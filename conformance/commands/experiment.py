@@ -28,7 +28,7 @@ import mpmath
 
 from conformance.cli import CliError
 from spec.rational import RationalError, parse_rational
-from spec.shuffled.compare import Row, binary_comparison, histogram_comparison
+from spec.shuffled.compare import Row, binary_comparison, exact_decimal, histogram_comparison
 
 PAPER_RATIO = "3.5"  # sec. 5.1 of [GKMP20]: correlated RMSE "3.5 times less" than Poisson and RR
 EPS_GRID = ["0.1", "0.2", "0.3", "0.5", "0.75", "1", "1.5", "2", "3"]
@@ -307,8 +307,8 @@ def write_figures(folder: Path, n: int, buckets: int, factor: Fraction) -> int:
         "randomized response, B-ary randomized response and RAPPOR send exactly one).",
         "",
         f"The correlated mechanism uses D1 = D2 = NB(1, a) with a chosen so that its RMSE is "
-        f"{factor} times the central discrete Laplace RMSE (sec. 5.1); D3 is the negative binomial "
-        "with the fewest messages that makes the mechanism exactly (eps, delta)-DP "
+        f"{exact_decimal(factor)} times the central discrete Laplace RMSE (sec. 5.1); D3 is the "
+        "negative binomial with the fewest messages that makes the mechanism exactly (eps, delta)-DP "
         "(spec.shuffled.exact), or the one given by Theorems 18 and 13.",
         "",
     ]

@@ -136,7 +136,7 @@ def binary_comparison(eps: mpmath.mpf, delta: mpmath.mpf, n: int, *,
                                "correlated", "correlated (D3 exact)"))
     if theorems:
         rows.append(correlated_row(correlated_design(eps, delta, n, "theorem", rmse_factor),
-                                   "correlated_thm", "correlated (D3 by Theorem 13)"))
+                                   "correlated_thm", "correlated (Theorems 18 + 13)"))
     rows.append(poisson_row(poisson_design(eps, delta, n, "exact"), "poisson", "Poisson (exact)"))
     if theorems:
         rows.append(poisson_row(poisson_design(eps, delta, n, "theorem"), "poisson_thm",
