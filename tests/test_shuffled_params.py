@@ -146,3 +146,11 @@ def test_figures(tmp_path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-u
     text = (tmp_path / "README.md").read_text()
     assert "3.5 times" in text and "| 0.1 |" in text and "| 1e-4 |" in text
     assert all((tmp_path / n).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for n in names[1:])
+
+
+def test_exact_design_without_d3_when_delta_is_large() -> None:
+    """With delta >= 1 - a, D1 - D2 alone is (eps, delta)-DP (spec.shuffled.exact): no D3."""
+    d = params.design_correlated_exact(mpmath.mpf("0.05"), mpmath.mpf("0.09"), 100)
+    assert d.d3.mean() == 0 and 1 - d.a <= Fraction(9, 100)
+    assert d.exact_delta() == pytest.approx(float(1 - d.a))
+    assert d.expected_messages() == 1 + 2 * d.a / (1 - d.a) / 100

@@ -92,7 +92,7 @@ def correlated_row(design: CorrelatedDesign, key: str, label: str,
     msgs = design.expected_messages() if buckets is None else \
         acc.expected_messages_histogram(design.mechanism(), buckets)
     params = {"a": exact_decimal(design.a),
-              "d3.r": exact_decimal(design.d3.r), "d3.p": exact_decimal(design.d3.p)}
+              **{f"d3.{k}": exact_decimal(Fraction(v)) for k, v in design.d3.params().items()}}
     how = f"eps1 = ln(1/a) = {_mstr(design.epsilon1)}; D3 by {design.method}"
     if design.split is not None:
         sp = design.split

@@ -49,7 +49,7 @@ from spec.distributions import to_mpf
 from spec.shuffled import accuracy as acc
 from spec.shuffled import exact
 from spec.shuffled.counting import CorrelatedMechanism, DistributedMechanism
-from spec.shuffled.divisible import Divisible, NegativeBinomial, ParameterError, geometric
+from spec.shuffled.divisible import Divisible, NegativeBinomial, ParameterError, Poisson, geometric
 
 DPS = 40  # working precision (decimal digits) of the real-valued computations here
 DEFAULT_RMSE_FACTOR = Fraction(6, 5)  # sec. 5.1 of [GKMP20]: RMSE 20% above central DLap(eps)
@@ -118,7 +118,7 @@ class CorrelatedDesign:
     delta: mpmath.mpf
     n: int
     a: Fraction
-    d3: NegativeBinomial
+    d3: Divisible  # NB(r, p), or Poi(0) (no D3) when none is needed
     method: str  # how D3 was chosen (and hence how the guarantee is proven)
     split: Theorem18Split | None  # None for the exact design
 
@@ -159,7 +159,11 @@ def design_correlated_exact(epsilon: Real, delta: Real, n: int,
     if eps <= 0 or not 0 < dlt < 1:
         raise ParameterError("need epsilon > 0 and 0 < delta < 1")
     a = correlated_decay(eps, rmse_factor)
-    d3 = exact.minimal_correlated_d3(float(eps), float(dlt), a)
+    d3: Divisible
+    if exact.correlated_delta(float(eps), a, Poisson(0)) <= float(dlt):
+        d3 = Poisson(0)  # delta >= 1 - a: D1 - D2 alone is private enough
+    else:
+        d3 = exact.minimal_correlated_d3(float(eps), float(dlt), a)
     return CorrelatedDesign(eps, dlt, n, a, d3, "exact privacy curve of the mechanism", None)
 
 
