@@ -63,6 +63,17 @@ def test_guarantee_is_the_amplified_shuffle_bound() -> None:
     assert stmt.epsilon == eps and stmt.delta == delta
 
 
+def test_recipe_accountant_fmt22_is_tighter() -> None:
+    # At B = 1000, q = 1/50 the closed form gives eps = 0.0444 and FMT22 about 0.019.
+    doc = recipe_doc(B=1000, epsilon=Fraction(1, 40), accountant="shuffle-fmt22")
+    recipe, stmt = protocol.check_recipe(doc, budget())
+    assert recipe.accountant == "shuffle-fmt22" and stmt.epsilon < mpmath.mpf(1) / 40
+    assert refused(recipe_doc(B=1000, epsilon=Fraction(1, 40))) == "privacy_claim_not_met"
+    closed = protocol.guarantee(protocol.parse_recipe(recipe_doc(B=1000)))
+    assert stmt.epsilon < closed.epsilon
+    assert refused(mutate(["privacy", "accountant"], "moments")) == "unsupported_accountant"
+
+
 def test_pluggable_bound() -> None:
     def generous(r: Randomizer, delta: Fraction) -> protocol.AggregateBound:
         return lambda B: (mpmath.mpf(100), mpmath.mpf(delta.numerator) / delta.denominator)

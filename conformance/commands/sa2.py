@@ -45,6 +45,10 @@ def register(sub: Any) -> None:
     rec.add_argument("--dummy-rate", default="0", help="dummy report rate q' (default 0)")
     rec.add_argument("--chunk-length", type=int, default=4, help="Prio3 chunk length (default 4)")
     rec.add_argument("--recipe-id", default="dpspec-sa2-example")
+    rec.add_argument("--accountant", default=protocol.DEFAULT_ACCOUNTANT,
+                     choices=sorted(protocol.ACCOUNTANTS),
+                     help="aggregator-model bound the client computes (default "
+                          f"{protocol.DEFAULT_ACCOUNTANT})")
     rec.set_defaults(func=run_recipe)
 
     sim = ssub.add_parser("simulate", help="run the SA2 protocol for N simulated clients")
@@ -111,7 +115,7 @@ def run_recipe(args: argparse.Namespace) -> int:
             .to_bytes(32, "little"), randomizer=randomizer, B=args.B, q=q,
             chunk_length=args.chunk_length, leader_pk=dep.leader_hpke.public_key,
             helper_pk=dep.helper_hpke.public_key, issuer_key=dep.issuer_sk.public_key(),
-            delta=delta, dummy_rate=dummy)
+            delta=delta, dummy_rate=dummy, accountant=args.accountant)
         if args.epsilon is None:
             probe = protocol.parse_recipe(protocol.make_recipe(epsilon=Fraction(1), **common))
             eps = _round_up(protocol.guarantee(probe).epsilon)
@@ -185,7 +189,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     progress.done()
     elapsed = time.monotonic() - start
     agg_stmt = privacy.aggregator_model(
-        protocol.default_aggregate_bound(recipe.randomizer, recipe.delta), recipe.B, "")
+        protocol.ACCOUNTANTS[recipe.accountant](recipe.randomizer, recipe.delta), recipe.B, "")
     out = {
         "recipeId": recipe.recipe_id,
         "release": None if res.release is None else list(res.release),

@@ -9,9 +9,10 @@ by Poisson sampling at rate ``q`` (Theorem 3 of [SA2], from [KLNRS08]):
 
 The aggregator-model bound depends on the randomizer: it is a *pluggable* function ``B ->
 (eps, delta)`` (:data:`AggregateBound`). This module provides the closed forms stated in [SA2]
-(the classic Gaussian bound of Example 3, the analytic shuffle bound quoted in Example 4); tighter
-numerical bounds (analytic Gaussian [BW18], numerical shuffling [FMT20], RDP accounting) come from
-the accounting module and plug in the same way.
+(the classic Gaussian bound of Example 3, the analytic shuffle bound quoted in Example 4) and the
+tighter numerical bounds of :mod:`spec.accounting` (the analytic Gaussian of [BW18],
+:func:`gaussian_analytic_bound`; the numerical shuffling bound of [FMT22],
+:func:`shuffle_numeric_bound`), which plug in the same way.
 
 Precision: every bound is evaluated with mpmath at ``DPS = 50`` decimal digits and returned as an
 mpf; inputs are exact rationals. These are bounds, not samplers; no coin depends on them.
@@ -25,6 +26,8 @@ from fractions import Fraction
 
 import mpmath
 
+from spec.accounting import gaussian as acc_gaussian
+from spec.accounting import shuffle as acc_shuffle
 from spec.sa2.ideal import Rational, Sa2Error, check_cohort_size, parse_rate, parse_rational
 
 DPS = 50
@@ -108,6 +111,29 @@ def shuffle_aggregate_bound(eps0: Rational, delta: Rational) -> AggregateBound:
     return bound
 
 
+def gaussian_analytic_bound(sigma: Rational, delta: Rational) -> AggregateBound:
+    """Example 3 with the analytic Gaussian mechanism of [BW18] (``spec.accounting.gaussian``):
+    the smallest eps with ``delta(eps) <= delta`` for noise N(0, sigma^2) on a sum of
+    sensitivity 1."""
+    def bound(B: int) -> tuple[mpmath.mpf, mpmath.mpf]:
+        check_cohort_size(B)
+        return acc_gaussian.gaussian_epsilon(str(parse_rational(delta)),
+                                             str(parse_rational(sigma))), _mpf(delta)
+    return bound
+
+
+def shuffle_numeric_bound(eps0: Rational | mpmath.mpf, delta: Rational,
+                          bound: str = "fmt22") -> AggregateBound:
+    """Example 4 with the numerical shuffling bound (``spec.accounting.shuffle``, default
+    [FMT22]) for ``B`` eps0-local reports; aggregation post-processes the shuffled reports."""
+    def f(B: int) -> tuple[mpmath.mpf, mpmath.mpf]:
+        check_cohort_size(B)
+        res = acc_shuffle.shuffle_epsilon(eps0, B, str(parse_rational(delta)), bound)
+        with mpmath.workdps(DPS):
+            return mpmath.mpf(res.eps), _mpf(delta)
+    return f
+
+
 def aggregator_model(bound: AggregateBound, B: int, how: str) -> PrivacyStatement:
     """The guarantee of ``(R, Dec, B)`` in the aggregator model (sec. 3)."""
     eps, delta = bound(check_cohort_size(B))
@@ -132,7 +158,9 @@ def donation_time_bound(
         eps' = eps_r sqrt(2 m ln(1/delta)) + m eps_r^2 / 2,    delta' = (m + 1) delta.
 
     (The paper's argument gives ``m (delta/m) + delta = 2 delta``; ``(m + 1) delta`` is the value it
-    states, and is larger for ``m >= 1``, so both are valid; this returns the stated one.)
+    states, and is larger for ``m >= 1``, so both are valid; this returns the stated one.) It agrees
+    with ``spec.accounting.composition.randomized_donation_time`` (``eps_paper``, ``delta_paper``),
+    which also gives the tighter [KOV15] composition; the tests check the agreement.
     """
     if isinstance(m, bool) or not isinstance(m, int) or m < 1:
         raise Sa2Error(f"m must be an integer >= 1, got {m!r}")

@@ -63,6 +63,7 @@ INFO_PREFIX = b"dpspec/sa2 input share"
 ROLE_CLIENT, ROLE_LEADER, ROLE_HELPER = 1, 2, 3
 RECIPE_VERSION = 1
 MIN_ISSUER_MODULUS_BITS = 2048
+DEFAULT_ACCOUNTANT = "shuffle-closed-form"
 
 #: Tape tags of the simulation (``{i}`` is the device index, ``{j}`` the malicious device index).
 TAGS = {
@@ -113,6 +114,7 @@ class Recipe:
     delta: Fraction
     dummy_rate: Fraction
     doc: dict[str, Any]
+    accountant: str = DEFAULT_ACCOUNTANT
 
 
 def _hex_field(doc: dict[str, Any], key: str, size: int | None = None) -> bytes:
@@ -150,10 +152,14 @@ def parse_recipe(doc: Any) -> Recipe:
             raise Sa2Error("privacy must be an object")
         eps = parse_rational(priv.get("epsilon", "missing"), "privacy.epsilon")
         delta = parse_rate(priv.get("delta", "missing"), "privacy.delta")
+        accountant = priv.get("accountant", DEFAULT_ACCOUNTANT)
     except RecipeRefused:
         raise
     except Sa2Error as exc:
         raise RecipeRefused("malformed", str(exc)) from exc
+    if accountant not in ACCOUNTANTS:
+        raise RecipeRefused("unsupported_accountant", f"privacy.accountant {accountant!r}; this "
+                            f"client knows {', '.join(sorted(ACCOUNTANTS))}")
     vdaf = doc["vdaf"]
     if not isinstance(vdaf, dict) or not isinstance(vdaf.get("type"), str):
         raise RecipeRefused("malformed", "vdaf must be an object with a type")
@@ -175,13 +181,14 @@ def parse_recipe(doc: Any) -> Recipe:
         raise RecipeRefused("malformed", "recipeId must be a non-empty string")
     return Recipe(rid, _hex_field(doc, "taskId", tokens.TASK_ID_LEN), randomizer, B, q,
                   dict(vdaf), infos[0], infos[1], tokens.PublicKey(n, e), eps, delta, dummy,
-                  doc)
+                  doc, accountant)
 
 
 def make_recipe(*, recipe_id: str, task_id: bytes, randomizer: Randomizer, B: int, q: Fraction,
                 chunk_length: int, leader_pk: bytes, helper_pk: bytes,
                 issuer_key: tokens.PublicKey, epsilon: Fraction, delta: Fraction,
-                dummy_rate: Fraction = Fraction(0)) -> dict[str, Any]:
+                dummy_rate: Fraction = Fraction(0),
+                accountant: str = DEFAULT_ACCOUNTANT) -> dict[str, Any]:
     """A recipe document for the given parameters (the VDAF follows from the randomizer)."""
     vdaf: dict[str, Any] = {"type": randomizer.vdaf_name(), "shares": 2}
     if randomizer.name == "randomized_response":
@@ -202,7 +209,8 @@ def make_recipe(*, recipe_id: str, task_id: bytes, randomizer: Randomizer, B: in
                         {"role": "helper", "hpkePublicKey": helper_pk.hex()}],
         "issuer": {"modulus": tokens.i2osp(issuer_key.n, issuer_key.modulus_len).hex(),
                    "exponent": issuer_key.e},
-        "privacy": {"model": "sa2", "epsilon": str(epsilon), "delta": str(delta)},
+        "privacy": {"model": "sa2", "epsilon": str(epsilon), "delta": str(delta),
+                    "accountant": accountant},
     }
 
 
@@ -245,13 +253,28 @@ def default_aggregate_bound(randomizer: Randomizer, delta: Fraction) -> Aggregat
     return privacy.shuffle_aggregate_bound(eps0_q, delta)
 
 
+def fmt22_aggregate_bound(randomizer: Randomizer, delta: Fraction) -> AggregateBound:
+    """Aggregator-model bound for an eps0-local randomizer: the numerical shuffling bound of
+    [FMT22] from :mod:`spec.accounting.shuffle` (tighter than the closed form)."""
+    return privacy.shuffle_numeric_bound(randomizer.epsilon0(), delta, "fmt22")
+
+
 BoundFactory = Callable[[Randomizer, Fraction], AggregateBound]
 
+#: The aggregator-model accountants a recipe may name in ``privacy.accountant``.
+ACCOUNTANTS: dict[str, BoundFactory] = {
+    "shuffle-closed-form": default_aggregate_bound,
+    "shuffle-fmt22": fmt22_aggregate_bound,
+}
 
-def guarantee(recipe: Recipe, bound: BoundFactory = default_aggregate_bound) -> PrivacyStatement:
-    """The SA2-model guarantee of the recipe's ``(R, Dec, B, q)`` (sec. 3)."""
-    how = f"{recipe.randomizer.name} (eps0 = {mpmath.nstr(recipe.randomizer.epsilon0(), 6)})"
-    return privacy.sa2_model(bound(recipe.randomizer, recipe.delta), recipe.B, recipe.q, how)
+
+def guarantee(recipe: Recipe, bound: BoundFactory | None = None) -> PrivacyStatement:
+    """The SA2-model guarantee of the recipe's ``(R, Dec, B, q)`` (sec. 3), with the recipe's
+    accountant unless ``bound`` is given."""
+    factory = ACCOUNTANTS[recipe.accountant] if bound is None else bound
+    how = (f"{recipe.randomizer.name} (eps0 = {mpmath.nstr(recipe.randomizer.epsilon0(), 6)}), "
+           f"{recipe.accountant if bound is None else 'custom'} bound at B = {recipe.B}")
+    return privacy.sa2_model(factory(recipe.randomizer, recipe.delta), recipe.B, recipe.q, how)
 
 
 @dataclass
@@ -268,7 +291,7 @@ class PrivacyBudget:
         self.queries_used += 1
 
 
-def check_recipe(doc: Any, budget: PrivacyBudget, bound: BoundFactory = default_aggregate_bound,
+def check_recipe(doc: Any, budget: PrivacyBudget, bound: BoundFactory | None = None,
                  chunk_length: int | None = None) -> tuple[Recipe, PrivacyStatement]:
     """The client's checks before contributing (sec. 4.1; [PFS] sec. 4.3). RecipeRefused if any
     fails; on success the budget is charged the claimed epsilon (whether or not the device's coin
