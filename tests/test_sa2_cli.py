@@ -74,3 +74,13 @@ def test_not_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path.write_text("{")
     assert main(["sa2", "simulate", "--recipe", str(path), "--clients", "1", "--seed", SEED]) == 2
     assert "is not JSON" in capsys.readouterr().err
+
+
+def test_recipe_with_the_fmt22_accountant_claims_less(recipe_doc: dict[str, object],
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sa2", "recipe", "--seed", SEED, "--B", "500", "--q", "0.05",
+                 "--accountant", "shuffle-fmt22"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    recipe, stmt = protocol.check_recipe(doc, protocol.PrivacyBudget(Fraction(1), 1))
+    closed = protocol.parse_recipe(recipe_doc)
+    assert recipe.accountant == "shuffle-fmt22" and recipe.epsilon < closed.epsilon
