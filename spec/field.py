@@ -22,7 +22,7 @@ import builtins
 from collections.abc import Iterable, Sequence
 from typing import ClassVar, TypeVar
 
-from spec.encoding import from_le_bytes, to_le_bytes
+from spec.encoding import from_le_bytes
 
 F = TypeVar("F", bound="Field")
 
@@ -121,9 +121,40 @@ class Field:
         return out
 
     @classmethod
+    def ntt(cls: type[F], p: Sequence[F], n: builtins.int, set_s: bool = False) -> list[F]:
+        """``[P(s * w**i) for i < n]`` for the polynomial with coefficients ``p`` (sec. 6.1.2):
+        ``w = nth_root(n)``, ``s = nth_root(2n)`` if ``set_s`` else 1. O(n log n)."""
+        from spec.flp import poly  # spec.flp.poly builds on this module
+
+        return cls.from_reduced(poly.ntt(cls, [x.val for x in p], n, set_s))
+
+    @classmethod
+    def inv_ntt(cls: type[F], v: Sequence[F], n: builtins.int) -> list[F]:
+        """Coefficients of the polynomial with ``P(w**i) = v[i]``, ``w = nth_root(n)`` (sec. 6.1.2)."""
+        from spec.flp import poly
+
+        return cls.from_reduced(poly.inv_ntt(cls, [x.val for x in v], n))
+
+    @classmethod
+    def from_reduced(cls: type[F], values: Iterable[builtins.int]) -> list[F]:
+        """Elements from ints already in ``[0, MODULUS)`` (checked), without the generic
+        constructor's cost; the fast path of the FLP, which computes on plain ints."""
+        p = cls.MODULUS
+        out = []
+        new = object.__new__
+        for v in values:
+            if not 0 <= v < p:
+                raise ValueError(f"{v} is not a reduced element of {cls.__name__}")
+            x = new(cls)
+            x.val = v
+            out.append(x)
+        return out
+
+    @classmethod
     def encode_vec(cls: type[F], vec: Sequence[F]) -> bytes:
         """Concatenate the fixed-width little-endian encodings (sec. 6.1.1)."""
-        return b"".join(to_le_bytes(x.val, cls.ENCODED_SIZE) for x in vec)
+        size = cls.ENCODED_SIZE
+        return b"".join([x.val.to_bytes(size, "little") for x in vec])
 
     @classmethod
     def decode_vec(cls: type[F], encoded: bytes) -> list[F]:
