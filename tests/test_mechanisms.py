@@ -23,6 +23,8 @@ from scipy.stats import binom, chi2, chi2_contingency
 from spec.mechanisms import (
     AsymmetricRappor,
     BinaryRandomizedResponse,
+    DiscreteGaussianMechanism,
+    DiscreteLaplaceMechanism,
     KaryRandomizedResponse,
     SymmetricRappor,
     SymmetricRapporTextbook,
@@ -361,6 +363,24 @@ def test_kary_rr_law_and_debias() -> None:
         check_mean_and_variance(est, truth, float(m.debiased_variance(40, truth)))
     noise = Counter(m.sample_noise(k, t).index(1) for _ in range(4000))
     assert chi_square_p([noise.get(i, 0) for i in range(k)], [0.25] * 4) > ALPHA
+
+
+# -- additive mechanisms ---------------------------------------------------------------------------
+def test_discrete_laplace_mechanism() -> None:
+    m = DiscreteLaplaceMechanism.from_epsilon("1/2", 2)
+    assert m.scale == 4 and m.epsilon() == Fraction(1, 2)
+    data = [5, -3, 0, 10**30]
+    noise = m.sample_noise(4, tape("dlap"))
+    assert m.add_noise(data, tape("dlap")) == [a + b for a, b in zip(data, noise, strict=True)]
+    assert m.debias(data, 7) == data
+
+
+def test_discrete_gaussian_mechanism_from_zcdp() -> None:
+    m = DiscreteGaussianMechanism.from_zcdp("1/8", 2)
+    assert m.sigma2 == 8 and m.rho() == Fraction(1, 8)
+    data = [1, 2, 3]
+    noise = m.sample_noise(3, tape("dg"))
+    assert m.add_noise(data, tape("dg")) == [a + b for a, b in zip(data, noise, strict=True)]
 
 
 # -- parameters ------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ Every mechanism takes its randomness as an argument (a :class:`spec.tape.RandomT
 its ``DataType``, ``DebiasedDataType``, privacy guarantee and tape consumption order.
 """
 
+from spec.mechanisms.additive import DiscreteGaussianMechanism, DiscreteLaplaceMechanism
 from spec.mechanisms.base import DpMechanism
 from spec.mechanisms.rappor import AsymmetricRappor, SymmetricRappor, SymmetricRapporTextbook
 from spec.mechanisms.rr import BinaryRandomizedResponse, KaryRandomizedResponse
@@ -11,6 +12,8 @@ from spec.mechanisms.rr import BinaryRandomizedResponse, KaryRandomizedResponse
 __all__ = [
     "AsymmetricRappor",
     "BinaryRandomizedResponse",
+    "DiscreteGaussianMechanism",
+    "DiscreteLaplaceMechanism",
     "DpMechanism",
     "KaryRandomizedResponse",
     "SymmetricRappor",
