@@ -32,8 +32,10 @@ from spec.vdaf.prio3 import Prio3Histogram, Prio3MultihotCountVec
 
 
 def default_chunk_length(meas_len: int) -> int:
-    """``max(1, floor(sqrt(meas_len)))``: the VDAF draft's rule of thumb for ParallelSum."""
-    return max(1, math.isqrt(meas_len))
+    """The integer nearest ``sqrt(MEAS_LEN)`` (at least 1): the VDAF draft's recommendation for
+    ParallelSum (sec. 7.4.3), the same rule the project's Prio3 vectors use."""
+    r = math.isqrt(meas_len)
+    return max(1, r + 1 if (r + 1) ** 2 - meas_len < meas_len - r * r else r)
 
 
 def _positive_int(value: object, name: str, minimum: int = 1) -> int:
@@ -75,7 +77,7 @@ class MultiHotHistogramWithClientRandomization(DpPolicy):
         "length": "number of buckets d",
         "eps0": "EPSILON_0 of symmetric RAPPOR (exact rational > 0)",
         "p": "largest rate at which honest noised reports may exceed max_weight (default 1e-9)",
-        "chunk_length": "ParallelSum chunk length (default floor(sqrt(MEAS_LEN)))",
+        "chunk_length": "ParallelSum chunk length (default: nearest integer to sqrt(MEAS_LEN))",
         "shares": "number of Aggregators (default 2)",
     }
 
@@ -118,8 +120,7 @@ class MultiHotHistogramWithClientRandomization(DpPolicy):
             "trust_model": "OAMC (most Clients and one Aggregator honest); OC for the local part",
             "local": self.rappor.guarantee(),
             "aggregate": (f"(EPSILON, DELTA)-DP by amplification over the {meas_count} honest "
-                          f"Clients' randomized responses (App. C.1.3 of [MJTB+22]); see "
-                          f"`dpspec accounting` for the numbers"),
+                          f"Clients' randomized responses (App. C.1.3 of [MJTB+22])"),
             "max_weight": self.max_weight,
             "noise_sd_per_bucket": mpmath.nstr(sd, 8),
         }
@@ -148,7 +149,7 @@ class HistogramWithAggregatorRandomization(DpPolicy):
         "epsilon": "target EPSILON (with delta; or give sigma2)",
         "delta": "target DELTA",
         "sigma2": "discrete Gaussian sigma^2 given directly (exact rational)",
-        "chunk_length": "ParallelSum chunk length (default floor(sqrt(length)))",
+        "chunk_length": "ParallelSum chunk length (default: nearest integer to sqrt(length))",
         "shares": "number of Aggregators (default 2)",
     }
 
@@ -180,11 +181,14 @@ class HistogramWithAggregatorRandomization(DpPolicy):
         return [to_signed(x, q) for x in agg_result]
 
     def params(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"length": self.length, "sigma2": rational_text(self.mechanism.sigma2),
-                               "chunk_length": self.chunk_length, "shares": self.vdaf.SHARES}
+        """The construction parameters (``sigma2`` only when it was given directly)."""
+        out: dict[str, Any] = {"length": self.length, "chunk_length": self.chunk_length,
+                               "shares": self.vdaf.SHARES}
         if self.mechanism.target is not None:
             out["epsilon"] = rational_text(self.mechanism.target[0])
             out["delta"] = rational_text(self.mechanism.target[1])
+        else:
+            out["sigma2"] = rational_text(self.mechanism.sigma2)
         return out
 
     def guarantee(self, meas_count: int) -> dict[str, Any]:
@@ -195,6 +199,7 @@ class HistogramWithAggregatorRandomization(DpPolicy):
                 "trust_model": "OAOC (at least one Aggregator honest)",
                 "mechanism": self.mechanism.guarantee(),
                 "sigma": mpmath.nstr(sigma, 12),
+                "sigma2": rational_text(s2),
                 "noise_sd_per_bucket_all_honest": mpmath.nstr(sigma * mpmath.sqrt(self.vdaf.SHARES), 8),
             }
         return out

@@ -58,7 +58,7 @@ class SumVecWithAggregatorRandomization(DpPolicy):
         "rho": "target zCDP rho (gaussian)",
         "sigma2": "discrete Gaussian sigma^2 given directly",
         "scale": "discrete Laplace scale given directly",
-        "chunk_length": "ParallelSum chunk length (default floor(sqrt(MEAS_LEN)))",
+        "chunk_length": "ParallelSum chunk length (default: nearest integer to sqrt(MEAS_LEN))",
         "shares": "number of Aggregators (default 2)",
     }
 
@@ -121,10 +121,17 @@ class SumVecWithAggregatorRandomization(DpPolicy):
         return [to_signed(x, q) for x in agg_result]
 
     def params(self) -> dict[str, Any]:
+        """The construction parameters (the noise scale only when it was given directly)."""
         out: dict[str, Any] = {"length": self.length, "max_measurement": self.max_measurement,
                                "noise": self.noise, "chunk_length": self.chunk_length,
-                               "shares": self.vdaf.SHARES, **self.mechanism.params()}
-        out.update({k: rational_text(v) for k, v in self.target.items()})
+                               "shares": self.vdaf.SHARES}
+        if not self.target:
+            out.update(self.mechanism.params())
+        elif "epsilon" in self.target and self.noise == "gaussian":
+            out.update(epsilon=rational_text(self.target["epsilon"]),
+                       delta=rational_text(self.target["delta"]))
+        else:
+            out.update({k: rational_text(v) for k, v in self.target.items()})
         return out
 
     def guarantee(self, meas_count: int) -> dict[str, Any]:
@@ -133,6 +140,7 @@ class SumVecWithAggregatorRandomization(DpPolicy):
             "l1_sensitivity": self.l1_sensitivity,
             "l2_sensitivity_squared": self.l2_sensitivity_squared,
             "mechanism": self.mechanism.guarantee(),
+            "noise": self.mechanism.params(),
         }
         if isinstance(self.mechanism, DiscreteLaplaceMechanism):
             eps = self.mechanism.epsilon()
