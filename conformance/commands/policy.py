@@ -14,6 +14,7 @@ import argparse
 import inspect
 import json
 import sys
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,14 @@ def _read_measurements(path: str) -> list[Any]:
     return data
 
 
+def _vdaf_text(policy: DpPolicy) -> str:
+    vdaf = policy.vdaf
+    valid = vdaf.flp.valid
+    params = [f"{k}={getattr(valid, k)}" for k in ("length", "max_weight", "max_measurement",
+                                                   "chunk_length") if hasattr(valid, k)]
+    return f"{type(vdaf).__name__}({', '.join(params + [f'shares={vdaf.SHARES}'])})"
+
+
 def run_run(args: argparse.Namespace) -> int:
     cls = POLICIES.get(args.name)
     if cls is None:
@@ -114,7 +123,7 @@ def run_run(args: argparse.Namespace) -> int:
     result: dict[str, Any] = {
         "policy": args.name,
         "params": policy.params(),
-        "vdaf": repr(policy.vdaf),
+        "vdaf": _vdaf_text(policy),
         "reports": len(measurements),
         "meas_count": tr.meas_count,
         "rejected": rejected,
@@ -133,7 +142,9 @@ def run_run(args: argparse.Namespace) -> int:
     for r in rejected:
         print(f"  rejected  report {r['report']}: {r['reason']}")
     print(f"aggregate   {json.dumps(tr.agg_result)}")
-    print(f"debiased    {json.dumps(result['debiased_result'])}")
+    short = [x if "." not in x else f"{Decimal(x):.4f}" for x in result["debiased_result"]]
+    print(f"debiased    [{', '.join(short)}]" + ("  (4 decimals shown; --json has 20 digits)"
+                                                 if short != result["debiased_result"] else ""))
     print("guarantee")
     for key, value in result["guarantee"].items():
         print(f"  {key}: {value}")
