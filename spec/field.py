@@ -20,11 +20,21 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import ClassVar, TypeVar
 
 from spec.encoding import from_le_bytes
 
 F = TypeVar("F", bound="Field")
+
+
+_new_object = object.__new__
+
+
+@cache
+def _cached_pow(base: builtins.int, exp: builtins.int, modulus: builtins.int) -> builtins.int:
+    """``pow(base, exp, modulus)``, memoised: roots of unity are asked for over and over."""
+    return pow(base, exp, modulus)
 
 
 class Field:
@@ -54,22 +64,32 @@ class Field:
         return self.val if self.val <= self.MODULUS // 2 else self.val - self.MODULUS
 
     # -- arithmetic --------------------------------------------------------------------------
+    # The operators build their result with ``object.__new__`` and set ``val`` directly (the
+    # value is already reduced): no range check, no extra call. They are the FLP's inner loops.
     def _new(self: F, val: builtins.int) -> F:
-        out = object.__new__(type(self))
+        out = _new_object(self.__class__)
         out.val = val
         return out
 
     def __add__(self: F, other: F) -> F:
-        return self._new((self.val + other.val) % self.MODULUS)
+        out = _new_object(self.__class__)
+        out.val = (self.val + other.val) % self.MODULUS
+        return out
 
     def __sub__(self: F, other: F) -> F:
-        return self._new((self.val - other.val) % self.MODULUS)
+        out = _new_object(self.__class__)
+        out.val = (self.val - other.val) % self.MODULUS
+        return out
 
     def __mul__(self: F, other: F) -> F:
-        return self._new((self.val * other.val) % self.MODULUS)
+        out = _new_object(self.__class__)
+        out.val = self.val * other.val % self.MODULUS
+        return out
 
     def __neg__(self: F) -> F:
-        return self._new((-self.val) % self.MODULUS)
+        out = _new_object(self.__class__)
+        out.val = -self.val % self.MODULUS
+        return out
 
     def __pow__(self: F, exp: builtins.int) -> F:
         return self._new(pow(self.val, exp, self.MODULUS))
@@ -102,14 +122,14 @@ class Field:
     @classmethod
     def gen(cls: type[F]) -> F:
         """Generator of the multiplicative subgroup of order GEN_ORDER (sec. 6.1.2)."""
-        return cls(pow(7, cls.GEN_BASE_EXP, cls.MODULUS))
+        return cls(_cached_pow(7, cls.GEN_BASE_EXP, cls.MODULUS))
 
     @classmethod
     def nth_root(cls: type[F], n: builtins.int) -> F:
         """The principal n-th root of unity ``gen() ** (GEN_ORDER // n)``, n a power of two."""
         if n < 1 or n & (n - 1) or n > cls.GEN_ORDER:
             raise ValueError(f"n = {n} is not a power of two in [1, GEN_ORDER]")
-        return cls.gen() ** (cls.GEN_ORDER // n)
+        return cls(_cached_pow(cls.gen().val, cls.GEN_ORDER // n, cls.MODULUS))
 
     @classmethod
     def nth_root_powers(cls: type[F], n: builtins.int) -> list[F]:
@@ -136,19 +156,12 @@ class Field:
         return cls.from_reduced(poly.inv_ntt(cls, [x.val for x in v], n))
 
     @classmethod
-    def from_reduced(cls: type[F], values: Iterable[builtins.int]) -> list[F]:
+    def from_reduced(cls: type[F], values: Sequence[builtins.int]) -> list[F]:
         """Elements from ints already in ``[0, MODULUS)`` (checked), without the generic
-        constructor's cost; the fast path of the FLP, which computes on plain ints."""
-        p = cls.MODULUS
-        out = []
-        new = object.__new__
-        for v in values:
-            if not 0 <= v < p:
-                raise ValueError(f"{v} is not a reduced element of {cls.__name__}")
-            x = new(cls)
-            x.val = v
-            out.append(x)
-        return out
+        constructor's per-element cost; the fast path of the FLP, which computes on plain ints."""
+        if values and (min(values) < 0 or max(values) >= cls.MODULUS):
+            raise ValueError(f"values are not reduced elements of {cls.__name__}")
+        return _wrap(cls, values)
 
     @classmethod
     def encode_vec(cls: type[F], vec: Sequence[F]) -> bytes:
@@ -174,7 +187,7 @@ class Field:
 
 
 class Field64(Field):
-    """The 64-bit field of sec. 6.1.3 of the VDAF draft."""
+    """The 64-bit field of sec. 6.1.4 ("Parameters") of the VDAF draft."""
 
     MODULUS = 2**32 * 4294967295 + 1
     ENCODED_SIZE = 8
@@ -184,7 +197,7 @@ class Field64(Field):
 
 
 class Field128(Field):
-    """The 128-bit field of sec. 6.1.3 of the VDAF draft."""
+    """The 128-bit field of sec. 6.1.4 ("Parameters") of the VDAF draft."""
 
     MODULUS = 2**66 * 4611686018427387897 + 1
     ENCODED_SIZE = 16
@@ -193,18 +206,36 @@ class Field128(Field):
     __slots__ = ()
 
 
+def _wrap(cls: type[F], values: Iterable[builtins.int]) -> list[F]:
+    """Field elements holding ``values``, which the caller guarantees are reduced."""
+    out = []
+    for v in values:
+        x = _new_object(cls)
+        x.val = v
+        out.append(x)
+    return out
+
+
 def vec_add(left: Sequence[F], right: Sequence[F]) -> list[F]:
     """Element-wise sum; ValueError on mismatched lengths."""
     if len(left) != len(right):
         raise ValueError("mismatched vector sizes")
-    return [x + y for x, y in zip(left, right, strict=True)]
+    if not left:
+        return []
+    cls = type(left[0])
+    p = cls.MODULUS
+    return _wrap(cls, [(x.val + y.val) % p for x, y in zip(left, right, strict=True)])
 
 
 def vec_sub(left: Sequence[F], right: Sequence[F]) -> list[F]:
     """Element-wise difference; ValueError on mismatched lengths."""
     if len(left) != len(right):
         raise ValueError("mismatched vector sizes")
-    return [x - y for x, y in zip(left, right, strict=True)]
+    if not left:
+        return []
+    cls = type(left[0])
+    p = cls.MODULUS
+    return _wrap(cls, [(x.val - y.val) % p for x, y in zip(left, right, strict=True)])
 
 
 def vec_neg(vec: Iterable[F]) -> list[F]:

@@ -173,3 +173,67 @@ def test_constructor_checks() -> None:
         SumVec(Field128, 3, 0, 1)
     with pytest.raises(ValueError):
         Sum(Field64, 0)
+
+
+@given(st.lists(st.integers(0, Field128.MODULUS - 1), min_size=8, max_size=8))
+def test_parallel_sum_of_mul_fast_path_matches_the_definition(values: list[int]) -> None:
+    gadget = ParallelSum(Mul(), 4)
+    inp = [Field128(v) for v in values]
+    assert gadget.eval(Field128, inp) == gadget.eval_generic(Field128, inp)
+    other = ParallelSum(PolyEval([0, -1, 1], 1), 8)
+    assert other.eval(Field128, inp) == other.eval_generic(Field128, inp)
+
+
+def test_query_refuses_a_root_of_unity_as_test_point() -> None:
+    from spec.flp.bbcggi19 import TestPointError
+
+    flp = FlpBBCGGI19(Count(Field64))
+    rng = random.Random(5)
+    meas = flp.encode(1)
+    proof = flp.prove(meas, rand_vec(rng, Field64, flp.PROVE_RAND_LEN), [])
+    root = Field64.nth_root(2)  # Count: one call, wire polynomials of length 2
+    with pytest.raises(TestPointError):
+        flp.query(meas, proof, [root], [], 1)
+
+
+@given(st.integers(1, 2**70), st.lists(st.integers(0, Field128.MODULUS - 1), min_size=71, max_size=71))
+def test_decode_range_checked_int_is_the_weighted_sum(max_measurement: int, values: list[int]) -> None:
+    """The int form against the field-element form of sec. 7.4.2, on arbitrary shares."""
+    f = Field128
+    bits = max_measurement.bit_length()
+    enc = [f(v) for v in values[:bits]]
+    want = f(0)
+    for i, b in enumerate(enc[: bits - 1]):
+        want += f(1 << i) * b
+    want += f(max_measurement - (2 ** (bits - 1) - 1)) * enc[bits - 1]
+    assert decode_range_checked_int(f, enc, max_measurement) == want
+
+
+@given(st.data())
+@settings(max_examples=20)
+def test_parallel_range_check_matches_the_drafts_form(data: st.DataObject) -> None:
+    """The int inner loop of parallel_range_check against the draft's element-wise loop."""
+    from spec.flp.valid import parallel_range_check
+
+    f = Field128
+    length = data.draw(st.integers(1, 12))
+    chunk = data.draw(st.integers(1, 5))
+    num_shares = data.draw(st.integers(1, 4))
+    valid = Histogram(f, length, chunk)
+    calls = valid.GADGET_CALLS[0]
+    elems = st.integers(0, f.MODULUS - 1).map(f)
+    meas = data.draw(st.lists(elems, min_size=length, max_size=length))
+    joint_rand = data.draw(st.lists(elems, min_size=calls, max_size=calls))
+    gadget = valid.GADGETS[0]
+    shares_inv = f(num_shares).inv()
+    want = f(0)
+    for i in range(calls):
+        r_power = joint_rand[i]
+        inputs = []
+        for j in range(chunk):
+            index = i * chunk + j
+            x = meas[index] if index < length else f(0)
+            inputs += [r_power * x, x - shares_inv]
+            r_power *= joint_rand[i]
+        want += gadget.eval(f, inputs)
+    assert parallel_range_check(valid, gadget, calls, chunk, meas, joint_rand, num_shares) == want

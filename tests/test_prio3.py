@@ -42,7 +42,7 @@ CASES: list[tuple[str, Prio3[Any, Any, Any], list[Any], Any]] = [
     ("SumVec", Prio3SumVec(2, 4, 3, 2), [[0, 1, 2, 3], [3, 3, 3, 3]], [3, 4, 5, 6]),
     ("Histogram", Prio3Histogram(2, 7, 3), [0, 6, 6, 3], [1, 0, 0, 1, 0, 0, 2]),
     ("MultihotCountVec", Prio3MultihotCountVec(3, 5, 2, 2),
-     [[True, False, False, False, True], [False] * 5], [1, 0, 0, 0, 1]),
+     [[True, False, False, False, True], [False] * 5, [0, 1, 0, 0, 0]], [1, 1, 0, 0, 1]),
     ("Multiproof64", Prio3SumVecWithMultiproof(2, Field64, 3, 3, 7, 2), [[7, 0, 1], [1, 1, 1]], [8, 1, 2]),
     ("Multiproof128", Prio3SumVecWithMultiproof(2, Field128, 2, 3, 7, 2), [[7, 0, 1]], [7, 0, 1]),
     ("HigherDegree", Prio3HigherDegree(2), [0, 1, 2, 2], 5),
@@ -94,7 +94,8 @@ BAD_MEASUREMENTS: list[tuple[Prio3[Any, Any, Any], Any]] = [
     (Prio3SumVec(2, 3, 5, 2), [1, 2]), (Prio3SumVec(2, 3, 5, 2), [1, 2, 6]),
     (Prio3Histogram(2, 4, 2), 4), (Prio3Histogram(2, 4, 2), -1), (Prio3Histogram(2, 4, 2), True),
     (Prio3MultihotCountVec(2, 4, 2, 2), [True, True, True, False]),
-    (Prio3MultihotCountVec(2, 4, 2, 2), [1, 0, 0, 0]),
+    (Prio3MultihotCountVec(2, 4, 2, 2), [2, 0, 0, 0]),
+    (Prio3MultihotCountVec(2, 4, 2, 2), [1, 1, 1, 0]),
     (Prio3MultihotCountVec(2, 4, 2, 2), [True]),
     (Prio3HigherDegree(2), 3),
 ]
@@ -241,3 +242,61 @@ def test_bulk_expand_matches_the_xof_definition(seed: bytes, length: int) -> Non
     for field in (Tiny, Field64, Field128):
         assert expand_into_vec(field, seed, b"dst", b"binder", length) == \
             XofTurboShake128.expand_into_vec(field, seed, b"dst", b"binder", length)
+
+
+@given(st.data())
+@settings(max_examples=15)
+def test_property_aggregate_is_the_sum(data: st.DataObject) -> None:
+    """For random parameters and honest measurements, the aggregate result is the plain sum."""
+    kind = data.draw(st.sampled_from(["SumVec", "Histogram", "Multihot"]))
+    shares = data.draw(st.integers(2, 4))
+    length = data.draw(st.integers(1, 12))
+    chunk = data.draw(st.integers(1, 5))
+    count = data.draw(st.integers(1, 3))
+    vdaf: Prio3[Any, Any, Any]
+    if kind == "SumVec":
+        top = data.draw(st.integers(1, 20))
+        vdaf = Prio3SumVec(shares, length, top, chunk)
+        meas = [data.draw(st.lists(st.integers(0, top), min_size=length, max_size=length))
+                for _ in range(count)]
+        expected: list[int] = [sum(col) for col in zip(*meas, strict=True)]
+    elif kind == "Histogram":
+        vdaf = Prio3Histogram(shares, length, chunk)
+        meas = [data.draw(st.integers(0, length - 1)) for _ in range(count)]
+        expected = [meas.count(i) for i in range(length)]
+    else:
+        weight = data.draw(st.integers(1, length))
+        vdaf = Prio3MultihotCountVec(shares, length, weight, chunk)
+        meas = []
+        for _ in range(count):
+            ones = data.draw(st.sets(st.integers(0, length - 1), max_size=weight))
+            meas.append([i in ones for i in range(length)])
+        expected = [sum(m[i] for m in meas) for i in range(length)]
+    key, nonces, rands = seeds(vdaf, count, tag=data.draw(st.integers(0, 255)))
+    assert run_vdaf(vdaf, key, CTX, None, nonces, meas, rands).agg_result == expected
+
+
+@given(st.data())
+@settings(max_examples=15)
+def test_property_non_bit_histogram_entries_are_rejected(data: st.DataObject) -> None:
+    """A Client whose Histogram encoding has an entry outside {0, 1} is caught (false acceptance
+    has probability about (calls * 2 + 2) / |Field128| < 2**-120 per report)."""
+    length = data.draw(st.integers(2, 10))
+    vdaf = Prio3Histogram(2, length, data.draw(st.integers(1, 4)))
+    enc = [0] * length
+    enc[data.draw(st.integers(0, length - 1))] = data.draw(
+        st.integers(2, Field128.MODULUS - 1))
+    key, nonces, rands = seeds(vdaf, 1, tag=data.draw(st.integers(0, 255)))
+    public, inputs = vdaf.shard_encoded(CTX, [Field128(x) for x in enc], nonces[0], rands[0])
+    with pytest.raises(VerifyError):
+        _verify(vdaf, public, inputs, key, nonces[0])
+
+
+def test_test_point_failure_is_a_verify_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    vdaf = Prio3Count(2)
+    key, nonces, rands = seeds(vdaf, 1)
+    public, inputs = vdaf.shard(CTX, 1, nonces[0], rands[0])
+    monkeypatch.setattr(vdaf, "query_rands", lambda *args: [Field64(1)])
+    with pytest.raises(VerifyError) as info:
+        vdaf.verify_init(key, CTX, 0, None, nonces[0], public, inputs[0])
+    assert info.value.check == "test_point"

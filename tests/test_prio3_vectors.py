@@ -89,3 +89,11 @@ def test_negative_vectors_name_the_failed_check(name: str, check: str) -> None:
 
 def test_vectors_folder_is_where_the_tests_expect_it() -> None:
     assert isinstance(OFFICIAL, Path)
+
+
+@needs_official
+@pytest.mark.parametrize("name", FILES)
+def test_official_files_satisfy_the_format_schema(name: str) -> None:
+    import jsonschema
+
+    jsonschema.Draft202012Validator(fam.format_schema()).validate(_load(name))

@@ -26,6 +26,7 @@ from spec.samplers import (
     geometric,
     geometric_exp,
     negative_binomial,
+    negative_binomial_exp,
     poisson,
 )
 from spec.samplers.lazy import bernoulli_bounded, bernoulli_ratio, exp_neg_bounds, ratio_bounds
@@ -151,7 +152,8 @@ def test_exp_bounds_are_rigorous(gamma: Fraction) -> None:
     lambda t: poisson(t, "-1"), lambda t: poisson(t, 10**6 + 1),
     lambda t: negative_binomial(t, 0, "1/2"), lambda t: negative_binomial(t, 1, 1),
     lambda t: negative_binomial(t, 1, "-1/2"), lambda t: negative_binomial(t, 10**7, "1/2"),
-    lambda t: bernoulli(t, "x"),
+    lambda t: bernoulli(t, "x"), lambda t: negative_binomial_exp(t, 0, 1),
+    lambda t: negative_binomial_exp(t, 1, 0), lambda t: negative_binomial_exp(t, 1, "1e-7"),
 ])
 def test_invalid_parameters(call: object) -> None:
     t = tape()
@@ -189,6 +191,7 @@ _CASES = [
     ("binomial", {"n": 30, "p": "1/6"}), ("binomial_textbook", {"n": 30, "p": "1/6"}),
     ("binomial_rr", {"n": 30, "eps": "1/2"}), ("poisson", {"lam": "3/2"}),
     ("negative_binomial", {"r": "1/3", "p": "1/2"}),
+    ("negative_binomial_exp", {"r": "1/3", "gamma": "1/2"}),
 ]
 
 
@@ -262,3 +265,30 @@ def test_rational_spellings_agree() -> None:
     for sigma2 in ["2.5", "5/2", Fraction(5, 2), "25e-1"]:
         outs.add(tuple(discrete_gaussian(tape(), sigma2) for _ in range(10)))
     assert len(outs) == 1
+
+
+# -- the vector family's reference handlers -----------------------------------------------------
+
+
+def test_family_handler_exact_and_statistical_modes() -> None:
+    from conformance.families.samplers import FAMILY
+
+    handlers = FAMILY.handlers()
+    assert set(handlers) == {f"sampler.{name}" for name in SAMPLERS}
+    args = {"seed": SEED.hex(), "tag": "x", "sigma2": "5/2", "count": 5}
+    out = handlers["sampler.discrete_gaussian"](args)
+    t = tape("x")
+    assert out["samples"] == [str(discrete_gaussian(t, "5/2")) for _ in range(5)]
+    assert out["bitsConsumed"] == t.bits_consumed and out["bytesConsumed"] == t.bytes_consumed
+    # statistical mode: no seed and tag, fresh randomness each time
+    stat = handlers["sampler.discrete_gaussian"]({"sigma2": "10000", "count": 20})
+    assert len(stat["samples"]) == 20
+    assert stat != handlers["sampler.discrete_gaussian"]({"sigma2": "10000", "count": 20})
+    vec = handlers["sampler.discrete_gaussian_vector"]({"sigma2": "1", "dim": "3", "count": 2})
+    assert [len(row) for row in vec["samples"]] == [3, 3]
+    for bad in [{"sigma2": "1", "count": 1, "seed": SEED.hex()},
+                {"sigma2": "0", "count": 0}, {"sigma2": "1", "count": -1},
+                {"sigma2": 1, "count": 1}, {"sigma2": "1", "count": 1, "extra": "1"},
+                {"count": 1}]:
+        with pytest.raises(ValueError):
+            handlers["sampler.discrete_gaussian"](bad)

@@ -38,6 +38,7 @@ from spec.samplers import (
     geometric,
     geometric_exp,
     negative_binomial,
+    negative_binomial_exp,
     poisson,
 )
 from spec.tape import RandomTape
@@ -247,3 +248,18 @@ def test_negative_binomial(r: str, p: str, hi: int) -> None:
     rr, q = Fraction(r), Fraction(p)
     check(draw(negative_binomial, rr, q, n=10000, tag=f"nb{r}/{p}"),
           lambda k: D.negative_binomial_pmf(rr, q, k), 0, hi)
+
+
+@pytest.mark.parametrize("r,gamma,hi", [("1", "1", 40), ("1/100", "1/2", 40), ("1/3", "1/10", 400),
+                                        ("3", "1/2", 80)])
+def test_negative_binomial_exp(r: str, gamma: str, hi: int) -> None:
+    rr = D.to_mpf(Fraction(r))
+    with mpmath.workdps(40):
+        p = mpmath.exp(-D.to_mpf(Fraction(gamma)))
+
+        def pmf(k: int) -> float:
+            with mpmath.workdps(40):
+                log_c = mpmath.loggamma(k + rr) - mpmath.loggamma(k + 1) - mpmath.loggamma(rr)
+                return float(mpmath.exp(log_c + rr * mpmath.log(1 - p) + k * mpmath.log(p)))
+
+    check(draw(negative_binomial_exp, r, gamma, n=6000, tag=f"nbexp{r}/{gamma}"), pmf, 0, hi)

@@ -140,8 +140,9 @@ class FlpBBCGGI19(Generic[Measurement, AggResult, F]):
         """The verifier (share): the reduced circuit output, then per gadget the wire polynomials
         and the gadget polynomial evaluated at the test point ``t``.
 
-        Raises ``spec.vdaf.VerifyError``-compatible ``TestPointError`` (a ValueError) if ``t`` is
-        one of the interpolation points, which would leak wire values.
+        Raises ``TestPointError`` (a ValueError; Prio3 reports it as ``VerifyError("test_point")``)
+        if ``t`` is a ``m``-th root of unity, i.e. one of the interpolation points of the wire
+        polynomials: the verifier would then reveal a wire value.
         """
         if len(proof) != self.PROOF_LEN:
             raise ValueError(f"proof has {len(proof)} elements, expected {self.PROOF_LEN}")

@@ -77,10 +77,18 @@ def _fft(values: list[int], twiddles: Sequence[int], p: int) -> list[int]:
     ``t = w_{2h}**j``. A stage is written as list comprehensions over slices (CPython runs them
     several times faster than index loops): over the ``n / 2h`` contiguous blocks when they are
     few, else over the ``h`` strided classes ``i = j mod 2h``.
+
+    Reduction is lazy: only products are reduced mod p; sums and differences (``a - t*b + p``
+    keeps them non-negative) grow by less than ``p`` per stage, so the returned entries are the
+    right residues but only below ``(log2(n) + 1) * p``: callers reduce them.
     """
     n = len(values)
     a = [values[i] for i in _bit_reversal(n)]
-    h = 1
+    if n >= 2:  # first stage: t = 1, no products
+        even, odd = a[0::2], a[1::2]
+        a[0::2] = [x + y for x, y in zip(even, odd, strict=True)]
+        a[1::2] = [x - y + p for x, y in zip(even, odd, strict=True)]
+    h = 2
     while h < n:
         step = n // (2 * h)
         if h <= step:  # few residue classes: one strided slice per twiddle
@@ -88,15 +96,15 @@ def _fft(values: list[int], twiddles: Sequence[int], p: int) -> list[int]:
                 t = twiddles[j * step]
                 even = a[j::2 * h]
                 odd = [x * t % p for x in a[j + h :: 2 * h]]
-                a[j::2 * h] = [(x + y) % p for x, y in zip(even, odd, strict=True)]
-                a[j + h :: 2 * h] = [(x - y) % p for x, y in zip(even, odd, strict=True)]
+                a[j::2 * h] = [x + y for x, y in zip(even, odd, strict=True)]
+                a[j + h :: 2 * h] = [x - y + p for x, y in zip(even, odd, strict=True)]
         else:  # few blocks: one contiguous slice per block
             tw = twiddles[: n // 2 : step]  # w_{2h}**j for j < h
             for start in range(0, n, 2 * h):
                 even = a[start : start + h]
                 odd = [x * t % p for x, t in zip(a[start + h : start + 2 * h], tw, strict=True)]
-                a[start : start + h] = [(x + y) % p for x, y in zip(even, odd, strict=True)]
-                a[start + h : start + 2 * h] = [(x - y) % p for x, y in zip(even, odd, strict=True)]
+                a[start : start + h] = [x + y for x, y in zip(even, odd, strict=True)]
+                a[start + h : start + 2 * h] = [x - y + p for x, y in zip(even, odd, strict=True)]
         h *= 2
     return a
 
@@ -113,7 +121,7 @@ def ntt(field: FieldType, coeffs: Sequence[int], n: int, set_s: bool = False) ->
     padded = list(coeffs) + [0] * (n - len(coeffs))
     if set_s:
         padded = [c * s % p for c, s in zip(padded, _coset_powers(field, n), strict=True)]
-    return _fft(padded, root_powers(field, n), p)
+    return [x % p for x in _fft(padded, root_powers(field, n), p)]
 
 
 def inv_ntt(field: FieldType, values: Sequence[int], n: int) -> list[int]:
@@ -126,17 +134,30 @@ def inv_ntt(field: FieldType, values: Sequence[int], n: int) -> list[int]:
     return [c * n_inv % p for c in _fft(list(values), _inv_root_powers(field, n), p)]
 
 
+@cache
+def _doubling_twist(modulus: int, s: int, n: int) -> tuple[int, ...]:
+    """``(n**-1 * s**j for j < n)``: the inverse NTT's scaling and the coset shift in one factor."""
+    n_inv = pow(n, -1, modulus)
+    return tuple(n_inv * x % modulus for x in _powers(modulus, s, n))
+
+
 def double_evaluations(field: FieldType, values: Sequence[int]) -> list[int]:
     """From ``n`` Lagrange-basis values (at the n-th roots) to ``2n`` (at the 2n-th roots).
 
     The 2n-th roots are ``s * w**i`` (odd index) interleaved with ``w**i`` (even index), where
-    ``s = nth_root(2n)``; the odd ones come from one inverse and one shifted NTT.
+    ``s = nth_root(2n)``; the odd ones are ``ntt(inv_ntt(values, n), n, set_s=True)``, computed
+    as two raw transforms with the scaling by ``n**-1`` and the shift by ``s**j`` merged into one
+    multiplication per coefficient.
     """
     n = len(values)
-    odd = ntt(field, inv_ntt(field, values, n), n, set_s=True)
+    _check_power_of_2(n)
+    p = field.MODULUS
+    raw = _fft(list(values), _inv_root_powers(field, n), p)  # n * coefficients, unreduced
+    twist = _doubling_twist(p, field.nth_root(2 * n).val, n)
+    odd = _fft([c * t % p for c, t in zip(raw, twist, strict=True)], root_powers(field, n), p)
     out = [0] * (2 * n)
     out[0::2] = values
-    out[1::2] = odd
+    out[1::2] = [x % p for x in odd]
     return out
 
 

@@ -110,17 +110,19 @@ def encode_range_checked_int(field: type[F], value: int, max_measurement: int) -
         rest, last = value, 0
     else:
         rest, last = value - last_weight, 1
-    return [field((rest >> i) & 1) for i in range(bits - 1)] + [field(last)]
+    bit = (field(0), field(1))  # elements are immutable, so they can be shared
+    return [bit[(rest >> i) & 1] for i in range(bits - 1)] + [bit[last]]
 
 
 def decode_range_checked_int(field: type[F], encoded: Sequence[F], max_measurement: int) -> F:
-    """The weighted sum of ``encode_range_checked_int``; linear, so it also maps shares to shares."""
+    """The weighted sum of ``encode_range_checked_int``: ``sum_{i < bits-1} 2**i * encoded[i] +
+    last_weight * encoded[bits-1]`` (computed on the ints behind the elements, reduced once).
+    Linear, so it also maps shares to shares."""
     bits = max_measurement.bit_length()
     last_weight = max_measurement - (2 ** (bits - 1) - 1)
-    out = field(0)
-    for i, b in enumerate(encoded[: bits - 1]):
-        out += field(1 << i) * b
-    return out + field(last_weight) * encoded[bits - 1]
+    total = sum(b.val << i for i, b in enumerate(encoded[: bits - 1]))
+    total += last_weight * encoded[bits - 1].val
+    return field(total % field.MODULUS)
 
 
 def parallel_range_check(valid: Valid[Any, Any, F], gadget: Gadget, calls: int, chunk_length: int,
@@ -133,20 +135,21 @@ def parallel_range_check(valid: Valid[Any, Any, F], gadget: Gadget, calls: int, 
     ``sum_j r**(j+1) * x * (x - 1)``; the outputs of all calls are added up.
     """
     field = valid.field
-    shares_inv = field(num_shares).inv()
-    zero = field(0)
+    p = field.MODULUS
+    shares_inv = field(num_shares).inv().val
     out = field(0)
     for i in range(calls):
-        r = joint_rand[i]
+        # The same arithmetic on the ints behind the elements (each result reduced mod p).
+        r = joint_rand[i].val
+        chunk = [x.val for x in meas[i * chunk_length : (i + 1) * chunk_length]]
+        chunk += [0] * (chunk_length - len(chunk))
+        inputs: list[int] = []
         r_power = r
-        inputs: list[F] = []
-        for j in range(chunk_length):
-            index = i * chunk_length + j
-            x = meas[index] if index < len(meas) else zero
-            inputs.append(r_power * x)
-            inputs.append(x - shares_inv)
-            r_power *= r
-        out += gadget.eval(field, inputs)
+        for x in chunk:
+            inputs.append(r_power * x % p)
+            inputs.append((x - shares_inv) % p)
+            r_power = r_power * r % p
+        out += gadget.eval(field, field.from_reduced(inputs))
     return out
 
 
@@ -320,8 +323,8 @@ class MultihotCountVec(Valid[list[bool], list[int], F]):
     def encode(self, measurement: list[bool]) -> list[F]:
         if not isinstance(measurement, list | tuple) or len(measurement) != self.length:
             raise ValueError(f"MultihotCountVec measurement must be a list of {self.length} booleans")
-        if not all(isinstance(x, bool) for x in measurement):
-            raise ValueError("MultihotCountVec measurement entries must be booleans")
+        if not all(isinstance(x, bool) or (isinstance(x, int) and x in (0, 1)) for x in measurement):
+            raise ValueError("MultihotCountVec measurement entries must be booleans (or 0 / 1)")
         weight = sum(measurement)
         if weight > self.max_weight:
             raise ValueError(f"MultihotCountVec measurement has weight {weight} > max_weight "

@@ -28,6 +28,7 @@ from spec.samplers.counts import (
     binomial_rr,
     binomial_textbook,
     negative_binomial,
+    negative_binomial_exp,
     poisson,
 )
 from spec.samplers.params import SamplerParameterError
@@ -50,5 +51,6 @@ __all__ = [
     "geometric",
     "geometric_exp",
     "negative_binomial",
+    "negative_binomial_exp",
     "poisson",
 ]

@@ -13,8 +13,8 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from spec.samplers.core import _geometric_machine, _HalvingGeometric
-from spec.samplers.lazy import bernoulli_ratio, exp_neg_bounds
+from spec.samplers.core import _exp_machine, _geometric_machine, _HalvingGeometric
+from spec.samplers.lazy import Oracle, bernoulli_bounded, bernoulli_ratio, exp_neg_bounds
 from spec.samplers.params import SamplerParameterError, count, probability, rational_in
 from spec.tape import RandomTape
 
@@ -166,6 +166,107 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
             f"negative_binomial: the mean r p / (1 - p) exceeds {MAX_MEAN} (cost)")
     n = _poisson(tape, lam)
     machine = _geometric_machine(1 - q)
+    total = 0
+    for _ in range(n):
+        j = 1 + machine.sample(tape)
+        if bernoulli_ratio(tape, 1, j):
+            total += j
+    return total
+
+
+def _poisson_bounded(tape: RandomTape, lam: Oracle) -> int:
+    pieces = _pieces(lam)
+    return _poisson_pieces(tape, lam, pieces)
+
+
+@lru_cache(maxsize=256)
+def _pieces(lam: Oracle) -> int:
+    """ceil(2 lambda) = floor(2 lambda) + 1 for irrational lambda."""
+    p = 64
+    while True:
+        lo, hi = lam(p)
+        if (2 * lo) >> p == (2 * hi) >> p:
+            return ((2 * lo) >> p) + 1
+        p *= 2
+
+
+def _poisson_pieces(tape: RandomTape, lam: Oracle, pieces: int) -> int:
+    """Poisson(lambda) for an irrational lambda > 0 known through rigorous bounds.
+
+    The steps of :func:`poisson`: k = ceil(2 lambda) = floor(2 lambda) + 1 pieces of mean
+    mu = lambda / k < 1/2, each: repeat { K = 0; while lazy_compare(mu) = 1: K = K + 1; accept K
+    if lazy_compare(1/K!) = 1 }. (For mu < 1/2 the geometric(1 - mu) of :func:`poisson` is this
+    plain count, m = 0.)
+    """
+    def mu(w: int) -> tuple[int, int]:
+        a, b = lam(w)
+        return a // pieces, -((-b) // pieces)
+
+    total = 0
+    for _ in range(pieces):
+        while True:
+            k = 0
+            while bernoulli_bounded(tape, mu):
+                k += 1
+            factorial = 1
+            for i in range(2, k + 1):
+                factorial *= i
+            if bernoulli_ratio(tape, 1, factorial):
+                total += k
+                break
+    return total
+
+
+@lru_cache(maxsize=256)
+def _nb_exp_mean(r: Fraction, gamma: Fraction) -> Oracle:
+    """Bounds of lambda = r exp(-gamma) / (1 - exp(-gamma)) = r / (exp(gamma) - 1)."""
+    extra = 32 + (gamma.denominator // gamma.numerator + 1).bit_length()
+    cache: dict[int, tuple[int, int]] = {}
+
+    def bounds(p: int) -> tuple[int, int]:
+        got = cache.get(p)
+        if got is not None:
+            return got
+        w = p + extra
+        while True:
+            ylo, yhi = exp_neg_bounds(gamma, w)
+            one = 1 << w
+            if yhi < one:
+                break
+            w *= 2
+        a, b = r.numerator, r.denominator
+        lo = (a * ylo << p) // (b * (one - ylo))
+        hi = -((-(a * yhi << p)) // (b * (one - yhi)))
+        cache[p] = (lo, hi)
+        return lo, hi
+
+    return bounds
+
+
+def negative_binomial_exp(tape: RandomTape, r: object, gamma: object) -> int:
+    """NB(r, exp(-gamma)) for rational r > 0 and rational gamma > 0, exact.
+
+    The parameterisation of Ghazi et al. (sec. 3: NB(r, p) with p = e^(-0.1 eps / Delta) in
+    Theorem 13, and NB(1/n, e^(-eps)) shares whose difference is a discrete Laplace), where p is
+    irrational. Steps, as in :func:`negative_binomial` with p = exp(-gamma): N = Poisson(lambda)
+    with the irrational mean lambda = r / (exp(gamma) - 1), drawn by the steps of
+    :func:`_poisson_bounded`; total = 0; N times { J = 1 + ``geometric_exp(gamma)``; if
+    lazy_compare(1/J) = 1: total = total + J }; return total. Means lambda > 10^6 are refused.
+    """
+    rr = rational_in(r, "r", low=0, low_open=True)
+    g = rational_in(gamma, "gamma", low=0, low_open=True)
+    lam = _nb_exp_mean(rr, g)
+    p = 64
+    while True:
+        lo, hi = lam(p)
+        if hi <= MAX_MEAN << p:
+            break
+        if lo > MAX_MEAN << p:
+            raise SamplerParameterError(
+                f"negative_binomial_exp: the mean r / (exp(gamma) - 1) exceeds {MAX_MEAN} (cost)")
+        p *= 2
+    n = _poisson_bounded(tape, lam)
+    machine = _exp_machine(g.numerator, g.denominator)
     total = 0
     for _ in range(n):
         j = 1 + machine.sample(tape)

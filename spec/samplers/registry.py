@@ -21,6 +21,7 @@ from spec.samplers.counts import (
     binomial_rr,
     binomial_textbook,
     negative_binomial,
+    negative_binomial_exp,
     poisson,
 )
 from spec.tape import RandomTape
@@ -99,6 +100,11 @@ _ALL = [
              Param("p", "rational", "in [0, 1)")),
             negative_binomial, _tag("negative_binomial"),
             "NB(r, p): P[k] = C(k+r-1, k) (1-p)^r p^k, exact"),
+    Sampler("negative_binomial_exp",
+            (Param("r", "rational", "> 0 (fractional shares allowed)"),
+             Param("gamma", "rational", "> 0; p = exp(-gamma)")),
+            negative_binomial_exp, _tag("negative_binomial_exp"),
+            "NB(r, exp(-gamma)), exact (Ghazi et al.'s p = e^(-eps))"),
 ]
 
 #: name -> Sampler

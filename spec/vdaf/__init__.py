@@ -2,7 +2,7 @@
 
 - :mod:`spec.vdaf.prio3`: Prio3 and Prio3Count, Prio3Sum, Prio3SumVec, Prio3Histogram,
   Prio3MultihotCountVec, Prio3SumVecWithMultiproof, Prio3HigherDegree.
-- :mod:`spec.vdaf.run`: ``run_vdaf``, the execution of sec. 5.5 with every intermediate message.
+- :mod:`spec.vdaf.run`: ``run_vdaf``, the execution of sec. 5.6 with every intermediate message.
 
 A report that fails verification raises :class:`VerifyError` (a ValueError) naming the check.
 """

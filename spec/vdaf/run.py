@@ -1,4 +1,4 @@
-"""Execution of a VDAF (sec. 5.5 of the VDAF draft, draft-irtf-cfrg-vdaf-20), keeping every
+"""Execution of a VDAF (sec. 5.6 of the VDAF draft, draft-irtf-cfrg-vdaf-20), keeping every
 intermediate message.
 
 ``run_vdaf`` is the draft's ``run_vdaf`` with its randomness made an argument: the caller gives
@@ -23,7 +23,7 @@ from spec.vdaf.prio3 import Prio3
 
 @dataclass
 class ReportTranscript:
-    """Everything one report produces, messages encoded as bytes (sec. 5.5)."""
+    """Everything one report produces, messages encoded as bytes (sec. 5.6)."""
 
     measurement: Any
     nonce: bytes
@@ -49,7 +49,7 @@ class VdafTranscript:
 
 def run_report(vdaf: Prio3[Any, Any, Any], verify_key: bytes, ctx: bytes, agg_param: Any,
                nonce: bytes, measurement: Any, rand: bytes) -> ReportTranscript:
-    """Shard one measurement and verify it through to the output shares (sec. 5.5)."""
+    """Shard one measurement and verify it through to the output shares (sec. 5.6)."""
     public_share, input_shares = vdaf.shard(ctx, measurement, nonce, rand)
     report = ReportTranscript(
         measurement=measurement, nonce=nonce, rand=rand,
@@ -79,7 +79,7 @@ def run_report(vdaf: Prio3[Any, Any, Any], verify_key: bytes, ctx: bytes, agg_pa
 def run_vdaf(vdaf: Prio3[Any, Any, Any], verify_key: bytes, ctx: bytes, agg_param: Any,
              nonces: Sequence[bytes], measurements: Sequence[Any],
              rands: Sequence[bytes]) -> VdafTranscript:
-    """Run the whole VDAF on a batch (sec. 5.5): shard, verify, aggregate, unshard.
+    """Run the whole VDAF on a batch (sec. 5.6): shard, verify, aggregate, unshard.
 
     ``nonces[i]`` and ``rands[i]`` are the nonce (``NONCE_SIZE`` bytes) and sharding randomness
     (``RAND_SIZE`` bytes) of ``measurements[i]``; production callers draw both from a CSPRNG.
