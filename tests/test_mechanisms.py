@@ -240,6 +240,18 @@ def test_efficient_and_textbook_rappor_agree_in_distribution() -> None:
     assert chi2_contingency([c_eff, c_book])[1] > ALPHA
 
 
+def test_flip_counts_of_both_forms_are_binomial() -> None:
+    """The number of flips in dimension 200 at EPSILON_0 = 3/2: Bin(200, p0) for both forms."""
+    eps0, d, n = Fraction(3, 2), 200, 1500
+    p0 = float(1 / (mpmath.exp(mp(eps0)) + 1))
+    probs = [float(binom.pmf(k, d, p0)) for k in range(d + 1)]
+    for cls in (SymmetricRappor, SymmetricRapporTextbook):
+        m = cls(eps0)
+        t = tape(f"count/{cls.FORM}")
+        counts = Counter(len(m.flip_positions(d, t)) for _ in range(n))
+        assert chi_square_p([counts.get(k, 0) for k in range(d + 1)], probs) > ALPHA
+
+
 @pytest.mark.parametrize("cls", [SymmetricRappor, SymmetricRapporTextbook])
 def test_add_noise_is_data_xor_sample_noise(cls: type[SymmetricRappor]) -> None:
     m = cls("3/2")
