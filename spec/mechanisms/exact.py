@@ -127,7 +127,10 @@ class GeometricSkip:
     ``u_j = sum_{i<=j} c_i 2^(-64 i)``, lies inside one bucket ``(T_{k+1}, T_k]``; ``k`` is the
     output. Because ``T_k`` is irrational for ``k >= 1`` and ``eps`` rational ``> 0``, no chunk
     boundary coincides with a bucket boundary, so the rule decides after finitely many chunks
-    with probability 1 (one chunk except with probability about ``2^-60``).
+    with probability 1. A second chunk is needed only if ``U < 2^-64`` or the first interval
+    holds some ``T_k >= 2^-64``; there are at most ``1 + 64 ln 2 / -ln q < 45 (1 + e^eps)`` such
+    ``k``, so this happens with probability below ``45 (1 + e^eps) 2^-64`` (``2^-47`` at
+    ``eps = 8``).
 
     This is the inverse-CDF method, ``k = floor(ln U / ln q)``, carried out exactly. The buckets are
     located with rigorous integer enclosures of ``T_k`` at ``work`` bits (doubled whenever they
