@@ -127,3 +127,22 @@ def test_poly_eval_horner() -> None:
     assert poly.poly_eval(Field64, [1, 2, 3], 10) == 321
     assert poly.poly_eval(Field64, [], 10) == 0
     assert poly.poly_eval(Field64, [p - 1, 1], 1) == 0
+
+
+def test_lagrange_class_follows_the_draft_interface() -> None:
+    f = Field64
+    lag = poly.Lagrange(f)
+    p = [f(1), f(2), f(3), f(4)]
+    q = [f(5), f(0), f(7), f(1)]
+    x = f(123456789)
+    roots = list(poly.root_powers(f, 4))
+    assert lag.poly_eval(p, x).val == poly.interpolate_eval_textbook(f, roots, [1, 2, 3, 4], x.val)
+    assert lag.poly_eval_batched([p, q], x) == [lag.poly_eval(p, x), lag.poly_eval(q, x)]
+    prod = lag.poly_mul(p, q)
+    assert lag.poly_eval(prod, x) == lag.poly_eval(p, x) * lag.poly_eval(q, x)
+    assert lag.double_evaluations(p)[0::2] == p
+    short = p[:3]
+    lag.extend_values_to_power_of_2(short, 4)
+    assert len(short) == 4 and short[:3] == p[:3]
+    with pytest.raises(ValueError):
+        lag.poly_eval_batched([p, p[:2]], x)

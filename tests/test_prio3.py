@@ -300,3 +300,25 @@ def test_test_point_failure_is_a_verify_error(monkeypatch: pytest.MonkeyPatch) -
     with pytest.raises(VerifyError) as info:
         vdaf.verify_init(key, CTX, 0, None, nonces[0], public, inputs[0])
     assert info.value.check == "test_point"
+
+
+@given(st.data())
+@settings(max_examples=40)
+def test_property_any_flipped_bit_is_rejected(data: st.DataObject) -> None:
+    """Flip one bit anywhere in a report (public share or an input share, as received): decoding
+    or verification fails. (Acceptance would need a gadget test or circuit to pass by chance:
+    probability below 2**-50 here.)"""
+    vdaf = data.draw(st.sampled_from([Prio3Count(2), Prio3Histogram(2, 5, 2), Prio3Sum(3, 9)]))
+    measurement = 1
+    key, nonces, rands = seeds(vdaf, 1, tag=data.draw(st.integers(0, 255)))
+    rep = run_report(vdaf, key, CTX, None, nonces[0], measurement, rands[0])
+    messages = [rep.public_share, *rep.input_shares]
+    which = data.draw(st.sampled_from([i for i, m in enumerate(messages) if m]))
+    bit = data.draw(st.integers(0, 8 * len(messages[which]) - 1))
+    tampered = bytearray(messages[which])
+    tampered[bit // 8] ^= 1 << (bit % 8)
+    messages[which] = bytes(tampered)
+    with pytest.raises(ValueError):
+        public = vdaf.decode_public_share(messages[0])
+        inputs = [vdaf.decode_input_share(j, m) for j, m in enumerate(messages[1:])]
+        _verify(vdaf, public, inputs, key, nonces[0])

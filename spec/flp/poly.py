@@ -312,3 +312,36 @@ def interpolate_eval_textbook(field: FieldType, xs: Sequence[int], ys: Sequence[
                 den = den * (xi - xj) % p
         total = (total + yi * num * pow(den, -1, p)) % p
     return total
+
+
+# -- the draft's interface on field elements ---------------------------------------------------------
+class Lagrange:
+    """The ``Lagrange`` class of sec. 6.1.3 (polynomials in the Lagrange basis), on Field elements.
+
+    A thin wrapper over the int functions above, for callers that follow the draft's names; the FLP
+    itself calls the int functions directly.
+    """
+
+    def __init__(self, field: FieldType) -> None:
+        self.field = field
+
+    def poly_mul(self, p: Sequence[Field], q: Sequence[Field]) -> list[Field]:
+        return self.field.from_reduced(poly_mul(self.field, [x.val for x in p], [x.val for x in q]))
+
+    def poly_eval(self, p: Sequence[Field], x: Field) -> Field:
+        return self.poly_eval_batched([p], x)[0]
+
+    def poly_eval_batched(self, polys: Sequence[Sequence[Field]], x: Field) -> list[Field]:
+        if len({len(p) for p in polys}) != 1:
+            raise ValueError("poly_eval_batched: polynomials of different lengths")
+        n = len(polys[0])
+        ints = [[v.val for v in p] for p in polys]
+        return self.field.from_reduced(lagrange_eval_batched(self.field, ints, n, x.val))
+
+    def extend_values_to_power_of_2(self, p: list[Field], n: int) -> None:
+        """Append values to ``p`` in place until it has ``n`` (as the draft's method does)."""
+        extended = extend_values_to_power_of_2(self.field, [x.val for x in p], n)
+        p += self.field.from_reduced(extended[len(p) :])
+
+    def double_evaluations(self, p: Sequence[Field]) -> list[Field]:
+        return self.field.from_reduced(double_evaluations(self.field, [x.val for x in p]))

@@ -42,6 +42,11 @@ from spec.flp.valid import (
 from spec.vdaf import VerifyError
 from spec.xof import ALGO_CLASS_VDAF, XofTurboShake128, format_dst
 
+__all__ = [
+    "Prio3", "Prio3Count", "Prio3HigherDegree", "Prio3Histogram", "Prio3MultihotCountVec", "Prio3Sum",
+    "Prio3SumVec", "Prio3SumVecWithMultiproof", "VerifyError", "expand_into_vec",
+]
+
 USAGE_MEAS_SHARE = 1
 USAGE_PROOF_SHARE = 2
 USAGE_JOINT_RANDOMNESS = 3
