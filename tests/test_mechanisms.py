@@ -411,3 +411,26 @@ def test_bad_data_rejected() -> None:
         m.sample_noise(-1, tape("bad"))
     with pytest.raises(ValueError):
         KaryRandomizedResponse(3, 1).add_noise([1, 1, 0], tape("bad"))
+
+
+# -- properties ------------------------------------------------------------------------------------
+@settings(max_examples=40)
+@given(st.integers(1, 60), st.fractions(min_value=Fraction(1, 50), max_value=Fraction(49, 50),
+                                         max_denominator=50), st.integers(-1, 61))
+def test_binomial_cdf_interval_contains_the_exact_cdf(n: int, p: Fraction, j: int) -> None:
+    exact = sum((Fraction(math.comb(n, i)) * p**i * (1 - p) ** (n - i)
+                 for i in range(min(max(j, -1), n) + 1)), Fraction(0))
+    lo, hi = binomial_cdf_interval(n, j, p, p)
+    assert lo <= exact <= hi and hi - lo < Fraction(1, 2**90)
+
+
+@settings(max_examples=30)
+@given(st.fractions(min_value=Fraction(1, 10), max_value=9, max_denominator=20),
+       st.integers(0, 3000), st.binary(min_size=16, max_size=32))
+def test_flip_positions_are_sorted_distinct_and_in_range(eps0: Fraction, d: int, seed: bytes) -> None:
+    m = SymmetricRappor(eps0)
+    pos = m.flip_positions(d, RandomTape(seed, "prop"))
+    assert pos == sorted(set(pos)) and all(0 <= i < d for i in pos)
+    data = [i % 2 for i in range(d)]
+    out = m.add_noise(data, RandomTape(seed, "prop"))
+    assert [i for i in range(d) if out[i] != data[i]] == pos

@@ -269,8 +269,9 @@ def binomial_cdf_interval(n: int, j: int, p_lo: Fraction, p_hi: Fraction,
     rigorous remainder); the next ones follow exactly by the ratio ``t_{i-1}/t_i = i(1-p)/((n-i+1)p)``
     (or ``t_{i+1}/t_i = (n-i)p/((i+1)(1-p))``) in integer fixed point at ``prec + 32`` bits, every
     rounding in the direction of the bound being computed. Summation stops when the ratio is at
-    most 1/2 and the term below ``2^-prec``; an upper bound then adds the term once more, which
-    bounds the remaining geometric tail (the ratios only shrink away from the mode).
+    most 1/2 and the next term is below ``2^-prec``; an upper bound then adds twice that term,
+    which bounds the whole remaining tail (a geometric series: the ratios only shrink away from
+    the mode).
     """
     if not 0 < p_lo <= p_hi < 1:
         raise ValueError("need 0 < p_lo <= p_hi < 1")
@@ -321,7 +322,9 @@ def _cdf_at(n: int, j: int, p: Fraction, prec: int, up: bool) -> Fraction:
         term = -((-term * num) // den) if round_up else (term * num) // den
         if 2 * num <= den and term < small:
             if round_up:
-                total += term  # >= the whole remaining tail (ratio <= 1/2 and shrinking)
+                # the rest, term + (later terms), is at most term (1 + r + r^2 + ...) <= 2 term:
+                # every later ratio is at most r <= 1/2 (the ratios shrink away from the mode)
+                total += 2 * term
             break
     tail = Fraction(total, 1 << w)
     return 1 - tail if upper_side else tail
