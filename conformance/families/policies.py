@@ -61,6 +61,7 @@ from spec.policies.max_weight import max_weight
 TRANSCRIPT_SCHEMA = "dp_policy_transcript-v1.json"
 ENVELOPE_SCHEMA_NAME = "policies-v1.json"
 MAX_WEIGHT_PATH = "policies/max_weight.json"
+INVALID_PATH = "policies/invalid_runs.json"
 CTX = b"dpspec policy vectors"
 TOLERANCE = Decimal("1e-12")
 
@@ -181,7 +182,7 @@ def transcript_doc(name: str, params: dict[str, Any], seed: bytes, measurements:
             "meas_count": tr.meas_count,
             "agg_result": tr.agg_result,
             "debiased_result": out["debiased_result"],
-            "guarantee": policy.guarantee(tr.meas_count),
+            "guarantee": policy.guarantee(tr.meas_count, numeric=False),
         },
     }
 
@@ -217,7 +218,7 @@ class PoliciesFamily(Family):
         return {"policies.run": op_run, "policies.max_weight": op_max_weight}
 
     def cases(self, path: str, doc: Any) -> list[Case]:
-        if path == MAX_WEIGHT_PATH:
+        if path in (MAX_WEIGHT_PATH, INVALID_PATH):
             return super().cases(path, doc)
         dp = doc["dp_policy"]
         args = {"policy": dp["name"], "params": dp["params"], "ctx": doc["ctx"],
@@ -262,7 +263,46 @@ class PoliciesFamily(Family):
                                            purpose), TRANSCRIPT_SCHEMA)
                  for stem, name, params, meas, purpose in SETS]
         files.append(self._max_weight_file())
+        files.append(self._invalid_file())
         return files
+
+    def _invalid_file(self) -> VectorFile:
+        """Runs an implementation must refuse: each alters one input of a valid run."""
+        tc = TestNumberer()
+        name, params = "multihot-client-rr", {"length": 4, "eps0": "2"}
+        policy = make_policy(name, params)
+        seed = vector_seed("policies/invalid")
+        r = PolicyRandomness.derive(seed, policy.vdaf, 3)
+        valid: dict[str, Any] = {
+            "policy": name, "params": params, "ctx": CTX.hex(), "verify_key": r.verify_key.hex(),
+            "measurements": [0, 1, 3], "nonces": [x.hex() for x in r.nonces],
+            "rands": [x.hex() for x in r.rands],
+            "client_noise_seeds": [x.hex() for x in r.client_noise_seeds],
+            "aggregator_noise_seeds": [x.hex() for x in r.aggregator_noise_seeds]}
+        changes: list[tuple[str, dict[str, Any], str]] = [
+            ("bad_params: EPSILON_0 = 0", {"params": {"length": 4, "eps0": "0"}}, "BadParameter"),
+            ("bad_params: a float EPSILON_0", {"params": {"length": 4, "eps0": 2.5}}, "BadParameter"),
+            ("bad_params: unknown policy", {"policy": "no-such-policy"}, "BadParameter"),
+            ("bad_measurements: bucket index 4 of 4", {"measurements": [0, 1, 4]}, "BadMeasurement"),
+            ("bad_nonces: one nonce missing", {"nonces": valid["nonces"][:2]}, "BadRandomness"),
+            ("bad_aggregator_noise_seeds: one seed for two Aggregators",
+             {"aggregator_noise_seeds": valid["aggregator_noise_seeds"][:1]}, "BadRandomness"),
+            ("bad_client_noise_seeds: a 15-byte seed",
+             {"client_noise_seeds": [valid["client_noise_seeds"][0][:30],
+                                     *valid["client_noise_seeds"][1:]]}, "BadRandomness"),
+        ]
+        tests = [test_entry(tc(), comment, {**valid, **change}, None, "invalid", [flag])
+                 for comment, change, flag in changes]
+        doc = envelope(
+            algorithm="run_vdaf_with_dp_policy (sec. 5.1 of the DP draft): refused inputs",
+            family=self.name, schema=ENVELOPE_SCHEMA_NAME,
+            header=["Each test alters one input of a valid policies.run call (same inputs as the"
+                    " transcript files' harness cases); the implementation must refuse it."],
+            notes={"BadParameter": "A policy parameter is invalid, inexact or the policy unknown.",
+                   "BadMeasurement": "A measurement is outside the policy's domain.",
+                   "BadRandomness": "The random inputs do not match the reports and Aggregators."},
+            groups=[{"op": "policies.run", "params": {}, "tests": tests}])
+        return VectorFile(INVALID_PATH, doc, ENVELOPE_SCHEMA_NAME)
 
     def _max_weight_file(self) -> VectorFile:
         tc = TestNumberer()
@@ -334,6 +374,14 @@ class PoliciesFamily(Family):
                 {"properties": {"length": {"type": "integer"}, "eps0": rat, "p": rat}},
                 {"type": "object", "required": ["max_weight"],
                  "properties": {"max_weight": {"type": "integer", "minimum": 1}}}),
+            "policies.run": (
+                {"properties": {"policy": {"type": "string"}, "params": {"type": "object"},
+                                "ctx": _HEX, "verify_key": _HEX, "measurements": {"type": "array"},
+                                "nonces": {"type": "array", "items": _HEX},
+                                "rands": {"type": "array", "items": _HEX},
+                                "client_noise_seeds": {"type": "array", "items": _HEX},
+                                "aggregator_noise_seeds": {"type": "array", "items": _HEX}}},
+                {"type": "object"}),
         }
         return {TRANSCRIPT_SCHEMA: base,
                 ENVELOPE_SCHEMA_NAME: family_schema(ENVELOPE_SCHEMA_NAME, "DP policy parameter vectors",

@@ -80,8 +80,11 @@ class DpPolicy(abc.ABC):
         """The policy's parameters as they appear in vectors and on the command line."""
 
     @abc.abstractmethod
-    def guarantee(self, meas_count: int) -> dict[str, Any]:
-        """The privacy guarantee of a run over ``meas_count`` reports, per trust model (sec. 3.3)."""
+    def guarantee(self, meas_count: int, numeric: bool = True) -> dict[str, Any]:
+        """The privacy guarantee of a run over ``meas_count`` reports, per trust model (sec. 3.3).
+
+        ``numeric=False`` leaves out figures computed in floating point by ``spec.accounting``
+        (vector files keep only exact values, so that they regenerate byte for byte anywhere)."""
 
     def debiased_json(self, debiased: Any) -> Any:
         """The debiased result in vector form (default: integers as decimal strings)."""

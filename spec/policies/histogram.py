@@ -79,13 +79,18 @@ class MultiHotHistogramWithClientRandomization(DpPolicy):
         "p": "largest rate at which honest noised reports may exceed max_weight (default 1e-9)",
         "chunk_length": "ParallelSum chunk length (default: nearest integer to sqrt(MEAS_LEN))",
         "shares": "number of Aggregators (default 2)",
+        "delta": "DELTA at which the aggregate (OAMC) EPSILON is reported (default 1e-9)",
     }
 
     def __init__(self, length: object, eps0: object, p: object = "1e-9",
-                 chunk_length: object | None = None, shares: object = 2) -> None:
+                 chunk_length: object | None = None, shares: object = 2,
+                 delta: object = "1e-9") -> None:
         self.length = _positive_int(length, "length")
         self.rappor = SymmetricRappor(eps0)
         self.p = exact_rational(p, "p")
+        self.delta = exact_rational(delta, "delta")
+        if not 0 < self.delta < 1:
+            raise ValueError("delta must be in (0, 1)")
         self.max_weight = max_weight(self.length, self.rappor.eps0, self.p)
         meas_len = self.length + self.max_weight.bit_length()
         self.chunk_length = (default_chunk_length(meas_len) if chunk_length is None
@@ -112,18 +117,20 @@ class MultiHotHistogramWithClientRandomization(DpPolicy):
     def params(self) -> dict[str, Any]:
         return {"length": self.length, "eps0": rational_text(self.rappor.eps0),
                 "p": rational_text(self.p), "chunk_length": self.chunk_length,
-                "shares": self.vdaf.SHARES}
+                "shares": self.vdaf.SHARES, "delta": rational_text(self.delta)}
 
-    def guarantee(self, meas_count: int) -> dict[str, Any]:
+    def guarantee(self, meas_count: int, numeric: bool = True) -> dict[str, Any]:
         sd = mpmath.sqrt(self.rappor.debiased_variance(meas_count))
-        return {
+        out: dict[str, Any] = {
             "trust_model": "OAMC (most Clients and one Aggregator honest); OC for the local part",
             "local": self.rappor.guarantee(),
-            "aggregate": (f"(EPSILON, DELTA)-DP by amplification over the {meas_count} honest "
-                          f"Clients' randomized responses (App. C.1.3 of [MJTB+22])"),
+            "aggregate": (f"(EPSILON, {rational_text(self.delta)})-DP by amplification over the "
+                          f"{meas_count} honest Clients' randomized responses (App. C.1.3 of "
+                          f"[MJTB+22])"),
             "max_weight": self.max_weight,
             "noise_sd_per_bucket": mpmath.nstr(sd, 8),
         }
+        return out
 
 
 class HistogramWithAggregatorRandomization(DpPolicy):
@@ -191,7 +198,7 @@ class HistogramWithAggregatorRandomization(DpPolicy):
             out["sigma2"] = rational_text(self.mechanism.sigma2)
         return out
 
-    def guarantee(self, meas_count: int) -> dict[str, Any]:
+    def guarantee(self, meas_count: int, numeric: bool = True) -> dict[str, Any]:
         s2 = self.mechanism.sigma2
         with mpmath.workdps(30):
             sigma = mpmath.sqrt(mpmath.mpf(s2.numerator) / s2.denominator)
@@ -200,7 +207,9 @@ class HistogramWithAggregatorRandomization(DpPolicy):
                 "mechanism": self.mechanism.guarantee(),
                 "sigma": mpmath.nstr(sigma, 12),
                 "sigma2": rational_text(s2),
-                "noise_sd_per_bucket_all_honest": mpmath.nstr(sigma * mpmath.sqrt(self.vdaf.SHARES), 8),
+                "noise_sd_per_bucket_by_honest_aggregators": {
+                    str(c): mpmath.nstr(sigma * mpmath.sqrt(c), 8)
+                    for c in range(1, self.vdaf.SHARES + 1)},
             }
         return out
 
@@ -230,8 +239,9 @@ class MultiHotHistogramWithClientRandomizationAndFill(MultiHotHistogramWithClien
     }
 
     def __init__(self, length: object, eps0: object, target_count: object, p: object = "1e-9",
-                 chunk_length: object | None = None, shares: object = 2) -> None:
-        super().__init__(length, eps0, p, chunk_length, shares)
+                 chunk_length: object | None = None, shares: object = 2,
+                 delta: object = "1e-9") -> None:
+        super().__init__(length, eps0, p, chunk_length, shares, delta)
         self.target_count = _positive_int(target_count, "target_count")
 
     def missing(self, meas_count: int) -> int:
@@ -256,8 +266,8 @@ class MultiHotHistogramWithClientRandomizationAndFill(MultiHotHistogramWithClien
     def params(self) -> dict[str, Any]:
         return {**super().params(), "target_count": self.target_count}
 
-    def guarantee(self, meas_count: int) -> dict[str, Any]:
-        out = super().guarantee(max(meas_count, self.target_count))
+    def guarantee(self, meas_count: int, numeric: bool = True) -> dict[str, Any]:
+        out = super().guarantee(max(meas_count, self.target_count), numeric)
         out["trust_model"] = ("OAMC, with the shortfall covered by any one honest Aggregator "
                               "(App. B.1)")
         out["filled_by_each_aggregator"] = self.missing(meas_count)

@@ -134,7 +134,7 @@ class SumVecWithAggregatorRandomization(DpPolicy):
             out.update({k: rational_text(v) for k, v in self.target.items()})
         return out
 
-    def guarantee(self, meas_count: int) -> dict[str, Any]:
+    def guarantee(self, meas_count: int, numeric: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {
             "trust_model": "OAOC (at least one Aggregator honest)",
             "l1_sensitivity": self.l1_sensitivity,
