@@ -10,17 +10,23 @@ computed optimum (more noise, never less), so that the sampler it feeds stays ex
   exact square of that decimal.
 * :func:`zcdp_rho_for_approx_dp` -- the largest ``rho`` (rounded down to 12 significant digits)
   with ``zcdp_to_dp_epsilon(rho, delta) <= eps`` ([CKS20] Corollary 13), by bisection.
+* :func:`rappor_aggregate_epsilon` -- the aggregate ``(EPSILON, DELTA)`` of ``n`` honest Clients'
+  symmetric RAPPOR histograms (OAMC), two ways: MJTB+22 Theorem C.3 (the route of Table 1 of the
+  DP draft, exact Renyi divergence of the dataset with no other 1s) and the proven worst case
+  over all datasets (the fmt22 clone pair), both from ``spec.accounting.shuffle`` (binary64).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import ROUND_CEILING, Decimal
 from fractions import Fraction
 
 import mpmath
 
-from spec.accounting.definitions import zcdp_to_dp_epsilon  # type: ignore[import-not-found,unused-ignore]
-from spec.accounting.discrete import calibrate_discrete_gaussian_sigma  # type: ignore[import-not-found,unused-ignore]
+from spec.accounting.definitions import zcdp_to_dp_epsilon
+from spec.accounting.discrete import calibrate_discrete_gaussian_sigma
+from spec.accounting.shuffle import rappor_histogram_rdp_epsilon
 from spec.rational import format_rational, parse_rational
 
 CALIBRATION_DIGITS = 12
@@ -64,3 +70,21 @@ def zcdp_rho_for_approx_dp(eps: Fraction, delta: Fraction) -> Fraction:
         if zcdp_to_dp_epsilon(format_rational(rho), d) > target:  # pragma: no cover
             raise ArithmeticError("zcdp calibration: rounded rho misses the target")
         return rho
+
+
+def rappor_aggregate_epsilon(eps0: Fraction, n: int, delta: Fraction) -> dict[str, str]:
+    """EPSILON at ``delta`` for the symmetric-RAPPOR histogram over ``n`` honest Clients (6 digits,
+    rounded up): ``mjtb_theorem_c3`` (how Table 1 of the DP draft was computed) and
+    ``proven_worst_case`` (valid for every dataset)."""
+    e, d = format_rational(eps0), format_rational(delta)
+    out = {}
+    for key, worst in (("mjtb_theorem_c3", False), ("proven_worst_case", True)):
+        res = rappor_histogram_rdp_epsilon(e, n, d, worst_case=worst)
+        out[key] = _round_up_sig(float(res.eps), 6)
+    return out
+
+
+def _round_up_sig(x: float, digits: int) -> str:
+    """``x > 0`` rounded up to ``digits`` significant digits, as a decimal string."""
+    d = Decimal(repr(x))
+    return str(d.quantize(Decimal(1).scaleb(d.adjusted() - digits + 1), rounding=ROUND_CEILING))

@@ -130,6 +130,11 @@ class MultiHotHistogramWithClientRandomization(DpPolicy):
             "max_weight": self.max_weight,
             "noise_sd_per_bucket": mpmath.nstr(sd, 8),
         }
+        if numeric and meas_count >= 2:
+            from spec.mechanisms.calibration import rappor_aggregate_epsilon
+
+            out["aggregate_epsilon"] = rappor_aggregate_epsilon(self.rappor.eps0, meas_count,
+                                                                self.delta)
         return out
 
 
