@@ -292,3 +292,24 @@ def test_family_handler_exact_and_statistical_modes() -> None:
                 {"count": 1}]:
         with pytest.raises(ValueError):
             handlers["sampler.discrete_gaussian"](bad)
+
+
+@given(st.fractions(min_value=Fraction(1, 10**6), max_value=40), st.binary(min_size=16, max_size=16))
+def test_irrational_shortcut_reads_the_same_digits(gamma: Fraction, seed: bytes) -> None:
+    """For irrational x, bounds that touch an endpoint decide; the digits read are unchanged."""
+    t1, t2 = RandomTape(seed, "i"), RandomTape(seed, "i")
+    for _ in range(4):
+        a = bernoulli_bounded(t1, lambda p: exp_neg_bounds(gamma, p))
+        b = bernoulli_bounded(t2, lambda p: exp_neg_bounds(gamma, p), irrational=True)
+        assert a == b
+    assert t1.bits_consumed == t2.bits_consumed
+
+
+def test_extreme_parameters_are_fast() -> None:
+    """Tiny probabilities such as exp(-10^7) are compared without 10^7-bit arithmetic."""
+    t = tape()
+    assert [discrete_laplace(t, "1/1000000") for _ in range(20)] == [0] * 20
+    assert [geometric_exp(t, 10**7) for _ in range(20)] == [0] * 20
+    assert [negative_binomial_exp(t, 1, 60) for _ in range(20)] == [0] * 20
+    assert all(0 <= binomial_rr(t, 10**9, 50) <= 10**9 for _ in range(5))
+    assert [discrete_gaussian(t, "1e-12") for _ in range(20)] == [0] * 20

@@ -263,3 +263,45 @@ def test_negative_binomial_exp(r: str, gamma: str, hi: int) -> None:
                 return float(mpmath.exp(log_c + rr * mpmath.log(1 - p) + k * mpmath.log(p)))
 
     check(draw(negative_binomial_exp, r, gamma, n=6000, tag=f"nbexp{r}/{gamma}"), pmf, 0, hi)
+
+
+# -- the registry's PMFs (what the conformance harness's statistical mode uses) ---------------------
+
+_REGISTRY_CASES: list[tuple[str, dict[str, str], int, int]] = [
+    ("bernoulli", {"p": "2/7"}, 0, 1), ("bernoulli_exp", {"gamma": "3/2"}, 0, 1),
+    ("bernoulli_rr", {"eps": "1"}, 0, 1), ("geometric", {"p": "1/10"}, 0, 300),
+    ("geometric_exp", {"gamma": "1/7"}, 0, 300), ("discrete_laplace", {"t": "5/2"}, -120, 120),
+    ("discrete_gaussian", {"sigma2": "20"}, -60, 60), ("binomial", {"n": "30", "p": "1/6"}, 0, 30),
+    ("binomial_textbook", {"n": "30", "p": "1/6"}, 0, 30),
+    ("binomial_rr", {"n": "30", "eps": "1/2"}, 0, 30), ("poisson", {"lam": "3/2"}, 0, 40),
+    ("negative_binomial", {"r": "1/3", "p": "1/2"}, 0, 100),
+    ("negative_binomial_exp", {"r": "1/3", "gamma": "1/2"}, 0, 100),
+]
+
+
+def test_registry_cases_cover_every_scalar_sampler() -> None:
+    from spec.samplers import SAMPLERS
+
+    assert {c[0] for c in _REGISTRY_CASES} == {n for n, s in SAMPLERS.items() if not s.vector}
+
+
+@pytest.mark.parametrize("name,params,lo,hi", _REGISTRY_CASES)
+def test_registry_pmf(name: str, params: dict[str, str], lo: int, hi: int) -> None:
+    from spec.samplers import SAMPLERS
+
+    s = SAMPLERS[name]
+    total = fsum(float(s.pmf(params, k)) for k in range(lo, hi + 1))
+    assert abs(total - 1) < 1e-9
+    t = RandomTape(SEED, "stats/registry/" + name)
+    samples = [s.draw(t, params) for _ in range(4000)]
+    check(samples, lambda k: s.pmf(params, k), lo, hi)
+
+
+def test_registry_pmf_vector() -> None:
+    from spec.samplers import SAMPLERS
+
+    s = SAMPLERS["discrete_gaussian_vector"]
+    params = {"sigma2": "2", "dim": "2"}
+    one = SAMPLERS["discrete_gaussian"].pmf({"sigma2": "2"}, 1)
+    assert s.pmf(params, [1, 1]) == one * one
+    assert s.pmf(params, [1]) == 0

@@ -1,4 +1,4 @@
-"""The adapter side of the dpspec conformance protocol (version 1).
+"""The adapter side of the dpspec conformance protocol (version 1; the full text is conformance/PROTOCOL.md).
 
 An implementation under test runs as a subprocess. It reads one JSON object per line on stdin and
 writes exactly one JSON object per line on stdout for each, in order:
@@ -31,6 +31,11 @@ PROTOCOL_VERSION = 1
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
 
+class Unsupported(Exception):
+    """Raised by a handler for a request this implementation does not implement (for example a
+    parameter set or draft it lacks); answered ``{"ok": false, "unsupported": message}``."""
+
+
 def respond(request: Any, handlers: Mapping[str, Handler], capabilities: dict[str, Any]) -> dict[str, Any]:
     """The response object for one decoded request."""
     if not isinstance(request, dict):
@@ -47,6 +52,8 @@ def respond(request: Any, handlers: Mapping[str, Handler], capabilities: dict[st
         return {"id": rid, "ok": False, "unsupported": f"op {op!r} is not implemented"}
     try:
         return {"id": rid, "ok": True, "result": handler(dict(args))}
+    except Unsupported as exc:
+        return {"id": rid, "ok": False, "unsupported": str(exc)}
     except (ValueError, KeyError, TypeError, ArithmeticError) as exc:
         return {"id": rid, "ok": False, "error": f"{type(exc).__name__}: {exc}"}
 

@@ -21,6 +21,12 @@ def reference_handlers() -> dict[str, Handler]:
             if op in handlers:
                 raise RuntimeError(f"op {op} is defined by two families")
             handlers[op] = handler
+    from conformance import vdaf_ops  # the step-by-step VDAF ops of the official-vector suites
+
+    for op, handler in vdaf_ops.handlers().items():
+        if op in handlers:
+            raise RuntimeError(f"op {op} is defined by a family and by conformance.vdaf_ops")
+        handlers[op] = handler
     return handlers
 
 

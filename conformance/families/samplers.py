@@ -130,7 +130,10 @@ TEXTS: dict[str, list[str]] = {
     "geometric": [
         "geometric(p), p in (0, 1] (P[k] = (1-p)^k p, k >= 0): if p = 1 return 0 (no bits)."
         " Otherwise m = the largest integer >= 0 with 2^m p <= 1 and return hg(1 - p, m)."
-        " All numbers compared are rational."],
+        " The numbers compared are rational, but (1 - p)^(2^j) has a numerator and denominator"
+        " of 2^j times the size of those of 1 - p (j up to 29 for p = 10^-9): evaluate it, like"
+        " the irrational numbers, to the binary digits the comparison reads (e.g. by repeated"
+        " squaring of interval bounds)."],
     "geometric_exp": [
         "geometric_exp(gamma), gamma > 0 (P[k] = (1 - exp(-gamma)) exp(-gamma k)): m = the"
         " largest integer >= 0 with 2^m gamma <= 1 (m = 0 if gamma > 1); return"

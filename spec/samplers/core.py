@@ -1,10 +1,10 @@
 """Bernoulli family, geometric, discrete Laplace and discrete Gaussian samplers (normative).
 
-All samplers read their coins from a :class:`spec.tape.RandomTape` through two calls only,
-``tape.bits(1)`` (one fair bit; the tape's ``uniform(2)``) and, nowhere else, nothing: the whole
-module is built on the *lazy comparison* of :mod:`spec.samplers.lazy`. The order of the calls
-is part of the specification; each function documents it as numbered steps. Arithmetic is exact
-(Python integers and rationals); no floating point is used anywhere.
+All samplers read their coins from a :class:`spec.tape.RandomTape` one bit at a time, with
+``tape.bits(1)`` (the tape's ``uniform(2)``), and in no other way: every coin is a fair bit or a
+*lazy comparison* (:mod:`spec.samplers.lazy`), which reads 2 bits on average whatever its bias.
+The order of the calls is part of the specification; each function documents it as numbered
+steps. Arithmetic is exact (Python integers and rationals); no floating point is used anywhere.
 
 References: [CKS20] C. Canonne, G. Kamath, T. Steinke, "The Discrete Gaussian for Differential
 Privacy", NeurIPS 2020 (Algorithms 1, 2 and 3); the DP draft (draft-wang-ppm-differential-privacy-00)
@@ -19,6 +19,8 @@ from functools import lru_cache
 from math import isqrt
 
 from spec.samplers.lazy import (
+    START_PRECISION,
+    Oracle,
     bernoulli_bounded,
     bernoulli_ratio,
     exp_neg_bounds,
@@ -103,12 +105,14 @@ class _HalvingGeometric:
     """
 
     def __init__(self, base: Callable[[int], tuple[int, int]], m: int,
-                 exact: Fraction | None = None) -> None:
+                 exact: Fraction | None = None, irrational: bool = False) -> None:
         self.base = base
         self.m = m
         self.exact = exact
+        self.irrational = irrational  # x (hence every number compared) is irrational
         self._cache: dict[tuple[int, int], tuple[int, int]] = {}
         self._exact_pow: dict[int, Fraction] = {}
+        self._coins: dict[tuple[bool, int], tuple[int, int, Oracle | None, tuple[int, int]]] = {}
 
     def power_bounds(self, j: int, p: int) -> tuple[int, int]:
         key = (j, p)
@@ -132,34 +136,48 @@ class _HalvingGeometric:
             self._exact_pow[j] = got
         return got
 
-    def power_trial(self, tape: RandomTape, j: int) -> int:
-        """Lazy comparison with x^(2^j)."""
+    def _coin(self, digit: bool, j: int) -> tuple[int, int, Oracle | None, tuple[int, int]]:
+        """The lazy comparison with x^(2^j) (or the digit probability), prepared once.
+
+        Either an exact ratio (a, b) or an oracle with its bounds at the starting precision.
+        """
+        key = (digit, j)
+        got = self._coins.get(key)
+        if got is not None:
+            return got
         q = self._small_exact(j)
         if q is not None:
-            return bernoulli_ratio(tape, q.numerator, q.denominator)
-        return bernoulli_bounded(tape, lambda p: self.power_bounds(j, p))
+            a, b = q.numerator, q.denominator
+            got = (a, a + b, None, (0, 0)) if digit else (a, b, None, (0, 0))
+        else:
+            if digit:
+                def oracle(p: int) -> tuple[int, int]:
+                    w = p + 2
+                    lo, hi = self.power_bounds(j, w)
+                    one = 1 << w
+                    return (lo << p) // (one + lo), -((-(hi << p)) // (one + hi))
+            else:
+                def oracle(p: int) -> tuple[int, int]:
+                    return self.power_bounds(j, p)
+            got = (0, 0, oracle, oracle(START_PRECISION))
+        self._coins[key] = got
+        return got
 
-    def digit_trial(self, tape: RandomTape, j: int) -> int:
-        """Lazy comparison with y = x^(2^j) / (1 + x^(2^j))."""
-        q = self._small_exact(j)
-        if q is not None:
-            return bernoulli_ratio(tape, q.numerator, q.numerator + q.denominator)
-
-        def oracle(p: int) -> tuple[int, int]:
-            w = p + 2
-            lo, hi = self.power_bounds(j, w)
-            one = 1 << w
-            return (lo << p) // (one + lo), -((-(hi << p)) // (one + hi))
-
-        return bernoulli_bounded(tape, oracle)
+    def trial(self, tape: RandomTape, digit: bool, j: int) -> int:
+        """lazy_compare(x^(2^j)), or lazy_compare(x^(2^j) / (1 + x^(2^j))) if ``digit``."""
+        a, b, oracle, first = self._coin(digit, j)
+        if oracle is None:
+            return bernoulli_ratio(tape, a, b)
+        return bernoulli_bounded(tape, oracle, irrational=self.irrational, first=first)
 
     def sample(self, tape: RandomTape) -> int:
         v = 0
-        while self.power_trial(tape, self.m):
+        trial = self.trial
+        while trial(tape, False, self.m):
             v += 1
         r = 0
         for j in range(self.m):
-            r |= self.digit_trial(tape, j) << j
+            r |= trial(tape, True, j) << j
         return r + (v << self.m)
 
 
@@ -182,8 +200,10 @@ def geometric(tape: RandomTape, p: object) -> int:
     3. Return sum_j d_j 2^j + 2^m V.
 
     (The digits of K mod 2^m are independent with those probabilities, and K div 2^m is
-    geometric with ratio q^(2^m).) lazy_compare is the comparison of :mod:`spec.samplers.lazy`;
-    the numbers compared are rational, so a reimplementation may compute them exactly.
+    geometric with ratio q^(2^m).) lazy_compare is the comparison of :mod:`spec.samplers.lazy`.
+    The numbers compared are rational, but q^(2^j) is exponentially large when written exactly
+    for large j; it is evaluated (here by repeated squaring of interval bounds) to the binary
+    digits the comparison reads, which gives the same bits as exact arithmetic.
     """
     q = rational_in(p, "p", low=0, low_open=True, high=1)
     if q == 1:
@@ -198,7 +218,7 @@ def _exp_machine(a: int, b: int) -> _HalvingGeometric:
     m = 0
     while (a << (m + 1)) <= b:
         m += 1
-    return _HalvingGeometric(lambda w: exp_neg_bounds(gamma, w), m)
+    return _HalvingGeometric(lambda w: exp_neg_bounds(gamma, w), m, irrational=True)
 
 
 def _geometric_exp(tape: RandomTape, a: int, b: int) -> int:

@@ -90,7 +90,7 @@ def _rr_machine(eps: Fraction) -> _HalvingGeometric:
             break
         else:
             w *= 2
-    return _HalvingGeometric(q_bounds, m)
+    return _HalvingGeometric(q_bounds, m, irrational=True)
 
 
 def binomial_rr(tape: RandomTape, n: object, eps: object) -> int:
@@ -206,7 +206,7 @@ def _poisson_pieces(tape: RandomTape, lam: Oracle, pieces: int) -> int:
     for _ in range(pieces):
         while True:
             k = 0
-            while bernoulli_bounded(tape, mu):
+            while bernoulli_bounded(tape, mu, irrational=True):
                 k += 1
             factorial = 1
             for i in range(2, k + 1):

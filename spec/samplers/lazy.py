@@ -53,11 +53,19 @@ def bernoulli_ratio(tape: RandomTape, a: int, b: int) -> int:
             return 1
 
 
-def bernoulli_bounded(tape: RandomTape, oracle: Oracle, precision: int = START_PRECISION) -> int:
-    """Lazy comparison with a number x in [0, 1] known through rigorous bounds."""
+def bernoulli_bounded(tape: RandomTape, oracle: Oracle, precision: int = START_PRECISION,
+                      irrational: bool = False, first: tuple[int, int] | None = None) -> int:
+    """Lazy comparison with a number x in [0, 1] known through rigorous bounds.
+
+    With ``irrational=True`` the caller guarantees that x is irrational, so x never equals a
+    dyadic endpoint and bounds that merely touch an endpoint already place x strictly inside
+    (this lets a tiny x such as exp(-10^6) be compared without evaluating it to 10^6 bits).
+    ``first``, if given, is ``oracle(precision)`` computed in advance.
+    """
     p = precision
-    lo, hi = oracle(p)
+    lo, hi = oracle(p) if first is None else first
     v, i = 0, 0
+    strict = 0 if irrational else 1
     while True:
         shift = p - i
         if shift >= 1:
@@ -67,7 +75,7 @@ def bernoulli_bounded(tape: RandomTape, oracle: Oracle, precision: int = START_P
                 return 1
             if left >= hi:
                 return 0
-            if left < lo and hi < right:
+            if left + strict <= lo and hi + strict <= right:
                 v = 2 * v + tape.bits(1)
                 i += 1
                 continue

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
+import mpmath
+
+from spec import distributions as dist
+from spec.rational import parse_int, parse_rational
 from spec.samplers.core import (
     bernoulli,
     bernoulli_exp,
@@ -46,6 +52,25 @@ class Sampler:
     tag: str
     description: str
     vector: bool = False
+    pmf_func: Callable[[Mapping[str, Any], int], Any] | None = None
+
+    def pmf(self, params: Mapping[str, Any], x: int | list[int]) -> Any:
+        """The exact probability (an mpmath number, 50 digits) that one sample equals ``x``.
+
+        For the statistical mode of the conformance harness. A vector sampler's sample is a list:
+        its probability is the product over the coordinates.
+        """
+        assert self.pmf_func is not None
+        if self.vector:
+            assert isinstance(x, list)
+            if len(x) != parse_int(params["dim"], "dim"):
+                return mpmath.mpf(0)
+            total = mpmath.mpf(1)
+            for v in x:
+                total *= self.pmf_func(params, v)
+            return total
+        assert isinstance(x, int)
+        return self.pmf_func(params, x)
 
     def draw(self, tape: RandomTape, params: dict[str, Any]) -> Any:
         """One sample with ``params`` (a mapping name -> value, every parameter present)."""
@@ -57,6 +82,66 @@ class Sampler:
 
     def signature(self) -> str:
         return f"{self.name}(" + ", ".join(f"{p.name}: {p.kind}" for p in self.params) + ")"
+
+
+def _q(params: Mapping[str, Any], name: str) -> Fraction:
+    return parse_rational(params[name], name)
+
+
+def _exp_neg(q: Fraction) -> Any:
+    return mpmath.exp(-dist.to_mpf(q))
+
+
+def _two_point(prob: Any, k: int) -> Any:
+    return prob if k == 1 else (1 - prob if k == 0 else mpmath.mpf(0))
+
+
+@lru_cache(maxsize=64)
+def _dg_normaliser(sigma2: Fraction) -> Any:
+    return dist.discrete_gaussian_normaliser(sigma2)
+
+
+def _dg_pmf(params: Mapping[str, Any], x: int) -> Any:
+    s2 = _q(params, "sigma2")
+    return dist.discrete_gaussian_pmf(s2, x, normaliser=_dg_normaliser(s2))
+
+
+def _nb_pmf(r: Any, p: Any, k: int) -> Any:
+    if k < 0:
+        return mpmath.mpf(0)
+    log_c = mpmath.loggamma(k + r) - mpmath.loggamma(k + 1) - mpmath.loggamma(r)
+    return mpmath.exp(log_c + r * mpmath.log(1 - p) + k * mpmath.log(p))
+
+
+def _with_dps(f: Callable[[Mapping[str, Any], int], Any]) -> Callable[[Mapping[str, Any], int], Any]:
+    def wrapped(params: Mapping[str, Any], x: int) -> Any:
+        with mpmath.workdps(50):
+            return f(params, x)
+    return wrapped
+
+
+_PMF: dict[str, Callable[[Mapping[str, Any], int], Any]] = {
+    "bernoulli": lambda a, k: _two_point(dist.to_mpf(_q(a, "p")), k),
+    "bernoulli_exp": lambda a, k: _two_point(_exp_neg(_q(a, "gamma")), k),
+    "bernoulli_rr": lambda a, k: _two_point(1 / (1 + 1 / _exp_neg(_q(a, "eps"))), k),
+    "geometric": lambda a, k: dist.geometric_pmf(_q(a, "p"), k),
+    "geometric_exp": lambda a, k: ((1 - _exp_neg(_q(a, "gamma"))) * _exp_neg(_q(a, "gamma") * k)
+                                   if k >= 0 else mpmath.mpf(0)),
+    "discrete_laplace": lambda a, x: dist.discrete_laplace_pmf(_q(a, "t"), x),
+    "discrete_gaussian": _dg_pmf,
+    "discrete_gaussian_vector": _dg_pmf,
+    "binomial": lambda a, k: dist.binomial_pmf(parse_int(a["n"], "n"), _q(a, "p"), k),
+    "binomial_textbook": lambda a, k: dist.binomial_pmf(parse_int(a["n"], "n"), _q(a, "p"), k),
+    "binomial_rr": lambda a, k: (
+        mpmath.binomial(parse_int(a["n"], "n"), k)
+        * (1 / (1 + 1 / _exp_neg(_q(a, "eps")))) ** k
+        * (1 / (1 + _exp_neg(_q(a, "eps")))) ** (parse_int(a["n"], "n") - k)
+        if 0 <= k <= parse_int(a["n"], "n") else mpmath.mpf(0)),
+    "poisson": lambda a, k: dist.poisson_pmf(_q(a, "lam"), k),
+    "negative_binomial": lambda a, k: dist.negative_binomial_pmf(_q(a, "r"), _q(a, "p"), k),
+    "negative_binomial_exp": lambda a, k: _nb_pmf(dist.to_mpf(_q(a, "r")),
+                                                  _exp_neg(_q(a, "gamma")), k),
+}
 
 
 def _tag(name: str) -> str:
@@ -108,4 +193,4 @@ _ALL = [
 ]
 
 #: name -> Sampler
-SAMPLERS: dict[str, Sampler] = {s.name: s for s in _ALL}
+SAMPLERS: dict[str, Sampler] = {s.name: replace(s, pmf_func=_with_dps(_PMF[s.name])) for s in _ALL}

@@ -1,0 +1,106 @@
+"""What a conformance run records: one outcome per test, grouped by suite and implementation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+PASSED = "passed"
+FAILED = "failed"
+SKIPPED = "skipped"
+ERROR = "error"
+STATUSES = (PASSED, FAILED, SKIPPED, ERROR)
+
+
+@dataclass
+class Outcome:
+    """The verdict on one test.
+
+    ``passed``: the implementation behaved as the vector says. ``failed``: it answered, wrongly
+    (wrong output, accepted an invalid input, rejected a valid one, failed a statistical test).
+    ``skipped``: it does not implement the op (``unsupported``, or the op is not in its
+    capabilities). ``error``: it broke the protocol (timeout, crash, garbage, wrong id).
+    """
+
+    suite: str
+    source: str
+    test: str
+    op: str
+    status: str
+    reason: str = ""
+    expected: Any = None
+    provided: Any = None
+    comment: str = ""
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "suite": self.suite, "source": self.source, "test": self.test, "op": self.op,
+            "status": self.status, "reason": self.reason, "comment": self.comment,
+            "expected": self.expected, "provided": self.provided,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+@dataclass
+class SuiteResult:
+    """Every outcome of one suite against one implementation, and notes (statistical power)."""
+
+    name: str
+    mode: str
+    summary: str
+    outcomes: list[Outcome] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def count(self, status: str) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {s: self.count(s) for s in STATUSES}
+
+
+@dataclass
+class ImplResult:
+    """One implementation's run: its capabilities and suite results."""
+
+    name: str
+    command: list[str]
+    capabilities: dict[str, Any] | None = None
+    suites: list[SuiteResult] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def counts(self) -> dict[str, int]:
+        total = dict.fromkeys(STATUSES, 0)
+        for suite in self.suites:
+            for status, n in suite.counts.items():
+                total[status] += n
+        return total
+
+    @property
+    def disposition(self) -> str:
+        """PASS: something ran and nothing failed. FAIL: a failure or error. UNTESTED: nothing ran."""
+        counts = self.counts
+        if counts[FAILED] or counts[ERROR] or self.problems:
+            return "FAIL"
+        return "PASS" if counts[PASSED] else "UNTESTED"
+
+
+@dataclass
+class RunReport:
+    """A whole ``dpspec conformance run``."""
+
+    impls: list[ImplResult] = field(default_factory=list)
+    not_installed: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+    version: str = ""
+
+    @property
+    def disposition(self) -> str:
+        if any(i.disposition == "FAIL" for i in self.impls):
+            return "FAIL"
+        return "PASS" if any(i.disposition == "PASS" for i in self.impls) else "UNTESTED"
