@@ -1,0 +1,59 @@
+"""Benchmark of spec.accounting (targets from the accounting issue).
+
+Run: ``.venv/bin/python tests/benchmarks/bench_accounting.py``. Each line is the best of
+``REPEATS`` wall-clock runs. Targets: every figure under 1 s on this machine (2 cores), except the
+exact randomized-response curve at n = 10^6, which must be under 10 s.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from spec.accounting import discrete, gaussian, shuffle, subsampling
+
+REPEATS = 3
+
+
+def best(fn: Callable[[], Any]) -> float:
+    times = []
+    for _ in range(REPEATS):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def main() -> int:
+    rows: list[tuple[str, float, float]] = []
+    rows.append(("calibrate Gaussian sigma to 10 digits (eps 0.317, delta 1e-9, sqrt 2)",
+                 best(lambda: gaussian.calibrate_gaussian_sigma("0.317", "1e-9", "sqrt(2)", 10)),
+                 1.0))
+    rows.append(("calibrate discrete Gaussian sigma to 10 digits (same, vector (1, -1))",
+                 best(lambda: discrete.calibrate_discrete_gaussian_sigma("0.317", "1e-9", (1, -1),
+                                                                         10)), 1.0))
+    rows.append(("compose 2500 subsampled-Gaussian steps (RDP, 87 orders, eps at 1e-8)",
+                 best(lambda: subsampling.subsampled_gaussian_epsilon("0.02", "5.1", 2500,
+                                                                      "1e-8")), 1.0))
+    for n in (10**4, 10**5, 10**6):
+        for bound in ("closed", "fmt20", "fmt22", "exact-rr"):
+            target = 10.0 if (bound == "exact-rr" and n == 10**6) else 1.0
+            rows.append((f"shuffle bound {bound:8} eps0 3, n {n:>7}, delta 1e-6",
+                         best(lambda n=n, bound=bound: shuffle.shuffle_epsilon(3.0, n, 1e-6, bound)),
+                         target))
+    rows.append(("exact RR curve n 10^6, deletion neighbours, eps0 3",
+                 best(lambda: shuffle.rr_sum_epsilon(3.0, 10**6, 1e-6, "deletion")), 10.0))
+    rows.append(("exact symmetric-RAPPOR histogram curve n 10^5, eps0 5, delta 1e-9",
+                 best(lambda: shuffle.rappor_histogram_epsilon(5.0, 10**5, 1e-9)), 1.0))
+    failed = 0
+    for name, t, target in rows:
+        ok = t < target
+        failed += not ok
+        print(f"{name:72} {t * 1000:9.1f} ms  (target < {target:g} s) {'ok' if ok else 'MISSED'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
