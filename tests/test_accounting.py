@@ -194,6 +194,21 @@ def test_discrete_gaussian_calibration() -> None:
     assert discrete.discrete_gaussian_delta("0.906", sig * (1 - mp("1e-8")), (1, -1)) > mp("1e-9")
 
 
+def test_discrete_gaussian_delta_is_not_monotone_in_sigma() -> None:
+    """The reason the calibration scans above its answer ([CKS20] proves no monotonicity)."""
+    assert (discrete.discrete_gaussian_delta(1, "0.755", (1,))
+            > discrete.discrete_gaussian_delta(1, "0.715", (1,)))
+
+
+def test_discrete_calibration_steps_over_the_bump() -> None:
+    target = mp("0.1915")  # met at sigma 0.715, missed again on (0.72, 0.77)
+    cal = discrete.calibrate_discrete_gaussian_sigma(1, target, (1,), digits=10)
+    sig = numeric.mpf(cal.sigma)
+    assert sig > mp("0.76")
+    for j in range(0, 41):
+        assert discrete.discrete_gaussian_delta(1, sig * (1 + mp(j) / 40), (1,)) <= target
+
+
 def test_discrete_gaussian_delta_monotone_on_a_grid() -> None:
     """Not a theorem in [CKS20]; checked on the grid the calibration searches."""
     prev = mp(1)
