@@ -337,7 +337,8 @@ def rr_sum_epsilon(eps0: Real, n: int, delta: Real, neighbours: str = "replaceme
     eps = _bisect_eps(lambda x: _pairs_delta(pairs, x), d, hi)
     return ShuffleResult(eps, d, "exact-rr", "exact-rr", True,
                          f"exact curve of the sum of {n} binary RRs, {neighbours} neighbours, "
-                         f"{ones} of the other users hold a 1")
+                         f"for the dataset where {ones} of the other users hold a 1 (not a "
+                         "worst case over datasets: see fmt22 or --worst-case)")
 
 
 def rr_sum_worst_delta(eps: Real, eps0: Real, n: int, neighbours: str = "replacement"
