@@ -578,3 +578,62 @@ def test_exact_rr_large_n_is_finite_and_fast_enough() -> None:
     assert 0 < r.eps < shuffle.clone_epsilon(3.0, 200_000, 1e-6, "fmt22").eps
     assert math.isfinite(r.eps)
     assert np.isfinite(shuffle.rappor_histogram_delta(0.5, 3.0, 200_000))
+
+
+# -- more properties: monotonicity in every parameter, conversions never beat exact curves ------
+@settings(max_examples=25)
+@given(st.floats(0.5, 5), st.integers(200, 5000), st.floats(0.05, 1.0))
+def test_clone_and_rr_monotone(eps0: float, n: int, eps: float) -> None:
+    for variant in ("fmt20", "fmt22"):
+        d = shuffle.clone_delta(eps, eps0, n, variant)
+        assert shuffle.clone_delta(eps * 1.2, eps0, n, variant) <= d + 1e-15
+        assert shuffle.clone_delta(eps, eps0, n * 2, variant) <= d + 1e-15
+        assert shuffle.clone_delta(eps, eps0 * 1.2, n, variant) >= d - 1e-15
+    r = shuffle.rr_sum_delta(eps, eps0, n)
+    assert shuffle.rr_sum_delta(eps * 1.2, eps0, n) <= r + 1e-15
+    assert shuffle.rr_sum_delta(eps, eps0 * 1.2, n) >= r - 1e-15
+    # the exact curve of one dataset never exceeds the proven fmt22 bound
+    assert r <= shuffle.clone_delta(eps, eps0, n, "fmt22") + 1e-15
+
+
+@settings(max_examples=25)
+@given(st.floats(0.01, 3), st.floats(0.001, 0.99), st.floats(1e-9, 1e-3))
+def test_amplification_monotone(eps: float, q: float, delta: float) -> None:
+    e, d = subsampling.poisson_amplification(eps, delta, q)
+    e2, d2 = subsampling.poisson_amplification(eps, delta, min(q * 1.1, 1))
+    e3, _ = subsampling.poisson_amplification(eps * 1.1, delta, q)
+    assert e <= e2 and d <= d2 and e <= e3 and e <= eps
+
+
+@settings(max_examples=20)
+@given(st.floats(0.5, 200), st.floats(0.1, 3), st.floats(1.05, 2))
+def test_poisson_mechanism_monotone(lam: float, eps: float, f: float) -> None:
+    d = ghazi.poisson_mechanism_delta(eps, lam)
+    assert ghazi.poisson_mechanism_delta(eps, lam * f) <= d
+    assert ghazi.poisson_mechanism_delta(eps * f, lam) <= d
+    assert ghazi.poisson_mechanism_delta(eps, lam, 2) >= d
+
+
+@settings(max_examples=25)
+@given(st.floats(0.001, 2), st.floats(1e-9, 1e-2), st.integers(1, 60))
+def test_conversions_monotone(r: float, delta: float, k: int) -> None:
+    assert definitions.zcdp_to_dp_epsilon(r * 1.1, delta) >= definitions.zcdp_to_dp_epsilon(r, delta)
+    assert (definitions.rdp_to_dp_epsilon(r * 1.1, 8, delta)
+            >= definitions.rdp_to_dp_epsilon(r, 8, delta))
+    assert (definitions.zcdp_to_dp_epsilon(r, delta * 0.5)
+            >= definitions.zcdp_to_dp_epsilon(r, delta))
+    a = composition.kov_composition("0.1", 0, k, delta)[0]
+    assert composition.kov_composition("0.1", 0, k + 1, delta)[0] >= a
+
+
+def test_renyi_routes_never_beat_exact_curves() -> None:
+    # symmetric-RAPPOR histogram: the Renyi route is never below the exact curve (same dataset)
+    for eps0, n in ((3.0, 2000), (5.0, 20000)):
+        rdp = shuffle.rappor_histogram_rdp_epsilon(eps0, n, 1e-6).eps
+        exact = shuffle.rappor_histogram_epsilon(eps0, n, 1e-6).eps
+        assert rdp >= exact
+    # discrete Gaussian: zCDP -> (eps, delta) is never below the exact curve
+    for sigma in ("1.5", "4", "23"):
+        rho = discrete.discrete_gaussian_zcdp(sigma, (1, -1))
+        eps = definitions.zcdp_to_dp_epsilon(rho, "1e-9")
+        assert discrete.discrete_gaussian_delta(eps, sigma, (1, -1)) <= mp("1e-9") * (1 + mp("1e-9"))
