@@ -61,7 +61,13 @@ def _table(sigma: mpmath.mpf) -> tuple[int, list[mpmath.mpf]]:
     # factor (< 1 + s2) and the normaliser is >= 1, so the lost mass is < 10^-(DPS+5).
     k = int(mpmath.ceil(mpmath.sqrt(2 * s2 * (DPS_DISCRETE + 8) * mpmath.log(10)
                                     + 2 * s2 * mpmath.log(1 + s2)))) + 1
-    w = [mpmath.exp(-mpmath.mpf(y * y) / (2 * s2)) for y in range(0, k + 1)]
+    # w(y) = exp(-y^2 / (2 s2)) by w(y + 1) = w(y) exp(-(2y + 1) / (2 s2)): two products per term
+    ratio_step = mpmath.exp(-1 / s2)
+    g = mpmath.exp(-1 / (2 * s2))
+    w = [mpmath.mpf(1)]
+    for _ in range(k):
+        w.append(w[-1] * g)
+        g *= ratio_step
     z = w[0] + 2 * mpmath.fsum(w[1:])
     half = [x / z for x in w]
     return k, half[:0:-1] + half
@@ -81,9 +87,14 @@ def _vector(v: Sequence[int]) -> list[int]:
 
 def _sum_distribution(v: list[int], k: int, pmf: list[mpmath.mpf]) -> tuple[int, list[mpmath.mpf]]:
     """Exact PMF of ``sum_i v_i Y_i`` as ``(offset, probs)`` with ``probs[s + offset]``."""
-    offset = 0
-    probs = [mpmath.mpf(1)]
-    for c in v:
+    if not v:
+        return 0, [mpmath.mpf(1)]
+    c0 = v[0]
+    offset = c0 * k
+    probs = [mpmath.mpf(0)] * (2 * c0 * k + 1)
+    for j, q in enumerate(pmf):
+        probs[c0 * j] = q
+    for c in v[1:]:
         new_offset = offset + c * k
         out = [mpmath.mpf(0)] * (len(probs) + 2 * c * k)
         for i, p in enumerate(probs):
