@@ -637,3 +637,19 @@ def test_renyi_routes_never_beat_exact_curves() -> None:
         rho = discrete.discrete_gaussian_zcdp(sigma, (1, -1))
         eps = definitions.zcdp_to_dp_epsilon(rho, "1e-9")
         assert discrete.discrete_gaussian_delta(eps, sigma, (1, -1)) <= mp("1e-9") * (1 + mp("1e-9"))
+
+
+def test_closed_form_never_below_the_numerical_bound_where_valid() -> None:
+    """Inside its validity region, MJTB+22 Theorem 3.1 must dominate the [FMT20] numerical bound
+    of the same reduction (a smaller closed-form value would be a wrong small number)."""
+    checked = 0
+    for eps0 in (0.5, 1.0, 2.0, 3.0, 5.0):
+        for n in (2000, 10_000, 100_000, 1_000_000):
+            for delta in (1e-6, 1e-10):
+                ok, _ = shuffle.closed_form_condition(eps0, n, delta)
+                if not ok:
+                    continue
+                checked += 1
+                assert (shuffle.closed_form_value(eps0, n, delta)
+                        >= shuffle.clone_epsilon(eps0, n, delta, "fmt20").eps)
+    assert checked >= 20
