@@ -653,3 +653,22 @@ def test_closed_form_never_below_the_numerical_bound_where_valid() -> None:
                 assert (shuffle.closed_form_value(eps0, n, delta)
                         >= shuffle.clone_epsilon(eps0, n, delta, "fmt20").eps)
     assert checked >= 20
+
+
+def test_rappor_histogram_clone_delta_brute_force() -> None:
+    eps0, n = 1.5, 8
+    pc = shuffle.clone_probability(eps0, "fmt22")
+    p, q = _clone_pair_mp(eps0, n, pc)
+    a = [x * y for x in p for y in q]
+    b = [x * y for x in q for y in p]
+    for eps in (0.3, 1.0):
+        brute = float(definitions.dp_delta(a, b, eps))
+        assert shuffle.rappor_histogram_clone_delta(eps, eps0, n) == pytest.approx(
+            brute, rel=1e-9, abs=1e-14)
+
+
+def test_rappor_histogram_clone_bound_dominates_every_dataset() -> None:
+    """The proven curve is above the exact curve of the analysed dataset."""
+    for eps in (0.3, 0.8):
+        assert (shuffle.rappor_histogram_clone_delta(eps, 2.0, 300)
+                >= shuffle.rappor_histogram_delta(eps, 2.0, 300))
