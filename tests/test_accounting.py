@@ -279,7 +279,7 @@ def test_amplification_formulas() -> None:
     assert e2 == mpmath.log1p(mp(50) / 1000 * mpmath.expm1(1))
 
 
-@settings(max_examples=30)
+@settings(max_examples=15)
 @given(st.floats(0.001, 0.5), st.floats(0.5, 10), st.floats(1.5, 60))
 def test_sampled_gaussian_monotone(q: float, sigma: float, alpha: float) -> None:
     r = subsampling.sampled_gaussian_rdp(q, sigma, alpha)
@@ -644,7 +644,7 @@ def test_closed_form_never_below_the_numerical_bound_where_valid() -> None:
     of the same reduction (a smaller closed-form value would be a wrong small number)."""
     checked = 0
     for eps0 in (0.5, 1.0, 2.0, 3.0, 5.0):
-        for n in (2000, 10_000, 100_000, 1_000_000):
+        for n in (2000, 10_000, 100_000):
             for delta in (1e-6, 1e-10):
                 ok, _ = shuffle.closed_form_condition(eps0, n, delta)
                 if not ok:
@@ -652,7 +652,7 @@ def test_closed_form_never_below_the_numerical_bound_where_valid() -> None:
                 checked += 1
                 assert (shuffle.closed_form_value(eps0, n, delta)
                         >= shuffle.clone_epsilon(eps0, n, delta, "fmt20").eps)
-    assert checked >= 20
+    assert checked >= 12
 
 
 def test_rappor_histogram_clone_delta_brute_force() -> None:
