@@ -672,3 +672,11 @@ def test_rappor_histogram_clone_bound_dominates_every_dataset() -> None:
     for eps in (0.3, 0.8):
         assert (shuffle.rappor_histogram_clone_delta(eps, 2.0, 300)
                 >= shuffle.rappor_histogram_delta(eps, 2.0, 300))
+
+
+def test_unreachable_delta_gives_infinity_not_a_small_number() -> None:
+    # deletion: with the target absent the sum never reaches n, so delta >= P[sum = n] > 1e-9
+    # for every eps (n = 5, eps0 = 1)
+    assert shuffle.rr_sum_delta(40, 1.0, 5, "deletion") > 1e-9
+    assert shuffle.rr_sum_epsilon(1.0, 5, 1e-9, "deletion").eps == math.inf
+    assert shuffle.rr_sum_epsilon(1.0, 5, 0.5, "deletion").eps < math.inf

@@ -97,12 +97,13 @@ def _check(eps0: Real, n: int, delta: Real) -> tuple[float, int, float]:
 
 
 def _bisect_eps(delta_of: object, target: float, hi: float) -> float:
-    """Smallest eps in [0, hi] with delta_of(eps) <= target (delta_of non-increasing)."""
+    """Smallest eps in [0, hi] with delta_of(eps) <= target (delta_of non-increasing); infinity
+    when even ``hi`` misses the target (never a number that does not hold)."""
     assert callable(delta_of)
     if delta_of(0.0) <= target:
         return 0.0
     if delta_of(hi) > target:
-        return hi
+        return math.inf
     lo = 0.0
     while hi - lo > EPS_TOL * max(hi, 1e-3):
         mid = (lo + hi) / 2
@@ -331,9 +332,10 @@ def rr_sum_epsilon(eps0: Real, n: int, delta: Real, neighbours: str = "replaceme
     """Smallest eps with :func:`rr_sum_delta` <= delta (upper end of the bisection bracket)."""
     e0, n, d = _check(eps0, n, delta)
     pairs = rr_sum_pairs(e0, n, neighbours, ones)
-    # replacement: the local guarantee eps0 bounds eps; deletion: the ratio to an absent user is
-    # at most max(e^eps0 p + ..., ...) -- search up to eps0 + log 2, then check.
-    hi = e0 if neighbours == "replacement" else e0 + math.log(2.0) + 1.0
+    # replacement: the local guarantee eps0 bounds eps (delta(eps0) = 0). deletion: the output n
+    # has no mass when the target is absent, so delta >= P[all n report 1] for every eps; search
+    # up to a generous bound and report infinity if delta is still missed there.
+    hi = e0 if neighbours == "replacement" else 4 * e0 + 50.0
     eps = _bisect_eps(lambda x: _pairs_delta(pairs, x), d, hi)
     return ShuffleResult(eps, d, "exact-rr", "exact-rr", True,
                          f"exact curve of the sum of {n} binary RRs, {neighbours} neighbours, "
@@ -363,7 +365,7 @@ def rr_sum_worst_epsilon(eps0: Real, n: int, delta: Real, neighbours: str = "rep
     if n > WORST_CASE_MAX_N:
         raise ValueError(f"the exhaustive worst case is limited to n <= {WORST_CASE_MAX_N}")
     all_pairs = [rr_sum_pairs(e0, n, neighbours, k) for k in range(n)]
-    hi = e0 if neighbours == "replacement" else e0 + math.log(2.0) + 1.0
+    hi = e0 if neighbours == "replacement" else 4 * e0 + 50.0
     eps = _bisect_eps(lambda x: max(_pairs_delta(pp, x) for pp in all_pairs), d, hi)
     return ShuffleResult(eps, d, "exact-rr", "exact-rr", True,
                          f"exact worst case over all compositions of the other users' bits, "
