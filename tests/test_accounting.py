@@ -680,3 +680,13 @@ def test_unreachable_delta_gives_infinity_not_a_small_number() -> None:
     assert shuffle.rr_sum_delta(40, 1.0, 5, "deletion") > 1e-9
     assert shuffle.rr_sum_epsilon(1.0, 5, 1e-9, "deletion").eps == math.inf
     assert shuffle.rr_sum_epsilon(1.0, 5, 0.5, "deletion").eps < math.inf
+
+
+def test_correlated_mechanism_guarantee() -> None:
+    p, r = ghazi.theorem13_parameters(1, "1e-6", 4)  # D3 sufficient for (1, 1e-6), Delta = 4
+    e, d = ghazi.correlated_mechanism_guarantee(3, 1, r, p, 4)
+    d2 = ghazi.negative_binomial_mechanism_delta(1, r, p, 4)
+    assert d2 <= mp("1e-6")  # Theorem 13 holds
+    assert abs(e - 4) < mp("1e-35")
+    expect = mpmath.exp(mp(3)) * d2 + 2 * mpmath.exp(mp(6)) * mpmath.exp(mp(-15))
+    assert abs(d - expect) < mp("1e-30") * expect and d < mp("1e-3")
