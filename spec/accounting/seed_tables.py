@@ -151,7 +151,8 @@ def sa2_examples() -> list[Row]:
                  "closed_form": ("not applicable: " + cf.note), "fmt20": _fixed(f20.eps, 6),
                  "holds": bool(ok4),
                  "verdict": ("holds with the [FMT22] bound (randomizers of its corrected class, "
-                             "which includes binary randomized response / RAPPOR); for an arbitrary "
+                             "which includes binary randomized response; whether it covers the "
+                             "RAPPOR_K of the example is not checked here); for an arbitrary "
                              f"eps0-DP randomizer the proven [FMT20] bound is {_fixed(f20.eps, 6)}; "
                              "the Theorem 3.1 closed form is outside its validity region")
                  if ok4 else "DOES NOT HOLD"})
