@@ -34,7 +34,7 @@ def test_calibrate_gaussian(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_calibrate_discrete_considers_every_vector(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "calibrate", "gaussian", "--epsilon", "1", "--delta", "1e-6",
+    status, out, _ = run(capsys, "calibrate", "gaussian", "--epsilon", "3", "--delta", "1e-3",
                          "--sensitivity", "2", "--discrete", "--json", "--digits", "10")
     doc = json.loads(out)
     assert status == 0

@@ -37,6 +37,11 @@ def register(sub: Any) -> None:
                         "response (default fmt20, valid for every eps0-DP randomizer)")
     s.add_argument("--neighbours", choices=("replacement", "deletion"), default="replacement",
                    help="exact-rr only")
+    s.add_argument("--ones", type=int, default=0,
+                   help="exact-rr only: how many of the other n - 1 users hold a 1 (default 0)")
+    s.add_argument("--worst-case", action="store_true",
+                   help="exact-rr only: maximise over every composition of the others' bits "
+                        f"(n <= {shuffle.WORST_CASE_MAX_N})")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=run_shuffle)
 
@@ -79,10 +84,14 @@ def run_subsampled(args: argparse.Namespace) -> int:
 def run_shuffle(args: argparse.Namespace) -> int:
     try:
         if args.bound == "exact-rr":
-            r = shuffle.rr_sum_epsilon(args.eps0, args.n, args.delta, args.neighbours)
+            if args.worst_case:
+                r = shuffle.rr_sum_worst_epsilon(args.eps0, args.n, args.delta, args.neighbours)
+            else:
+                r = shuffle.rr_sum_epsilon(args.eps0, args.n, args.delta, args.neighbours,
+                                           args.ones)
         else:
-            if args.neighbours != "replacement":
-                raise CliError("--neighbours applies to --bound exact-rr only")
+            if args.neighbours != "replacement" or args.ones or args.worst_case:
+                raise CliError("--neighbours, --ones and --worst-case apply to --bound exact-rr only")
             r = shuffle.shuffle_epsilon(args.eps0, args.n, args.delta, args.bound)
     except (ValueError, TypeError, ArithmeticError) as exc:
         raise CliError(str(exc)) from exc

@@ -58,6 +58,12 @@ TOLERANCE: dict[str, tuple[float, float]] = {
     "accounting.ghazi_mechanism_delta": (1e-9, 1e-300),
     "accounting.ghazi_minimal_parameter": (1e-9, 0.0),
     "accounting.budget_transcript": (0.0, 0.0),
+    "accounting.without_replacement_amplification": (1e-12, 1e-300),
+    "accounting.pure_conversions": (1e-12, 1e-300),
+    "accounting.discrete_laplace": (1e-12, 0.0),
+    "accounting.ghazi_theorem18": (1e-12, 1e-300),
+    "accounting.rappor_histogram": (1e-6, 1e-14),
+    "accounting.rr_sum_worst_delta": (1e-8, 1e-15),
 }
 #: outputs that are calibrated noise parameters (must never be below the expected value)
 LOWER_BOUNDED = ("sigma", "lambda", "r")
@@ -193,7 +199,43 @@ def h_budget(a: dict[str, Any]) -> dict[str, Any]:
     return {"decisions": decisions, "state": json.loads(acc.to_json())}
 
 
+def h_wor(a: dict[str, Any]) -> dict[str, Any]:
+    e, d = subsampling.without_replacement_amplification(a["eps"], a["delta"], a["m"], a["n"])
+    return {"eps": _s(e), "delta": _s(d)}
+
+
+def h_pure(a: dict[str, Any]) -> dict[str, Any]:
+    return {"zcdp": _s(definitions.pure_to_zcdp(a["eps"])),
+            "rdp": _s(definitions.pure_to_rdp(a["eps"], a["alpha"]))}
+
+
+def h_dlap(a: dict[str, Any]) -> dict[str, Any]:
+    return {"eps": _s(discrete.discrete_laplace_epsilon(a["scale"], a["l1Sensitivity"]))}
+
+
+def h_thm18(a: dict[str, Any]) -> dict[str, Any]:
+    e, d = ghazi.theorem18_guarantee(a["eps1"], a["eps2"], a["delta2"], a["delta3"])
+    return {"eps": _s(e), "delta": _s(d)}
+
+
+def h_rappor(a: dict[str, Any]) -> dict[str, Any]:
+    d = shuffle.rappor_histogram_delta(a["eps"], a["eps0"], a["n"])
+    r = shuffle.rappor_histogram_rdp_epsilon(a["eps0"], a["n"], float(mpf(a["delta"])))
+    return {"deltaExact": _s(d), "epsRenyiRoute": _s(r.eps)}
+
+
+def h_rr_worst(a: dict[str, Any]) -> dict[str, Any]:
+    d, ones = shuffle.rr_sum_worst_delta(a["eps"], a["eps0"], a["n"], a["neighbours"])
+    return {"delta": _s(d), "ones": ones}
+
+
 HANDLERS: dict[str, Handler] = {
+    "accounting.without_replacement_amplification": h_wor,
+    "accounting.pure_conversions": h_pure,
+    "accounting.discrete_laplace": h_dlap,
+    "accounting.ghazi_theorem18": h_thm18,
+    "accounting.rappor_histogram": h_rappor,
+    "accounting.rr_sum_worst_delta": h_rr_worst,
     "accounting.gaussian_delta": h_gaussian_delta,
     "accounting.gaussian_sigma": h_gaussian_sigma,
     "accounting.discrete_gaussian_delta": h_dg_delta,
@@ -251,6 +293,15 @@ HEADER = [
     " delta(eps) of Poi(lambda) or NB(r, p) noise for Delta-summation (shifts 1..sensitivity, both"
     " directions), NB(k; r, p) = C(k+r-1, k)(1-p)^r p^k. ghazi_minimal_parameter: smallest lambda"
     " (or r at the given p) reaching delta, 12 significant digits rounded up.",
+    "without_replacement_amplification: m of n records, substitution neighbours ([BBG18] Thm 9),"
+    " (log(1 + (m/n)(e^eps - 1)), (m/n) delta). pure_conversions: eps-DP -> (eps^2/2)-zCDP and"
+    " (alpha, min(alpha eps^2/2, eps))-RDP. discrete_laplace: pure eps = l1Sensitivity / scale.",
+    "ghazi_theorem18: (eps1 + eps2, e^eps1 delta2 + 2 e^(2 eps1) delta3) ([GKMP20] Thm 18).",
+    "rappor_histogram: symmetric RAPPOR on one-hot data, replacement (two coordinates change), the"
+    " other users' bits 0 in both: deltaExact = exact delta(eps) of the product pair; epsRenyiRoute"
+    " = min over alpha of SA2 Thm 1 applied to 2 max(D_alpha(P||Q), D_alpha(Q||P)) (MJTB+22 Thm"
+    " C.3, the DP draft's Table 1 method), alpha refined by golden section from the default orders.",
+    "rr_sum_worst_delta: max over ones = 0..n-1 of rr_sum_delta, and the maximising ones.",
     "budget_transcript: the accountant of MJTB+22 sec. 4.3 (checks 1-3; check 3 uses the policy's"
     " bound at its delta), queries committed in order; failedCheck 0 means allowed.",
     "Invalid: parameters outside their domains (eps <= 0 where positive, delta outside (0, 1),"
@@ -359,6 +410,12 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     "accounting.ghazi_mechanism_delta": ("mechanism", "eps", "lambda", "r", "p", "sensitivity"),
     "accounting.ghazi_minimal_parameter": ("mechanism", "eps", "delta", "p", "sensitivity"),
     "accounting.budget_transcript": ("policy", "queries"),
+    "accounting.without_replacement_amplification": ("eps", "delta", "m", "n"),
+    "accounting.pure_conversions": ("eps", "alpha"),
+    "accounting.discrete_laplace": ("scale", "l1Sensitivity"),
+    "accounting.ghazi_theorem18": ("eps1", "eps2", "delta2", "delta3"),
+    "accounting.rappor_histogram": ("eps", "eps0", "n", "delta"),
+    "accounting.rr_sum_worst_delta": ("eps", "eps0", "n", "neighbours"),
 }
 
 
@@ -414,7 +471,7 @@ def _document() -> dict[str, Any]:
             ("sigma negative", {"eps": "1", "sigma": "-1", "vector": [1]})]))
     g.append(_group("accounting.discrete_gaussian_sigma", {}, [
         (f"DP draft Table 2, eps {e}, exact discrete", {"eps": e, "delta": "1e-9", "vector": [1, -1]},
-         ["Seed"]) for e in ("0.317", "0.906", "1.528")] + [
+         ["Seed"]) for e in ("0.317", "1.528")] + [
         ("small sigma regime", {"eps": "3", "delta": "1e-3", "vector": [1]}, []),
     ], tc, [("delta 2", {"eps": "1", "delta": "2", "vector": [1]})]))
     g.append(_group("accounting.rdp_to_dp", {}, [
@@ -505,6 +562,28 @@ def _document() -> dict[str, Any]:
                                   "p": "0.90483741803595957316", "sensitivity": 1}, []),
     ], tc, [("unknown mechanism", {"mechanism": "binomial", "eps": "1", "delta": "1e-6",
                                    "sensitivity": 1})]))
+    g.append(_group("accounting.without_replacement_amplification", {}, [
+        ("50 of 1000", {"eps": "1", "delta": "1e-6", "m": 50, "n": 1000}, []),
+    ], tc, [("m > n", {"eps": "1", "delta": "1e-6", "m": 5, "n": 4})]))
+    g.append(_group("accounting.pure_conversions", {}, [
+        ("eps 0.1, alpha 4", {"eps": "0.1", "alpha": "4"}, []),
+        ("eps 1, alpha 4 (trivial bound wins)", {"eps": "1", "alpha": "4"}, []),
+    ], tc, [("alpha 1", {"eps": "1", "alpha": "1"})]))
+    g.append(_group("accounting.discrete_laplace", {}, [
+        ("scale 0.5, L1 2", {"scale": "0.5", "l1Sensitivity": 2}, []),
+    ], tc, [("scale 0", {"scale": "0", "l1Sensitivity": 1})]))
+    g.append(_group("accounting.ghazi_theorem18", {}, [
+        ("0.99 + 0.01", {"eps1": "0.99", "eps2": "0.01", "delta2": "1e-7", "delta3": "1e-9"}, []),
+    ], tc, [("delta2 2", {"eps1": "1", "eps2": "1", "delta2": "2", "delta3": "0"})]))
+    g.append(_group("accounting.rappor_histogram", {}, [
+        ("DP draft Table 1, EPSILON_0 5", {"eps": "0.317", "eps0": "5", "n": 100000,
+                                           "delta": "1e-9"}, ["Seed"]),
+        ("n 2000, EPSILON_0 3", {"eps": "0.5", "eps0": "3", "n": 2000, "delta": "1e-6"}, []),
+    ], tc))
+    g.append(_group("accounting.rr_sum_worst_delta", {}, [
+        ("n 60, eps0 2, eps 0.3: worst at ones 2", {"eps": "0.3", "eps0": "2", "n": 60,
+                                                    "neighbours": "replacement"}, []),
+    ], tc))
     policy = json.loads(_table1_policy())
     queries = [
         {"analysis": "keyboard", "fields": ["n-gram", "bucketed age"], "eps0": "2", "eps": "0.5",

@@ -18,10 +18,14 @@ neglected mass is below 10^-35; the partial sum over all coordinates but the las
 exactly, and the last coordinate enters through its tail sums. Not the continuous formula: for
 small sigma the two differ (the point of [CKS20] Theorem 7 and of the KT note in sec. 6.1.2).
 
-Calibration bisects sigma to 1e-14 relative and rounds up to ``digits`` significant digits, then
-re-checks the rounded sigma. delta(eps) of the discrete Gaussian is not proven monotone in sigma
-in [CKS20]; the bisection therefore re-evaluates the published sigma exactly (it must meet the
-target) and the tests check monotonicity on grids. zCDP: ``||v||^2 / (2 sigma^2)`` ([CKS20]
+Calibration bisects sigma to 1e-(digits+2) relative and rounds up to ``digits`` significant digits,
+then re-checks the rounded sigma. delta(eps) of the discrete Gaussian is *not* monotone in sigma
+(e.g. eps = 1, v = (1,): delta rises from 0.1905 at sigma = 0.715 to 0.1923 at 0.755; it happens
+for larger eps at larger sigma too), so a bisection alone could return a sigma some larger values of
+which fail the target again. After bisecting, the calibration therefore evaluates delta at
+``SCAN_POINTS`` points between sigma and 2 sigma; if any fails, it restarts above the last failing
+point. The published sigma meets the target exactly, and so does every scanned larger sigma; a
+failure between scan points is not excluded by a proof. zCDP: ``||v||^2 / (2 sigma^2)`` ([CKS20]
 Theorem 14, multivariate).
 
 Discrete Laplace with scale t: ``P[y] ∝ exp(-|y| / t)``; adding it to a function of L1 sensitivity
@@ -46,6 +50,8 @@ from spec.accounting.numeric import (
 
 #: working precision of the discrete Gaussian computations (decimal digits)
 DPS_DISCRETE = 30
+#: points of the safety scan above a calibrated sigma (sigma (1 + j/SCAN_POINTS), j = 1..)
+SCAN_POINTS = 32
 
 
 def _table(sigma: mpmath.mpf) -> tuple[int, list[mpmath.mpf]]:
@@ -55,7 +61,13 @@ def _table(sigma: mpmath.mpf) -> tuple[int, list[mpmath.mpf]]:
     # factor (< 1 + s2) and the normaliser is >= 1, so the lost mass is < 10^-(DPS+5).
     k = int(mpmath.ceil(mpmath.sqrt(2 * s2 * (DPS_DISCRETE + 8) * mpmath.log(10)
                                     + 2 * s2 * mpmath.log(1 + s2)))) + 1
-    w = [mpmath.exp(-mpmath.mpf(y * y) / (2 * s2)) for y in range(0, k + 1)]
+    # w(y) = exp(-y^2 / (2 s2)) by w(y + 1) = w(y) exp(-(2y + 1) / (2 s2)): two products per term
+    ratio_step = mpmath.exp(-1 / s2)
+    g = mpmath.exp(-1 / (2 * s2))
+    w = [mpmath.mpf(1)]
+    for _ in range(k):
+        w.append(w[-1] * g)
+        g *= ratio_step
     z = w[0] + 2 * mpmath.fsum(w[1:])
     half = [x / z for x in w]
     return k, half[:0:-1] + half
@@ -75,9 +87,14 @@ def _vector(v: Sequence[int]) -> list[int]:
 
 def _sum_distribution(v: list[int], k: int, pmf: list[mpmath.mpf]) -> tuple[int, list[mpmath.mpf]]:
     """Exact PMF of ``sum_i v_i Y_i`` as ``(offset, probs)`` with ``probs[s + offset]``."""
-    offset = 0
-    probs = [mpmath.mpf(1)]
-    for c in v:
+    if not v:
+        return 0, [mpmath.mpf(1)]
+    c0 = v[0]
+    offset = c0 * k
+    probs = [mpmath.mpf(0)] * (2 * c0 * k + 1)
+    for j, q in enumerate(pmf):
+        probs[c0 * j] = q
+    for c in v[1:]:
         new_offset = offset + c * k
         out = [mpmath.mpf(0)] * (len(probs) + 2 * c * k)
         for i, p in enumerate(probs):
@@ -105,20 +122,19 @@ def _prob_greater(threshold: mpmath.mpf, v: list[int], k: int, pmf: list[mpmath.
     """``P[sum_i v_i Y_i > threshold]``, the last coordinate through its tail sums."""
     c = v[-1]
     offset, probs = partial
-    total = mpmath.mpf(0)
     n = len(pmf)
+    # floor((t - s) / c) = floor((floor(t) - s) / c) for integers s and c > 0: integer arithmetic
+    ft = int(mpmath.floor(threshold))
+    ps: list[mpmath.mpf] = []
+    ts: list[mpmath.mpf] = []
     for i, p in enumerate(probs):
         if p == 0:
             continue
-        s = i - offset
-        # need c * y > threshold - s, i.e. y >= floor((threshold - s) / c) + 1
-        y_min = int(mpmath.floor((threshold - s) / c)) + 1
-        idx = y_min + k
-        if idx <= 0:
-            total += p * tail[0]
-        elif idx < n:
-            total += p * tail[idx]
-    return total
+        idx = (ft - (i - offset)) // c + 1 + k  # y >= (ft - s) // c + 1, shifted by k
+        if idx < n:
+            ps.append(p)
+            ts.append(tail[max(idx, 0)])
+    return mpmath.fdot(ps, ts) if ps else mpmath.mpf(0)
 
 
 def discrete_gaussian_delta(eps: Real | mpmath.mpf, sigma: Real | mpmath.mpf,
@@ -137,6 +153,47 @@ def discrete_gaussian_delta(eps: Real | mpmath.mpf, sigma: Real | mpmath.mpf,
         d = (_prob_greater(a, v, k, pmf, tail, partial)
              - mpmath.exp(e) * _prob_greater(b, v, k, pmf, tail, partial))
         return max(d, mpmath.mpf(0))
+
+
+def _bracket(f: object, lo: mpmath.mpf, hi: mpmath.mpf, tol: mpmath.mpf
+             ) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """Shrink ``[lo, hi]`` with ``f(lo) > 0 >= f(hi)`` to relative width ``tol``.
+
+    Regula falsi (Illinois variant) that probes ``tol/4`` either side of each estimate, so the
+    bracket closes as soon as an estimate is that close; a bisection step is taken whenever two
+    steps fail to halve the bracket. Only the sign of f decides, so the result is a true bracket.
+    """
+    assert callable(f)
+    flo, fhi = f(lo), f(hi)
+    last_side = 0
+    widths = [hi - lo]
+    for _ in range(400):
+        if hi - lo <= tol * hi:
+            break
+        if len(widths) >= 3 and widths[-1] > widths[-3] / 2:
+            x = (lo + hi) / 2
+            w = mpmath.mpf(0)
+        else:
+            x = hi - fhi * (hi - lo) / (fhi - flo)
+            w = tol * hi / 4
+            x = min(max(x, lo + w), hi - w)
+        for y in ((x - w, x + w) if w > 0 else (x,)):
+            if not lo < y < hi:
+                continue
+            fy = f(y)
+            if fy > 0:
+                lo, flo = y, fy
+                if last_side == -1:
+                    fhi /= 2  # Illinois: the other end has been kept twice
+                last_side = -1
+            else:
+                hi, fhi = y, fy
+                if last_side == 1:
+                    flo /= 2
+                last_side = 1
+                break
+        widths.append(hi - lo)
+    return lo, hi
 
 
 def discrete_gaussian_zcdp(sigma: Real | mpmath.mpf, sensitivity: Sequence[int] = (1,)) -> mpmath.mpf:
@@ -160,25 +217,38 @@ def calibrate_discrete_gaussian_sigma(eps: Real, delta: Real, sensitivity: Seque
         dl = probability(delta, "delta")
         norm = mpmath.sqrt(sum(c * c for c in v))
         cont = calibrate_gaussian_sigma(e, dl, norm, digits=12).exact
-        lo, hi = cont / 2, cont * 2
+        # start from a narrow bracket around the continuous sigma and widen it as needed
+        lo, hi = cont * (1 - mpmath.mpf("1e-3")), cont * (1 + mpmath.mpf("1e-3"))
         while discrete_gaussian_delta(e, hi, v) > dl:
-            hi *= 2
+            lo, hi = hi, hi * 2
         while lo > mpmath.mpf("1e-3") and discrete_gaussian_delta(e, lo, v) <= dl:
-            lo /= 2
+            hi, lo = lo, lo / 2
         tol = mpmath.mpf(10) ** -(digits + 2)
-        while hi - lo > tol * hi:
-            mid = (lo + hi) / 2
-            if discrete_gaussian_delta(e, mid, v) <= dl:
-                hi = mid
-            else:
-                lo = mid
+
+        def f(x: mpmath.mpf) -> mpmath.mpf:
+            d = discrete_gaussian_delta(e, x, v)
+            return mpmath.log(max(d, mpmath.mpf(10) ** -1000)) - mpmath.log(dl)
+
+        for _ in range(8):
+            lo, hi = _bracket(f, lo, hi, tol)
+            # delta is not monotone in sigma: make sure no larger sigma on the scan grid fails
+            grid = [hi * (1 + mpmath.mpf(j) / SCAN_POINTS) for j in range(1, SCAN_POINTS + 1)]
+            bad = [g for g in grid if discrete_gaussian_delta(e, g, v) > dl]
+            if not bad:
+                break
+            lo = bad[-1]
+            hi = lo * 2
+            while discrete_gaussian_delta(e, hi, v) > dl:
+                hi *= 2
+        else:  # pragma: no cover
+            raise ArithmeticError("no sigma found that is safe on the scan grid")
         published = round_up(hi, digits)
         at = discrete_gaussian_delta(e, mpf(published), v)
         if at > dl:  # pragma: no cover - guards against non-monotone behaviour
             raise ArithmeticError("rounded discrete Gaussian sigma fails the target")
         return Calibration(published, hi, at, digits,
                            "discrete Gaussian, exact privacy loss distribution [CKS20] Thm 7, "
-                           "bisection")
+                           f"bisection, re-checked on {SCAN_POINTS} points up to twice sigma")
 
 
 def discrete_laplace_epsilon(scale: Real, l1_sensitivity: int = 1) -> mpmath.mpf:

@@ -297,3 +297,15 @@ def geometric_tail(eps1: Real, sensitivity: int = 1) -> mpmath.mpf:
     s = positive_int(sensitivity, "sensitivity")
     with mpmath.workdps(DPS):
         return mpmath.exp(-positive(eps1, "eps1") * (s + 1))
+
+
+def correlated_mechanism_guarantee(eps1: Real, eps2: Real, r: Real, p: Real,
+                                   sensitivity: int = 1) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """(eps, delta) of the (D1, D2, D3)-correlated distributed mechanism via Theorem 18 with the
+    choices of [GKMP20] sec. 4.1 / 5.1: D1 = D2 = NB(1, e^{-eps1}) (so D1 - D2 = DLap(eps1),
+    eps1-DP for binary summation), D3 = NB(r, p) (its (eps2, delta2) computed exactly for
+    Delta-summation) and delta3 = P[D2 > Delta] = e^{-eps1 (Delta + 1)} (:func:`geometric_tail`).
+    """
+    d2 = negative_binomial_mechanism_delta(eps2, r, p, sensitivity)
+    d3 = geometric_tail(eps1, sensitivity)
+    return theorem18_guarantee(eps1, eps2, min(d2, mpmath.mpf(1)), d3)

@@ -8,9 +8,10 @@ point. Two arithmetics are used, and every function says which:
   conservatively* to a stated number of significant digits: a noise scale is rounded up, an epsilon
   or delta is rounded up, so a printed value is never more optimistic than the exact one.
 * **binary64** (numpy/scipy) for the shuffle bounds, whose distributions have up to 10^6 atoms.
-  There, every probability is computed from log-PMFs and summed in a way whose relative error is
-  below 1e-9 in the ranges the functions accept (tests compare with mpmath at small ``n``); the
-  reported epsilon is the upper end of a bisection bracket of width at most ``EPS_TOL``.
+  There, every probability is computed from log-PMFs and hockey-stick divergences add only positive
+  terms, so a delta carries an absolute error below about 1e-14 (tests compare with mpmath at small
+  ``n`` to 1e-9 relative); the reported epsilon is the upper end of a bisection bracket of relative
+  width ``spec.accounting.shuffle.EPS_TOL``.
 
 Parameters may be given as ``int``, ``fractions.Fraction``, ``decimal.Decimal``, decimal or
 rational strings (``"0.317"``, ``"1/3"``, ``"1e-9"``) or ``float``. A float is accepted here because

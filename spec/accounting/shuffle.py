@@ -97,12 +97,13 @@ def _check(eps0: Real, n: int, delta: Real) -> tuple[float, int, float]:
 
 
 def _bisect_eps(delta_of: object, target: float, hi: float) -> float:
-    """Smallest eps in [0, hi] with delta_of(eps) <= target (delta_of non-increasing)."""
+    """Smallest eps in [0, hi] with delta_of(eps) <= target (delta_of non-increasing); infinity
+    when even ``hi`` misses the target (never a number that does not hold)."""
     assert callable(delta_of)
     if delta_of(0.0) <= target:
         return 0.0
     if delta_of(hi) > target:
-        return hi
+        return math.inf
     lo = 0.0
     while hi - lo > EPS_TOL * max(hi, 1e-3):
         mid = (lo + hi) / 2
@@ -331,13 +332,15 @@ def rr_sum_epsilon(eps0: Real, n: int, delta: Real, neighbours: str = "replaceme
     """Smallest eps with :func:`rr_sum_delta` <= delta (upper end of the bisection bracket)."""
     e0, n, d = _check(eps0, n, delta)
     pairs = rr_sum_pairs(e0, n, neighbours, ones)
-    # replacement: the local guarantee eps0 bounds eps; deletion: the ratio to an absent user is
-    # at most max(e^eps0 p + ..., ...) -- search up to eps0 + log 2, then check.
-    hi = e0 if neighbours == "replacement" else e0 + math.log(2.0) + 1.0
+    # replacement: the local guarantee eps0 bounds eps (delta(eps0) = 0). deletion: the output n
+    # has no mass when the target is absent, so delta >= P[all n report 1] for every eps; search
+    # up to a generous bound and report infinity if delta is still missed there.
+    hi = e0 if neighbours == "replacement" else 4 * e0 + 50.0
     eps = _bisect_eps(lambda x: _pairs_delta(pairs, x), d, hi)
     return ShuffleResult(eps, d, "exact-rr", "exact-rr", True,
                          f"exact curve of the sum of {n} binary RRs, {neighbours} neighbours, "
-                         f"{ones} of the other users hold a 1")
+                         f"for the dataset where {ones} of the other users hold a 1 (not a "
+                         "worst case over datasets: see fmt22 or --worst-case)")
 
 
 def rr_sum_worst_delta(eps: Real, eps0: Real, n: int, neighbours: str = "replacement"
@@ -362,7 +365,7 @@ def rr_sum_worst_epsilon(eps0: Real, n: int, delta: Real, neighbours: str = "rep
     if n > WORST_CASE_MAX_N:
         raise ValueError(f"the exhaustive worst case is limited to n <= {WORST_CASE_MAX_N}")
     all_pairs = [rr_sum_pairs(e0, n, neighbours, k) for k in range(n)]
-    hi = e0 if neighbours == "replacement" else e0 + math.log(2.0) + 1.0
+    hi = e0 if neighbours == "replacement" else 4 * e0 + 50.0
     eps = _bisect_eps(lambda x: max(_pairs_delta(pp, x) for pp in all_pairs), d, hi)
     return ShuffleResult(eps, d, "exact-rr", "exact-rr", True,
                          f"exact worst case over all compositions of the other users' bits, "
@@ -520,3 +523,63 @@ def shuffle_epsilon(eps0: Real, n: int, delta: Real, bound: str = "fmt22") -> Sh
     if bound == "exact-rr":
         return rr_sum_epsilon(eps0, n, delta)
     raise ValueError(f"unknown bound {bound!r}; one of {', '.join(BOUNDS)}")
+
+
+# -- a proven worst-case curve for the symmetric-RAPPOR histogram -----------------------------
+def _clone_loss_atoms(eps0: float, n: int) -> tuple[Array, Array, float]:
+    """Privacy-loss atoms ``(L, P-probability)`` of the fmt22 pair of one coordinate, with C
+    revealed: every (c, a) with its loss ``log P(c, a) / Q(c, a)``. Atoms of probability below
+    1e-40 are dropped; their total P-mass, and the mass of C not enumerated, is returned and
+    counted in full as delta by the callers (an upper bound on what they could contribute)."""
+    lp, lq, starts, logw, lost = _clone_rdp_tables(eps0, n)
+    sizes = np.diff(np.append(starts, len(lp)))
+    lw = np.repeat(logw, sizes)
+    with np.errstate(invalid="ignore"):
+        logprob = lw + lp
+    keep = np.isfinite(lp) & np.isfinite(lq) & (logprob > math.log(1e-40))
+    dropped = float(np.sum(np.exp(logprob[~keep & np.isfinite(logprob)])))
+    return (lp - lq)[keep], np.exp(logprob[keep]), lost + dropped
+
+
+class _LossTable:
+    """One privacy-loss distribution prepared for fast ``E[(1 - e^{eps - L1 - L2})_+]`` sums."""
+
+    def __init__(self, loss: Array, prob: Array) -> None:
+        order = np.argsort(loss, kind="stable")
+        self.loss = loss[order]
+        p = prob[order]
+        q = p * np.exp(-self.loss)
+        self.sp = np.concatenate([np.cumsum(p[::-1])[::-1], [0.0]])
+        self.sq = np.concatenate([np.cumsum(q[::-1])[::-1], [0.0]])
+
+    def product_delta(self, l1: Array, p1: Array, eps: float) -> float:
+        t = np.searchsorted(self.loss, eps - l1, side="right")
+        terms = p1 * (self.sp[t] - math.exp(eps) * np.exp(-l1) * self.sq[t])
+        return float(np.sum(np.maximum(terms, 0.0)))
+
+
+def rappor_histogram_clone_delta(eps: Real, eps0: Real, n: int) -> float:
+    """Proven delta(eps) of the symmetric-RAPPOR histogram for *every* dataset (replacement).
+
+    Each coordinate's noise decomposes as in the fmt22 pair (every other user's bit is a fair
+    coin with probability 2/(e^eps0 + 1), independently per coordinate); revealing the coins of
+    both changed coordinates leaves the product of two such pairs, the second reversed, which by
+    the symmetry ``a -> c + 1 - a`` has the same privacy-loss distribution. delta is computed
+    from the two loss distributions exactly (sorted suffix sums), plus the unenumerated mass.
+    """
+    e = float(mpf(eps, "eps"))
+    e0 = float(positive(eps0, "eps0"))
+    n = positive_int(n, "n", 2)
+    loss, prob, lost = _clone_loss_atoms(e0, n)
+    return min(_LossTable(loss, prob).product_delta(loss, prob, e) + 2 * lost, 1.0)
+
+
+def rappor_histogram_clone_epsilon(eps0: Real, n: int, delta: Real) -> ShuffleResult:
+    """Smallest eps with :func:`rappor_histogram_clone_delta` <= delta (proven for all datasets)."""
+    e0, n, d = _check(eps0, n, delta)
+    loss, prob, lost = _clone_loss_atoms(e0, n)
+    table = _LossTable(loss, prob)
+    eps = _bisect_eps(lambda x: table.product_delta(loss, prob, x) + 2 * lost, d, 2 * e0)
+    return ShuffleResult(eps, d, "fmt22", "fmt22", True,
+                         "symmetric-RAPPOR histogram, product of two fmt22 clone pairs "
+                         "(proven for every dataset)")
