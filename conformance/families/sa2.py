@@ -16,6 +16,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from conformance.jsonargs import COUNT, DEC, HEX, RAT, count_arg, hex_arg, int_arg, parse_int
 from conformance.vectors import (
     Family,
     Handler,
@@ -26,6 +27,7 @@ from conformance.vectors import (
     test_entry,
     vector_seed,
 )
+from spec.rational import format_rational
 from spec.sa2 import ideal, protocol, tokens
 from spec.sa2.randomizers import Randomizer
 from spec.tape import RandomTape
@@ -34,28 +36,16 @@ IDEAL_SCHEMA = "sa2_ideal-v1.json"
 PROTOCOL_SCHEMA = "sa2_protocol-v1.json"
 TOKENS_SCHEMA = "sa2_tokens-v1.json"
 
-_HEX: dict[str, Any] = {"type": "string", "pattern": "^([0-9a-f]{2})*$"}
-_DEC: dict[str, Any] = {"type": "string", "pattern": "^-?(0|[1-9][0-9]*)$"}
-_RAT: dict[str, Any] = {"type": "string",
-                        "pattern": "^-?(0|[1-9][0-9]*)((/[1-9][0-9]*)|(\\.[0-9]+))?$"}
-_COUNT: dict[str, Any] = {"type": "integer", "minimum": 0}
-_VEC: dict[str, Any] = {"type": "array", "items": _DEC}
+_VEC: dict[str, Any] = {"type": "array", "items": DEC}
 _MSGS: dict[str, Any] = {"type": "array", "items": _VEC}
 _RELEASE: dict[str, Any] = {"anyOf": [{"type": "null"}, _VEC]}
 
 
-def _int(args: dict[str, Any], key: str) -> int:
-    value = args[key]
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ValueError(f"{key} must be an integer or a decimal string")
-    return int(value)
-
-
 def _messages(args: dict[str, Any]) -> tuple[list[tuple[int, ...]], ideal.Aggregation[Any, Any]]:
-    dim = _int(args, "dimension")
+    dim = int_arg(args, "dimension")
     if dim < 1:
         raise ValueError("dimension must be >= 1")
-    msgs = [tuple(int(x) for x in m) for m in args["messages"]]
+    msgs = [tuple(parse_int(x, "messages") for x in m) for m in args["messages"]]
     return msgs, ideal.vector_sum(dim)
 
 
@@ -64,18 +54,18 @@ def _release(value: tuple[int, ...] | None) -> list[str] | None:
 
 
 def _tape(args: dict[str, Any]) -> RandomTape:
-    return RandomTape(bytes.fromhex(args["seed"]), args["tag"])
+    return RandomTape(hex_arg(args, "seed"), args["tag"])
 
 
 # -- reference handlers ---------------------------------------------------------------------------
 def h_aggregate(args: dict[str, Any]) -> dict[str, Any]:
     msgs, agg = _messages(args)
-    return {"release": _release(ideal.aggregate(msgs, _int(args, "B"), agg))}
+    return {"release": _release(ideal.aggregate(msgs, int_arg(args, "B"), agg))}
 
 
 def h_poisson(args: dict[str, Any]) -> dict[str, Any]:
     msgs, agg = _messages(args)
-    B = ideal.check_cohort_size(_int(args, "B"))
+    B = ideal.check_cohort_size(int_arg(args, "B"))
     tape = _tape(args)
     keep = ideal.poisson_sample(len(msgs), args["q"], tape)
     release = ideal.aggregate([m for m, k in zip(msgs, keep, strict=True) if k], B, agg)
@@ -86,7 +76,7 @@ def h_poisson(args: dict[str, Any]) -> dict[str, Any]:
 def h_fixed(args: dict[str, Any]) -> dict[str, Any]:
     msgs, agg = _messages(args)
     tape = _tape(args)
-    chosen = ideal.fixed_size_subset(len(msgs), _int(args, "B"), tape)
+    chosen = ideal.fixed_size_subset(len(msgs), int_arg(args, "B"), tape)
     release = None if chosen is None else agg.total([msgs[i] for i in chosen])
     return {"selectedCount": 0 if chosen is None else len(chosen), "release": _release(release),
             "bitsConsumed": tape.bits_consumed}
@@ -95,20 +85,18 @@ def h_fixed(args: dict[str, Any]) -> dict[str, Any]:
 def h_time_bounded(args: dict[str, Any]) -> dict[str, Any]:
     msgs, agg = _messages(args)
     timed = list(zip(msgs, args["times"], strict=True))
-    out = ideal.time_bounded_aggregate(args["t0"], timed, _int(args, "B"), args["K"], agg)
+    out = ideal.time_bounded_aggregate(args["t0"], timed, int_arg(args, "B"), args["K"], agg)
     return {"release": _release(out)}
 
 
 def h_donation(args: dict[str, Any]) -> dict[str, Any]:
     tape = _tape(args)
-    m = _int(args, "m")
-    count = _int(args, "count")
-    if count < 0:
-        raise ValueError("count must be >= 0")
+    m = int_arg(args, "m")
+    count = count_arg(args, "count")
     waits = []
     for _ in range(count):
         w = ideal.donation_schedule(args["q"], m, args["K"], tape)
-        waits.append(None if w is None else _rat(w))
+        waits.append(None if w is None else format_rational(w))
     return {"waits": waits, "bitsConsumed": tape.bits_consumed}
 
 
@@ -116,15 +104,15 @@ def h_collection(args: dict[str, Any]) -> dict[str, Any]:
     """Run one collection from explicit keys and a seed; every intermediate value is output."""
     dep = protocol.Deployment(
         tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16)),
-        bytes.fromhex(args["leaderHpkeIkm"]), bytes.fromhex(args["helperHpkeIkm"]),
-        bytes.fromhex(args["verifyKey"]))
+        hex_arg(args, "leaderHpkeIkm"), hex_arg(args, "helperHpkeIkm"),
+        hex_arg(args, "verifyKey"))
     recipe, _ = protocol.check_recipe(args["recipe"],
                                          protocol.PrivacyBudget(Fraction(10**9), 1))
     vdaf = protocol.build_vdaf(recipe)
     trace: list[dict[str, str]] = []
-    data = [_int({"x": x}, "x") for x in args["data"]]
-    res = protocol.run_collection(recipe, dep, vdaf, data, bytes.fromhex(args["seed"]),
-                                  malicious=_int(args, "malicious"),
+    data = [parse_int(x, "data") for x in args["data"]]
+    res = protocol.run_collection(recipe, dep, vdaf, data, hex_arg(args, "seed"),
+                                  malicious=int_arg(args, "malicious"),
                                   drop_rate=ideal.parse_rate(args["dropRate"], "dropRate"),
                                   trace=trace)
     position = {id(r): i for i, r in enumerate(res.reports)}
@@ -145,7 +133,7 @@ def h_token_issuance(args: dict[str, Any]) -> dict[str, Any]:
     sk = tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16))
     pk = sk.public_key()
     tape = _tape(args)
-    req = tokens.request_token(pk, bytes.fromhex(args["taskId"]), tape)
+    req = tokens.request_token(pk, hex_arg(args, "taskId"), tape)
     blind_sig = tokens.blind_sign(sk, req.blinded_msg)
     token = tokens.finish_token(pk, req, blind_sig)
     # the coins again, to expose the salt and r (the request keeps only what Finalize needs)
@@ -159,8 +147,8 @@ def h_token_issuance(args: dict[str, Any]) -> dict[str, Any]:
 
 def h_token_verify(args: dict[str, Any]) -> dict[str, Any]:
     """An aggregator's verdicts on a sequence of encoded tokens (one spent-nonce set)."""
-    pk = tokens.PublicKey(int(args["modulus"], 16), _int(args, "exponent"))
-    verifier = tokens.TokenVerifier(pk, bytes.fromhex(args["taskId"]))
+    pk = tokens.PublicKey(int(args["modulus"], 16), int_arg(args, "exponent"))
+    verifier = tokens.TokenVerifier(pk, hex_arg(args, "taskId"))
     verdicts = []
     for text in args["tokens"]:
         try:
@@ -170,10 +158,6 @@ def h_token_verify(args: dict[str, Any]) -> dict[str, Any]:
             continue
         verdicts.append(verifier.check(tok) or "accepted")
     return {"verdicts": verdicts}
-
-
-def _rat(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
 IDEAL_HEADER = [
@@ -273,34 +257,34 @@ class Sa2Family(Family):
         }
 
     def schemas(self) -> dict[str, dict[str, Any]]:
-        base: dict[str, Any] = {"B": _DEC, "dimension": _COUNT, "messages": _MSGS}
-        tape_args: dict[str, Any] = {"seed": _HEX, "tag": {"type": "string"}}
+        base: dict[str, Any] = {"B": DEC, "dimension": COUNT, "messages": _MSGS}
+        tape_args: dict[str, Any] = {"seed": HEX, "tag": {"type": "string"}}
         sampled_out: dict[str, Any] = {
             "type": "object", "required": ["selectedCount", "release", "bitsConsumed"],
-            "properties": {"selectedCount": _COUNT, "release": _RELEASE, "bitsConsumed": _COUNT}}
+            "properties": {"selectedCount": COUNT, "release": _RELEASE, "bitsConsumed": COUNT}}
         release_out: dict[str, Any] = {"type": "object", "required": ["release"],
                                        "properties": {"release": _RELEASE}}
         ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "sa2.aggregate": ({"properties": base}, release_out),
-            "sa2.samplable_aggregate": ({"properties": {**base, **tape_args, "q": _RAT}},
+            "sa2.samplable_aggregate": ({"properties": {**base, **tape_args, "q": RAT}},
                                         sampled_out),
             "sa2.fixed_size_aggregate": ({"properties": {**base, **tape_args}}, sampled_out),
             "sa2.time_bounded_aggregate": (
-                {"properties": {**base, "t0": _RAT, "K": _RAT,
-                                "times": {"type": "array", "items": _RAT}}}, release_out),
+                {"properties": {**base, "t0": RAT, "K": RAT,
+                                "times": {"type": "array", "items": RAT}}}, release_out),
             "sa2.donation_schedule": (
-                {"properties": {**tape_args, "q": _RAT, "m": _DEC, "K": _RAT, "count": _COUNT}},
+                {"properties": {**tape_args, "q": RAT, "m": DEC, "K": RAT, "count": COUNT}},
                 {"type": "object", "required": ["waits", "bitsConsumed"],
                  "properties": {"waits": {"type": "array",
-                                          "items": {"anyOf": [{"type": "null"}, _RAT]}},
-                                "bitsConsumed": _COUNT}}),
+                                          "items": {"anyOf": [{"type": "null"}, RAT]}},
+                                "bitsConsumed": COUNT}}),
         }
-        report: dict[str, Any] = {"type": "object", "additionalProperties": _HEX,
+        report: dict[str, Any] = {"type": "object", "additionalProperties": HEX,
                                   "properties": {"sender": {"type": "string"}}}
         coll_args: dict[str, Any] = {
-            "recipe": {"type": "object"}, "issuerP": _HEX, "issuerQ": _HEX,
-            "leaderHpkeIkm": _HEX, "helperHpkeIkm": _HEX, "verifyKey": _HEX, "seed": _HEX,
-            "data": {"type": "array", "items": _DEC}, "malicious": _COUNT, "dropRate": _RAT}
+            "recipe": {"type": "object"}, "issuerP": HEX, "issuerQ": HEX,
+            "leaderHpkeIkm": HEX, "helperHpkeIkm": HEX, "verifyKey": HEX, "seed": HEX,
+            "data": {"type": "array", "items": DEC}, "malicious": COUNT, "dropRate": RAT}
         coll_out: dict[str, Any] = {
             "type": "object",
             "required": ["reports", "dropped", "arrival", "verdicts", "accepted", "rejected",
@@ -308,25 +292,25 @@ class Sa2Family(Family):
             "properties": {
                 "reports": {"type": "array", "items": report},
                 "dropped": {"type": "array", "items": {"type": "boolean"}},
-                "arrival": {"type": "array", "items": _COUNT},
+                "arrival": {"type": "array", "items": COUNT},
                 "verdicts": {"type": "array", "items": {"type": "string"}},
-                "accepted": _COUNT, "tokensIssued": _COUNT,
-                "rejected": {"type": "object", "additionalProperties": _COUNT},
+                "accepted": COUNT, "tokensIssued": COUNT,
+                "rejected": {"type": "object", "additionalProperties": COUNT},
                 "release": _RELEASE}}
         tok_ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "sa2.token_issuance": (
-                {"properties": {"issuerP": _HEX, "issuerQ": _HEX, "taskId": _HEX, "seed": _HEX,
+                {"properties": {"issuerP": HEX, "issuerQ": HEX, "taskId": HEX, "seed": HEX,
                                 "tag": {"type": "string"}}},
                 {"type": "object",
                  "required": ["tokenInput", "salt", "inv", "blindedMsg", "blindSig", "sig",
                               "token"],
-                 "properties": {k: _HEX for k in ["tokenInput", "salt", "blindedMsg",
+                 "properties": {k: HEX for k in ["tokenInput", "salt", "blindedMsg",
                                                   "blindSig", "sig", "token"]}
                  | {"inv": {"type": "string", "pattern": "^[0-9a-f]+$"}}}),
             "sa2.token_verify": (
                 {"properties": {"modulus": {"type": "string", "pattern": "^[0-9a-f]+$"},
-                                "exponent": _DEC, "taskId": _HEX,
-                                "tokens": {"type": "array", "items": _HEX}}},
+                                "exponent": DEC, "taskId": HEX,
+                                "tokens": {"type": "array", "items": HEX}}},
                 {"type": "object", "required": ["verdicts"],
                  "properties": {"verdicts": {"type": "array", "items": {"enum": [
                      "accepted", "token_malformed", "token_wrong_task", "token_invalid",
