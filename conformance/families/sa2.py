@@ -167,19 +167,22 @@ IDEAL_HEADER = [
     " strings); the sum is coordinate-wise over the integers. `release` null is the paper's"
     " bottom (no output).",
     "sa2.aggregate (A_B^Dec): release the sum of all messages if there are at least B, else null.",
-    "sa2.samplable_aggregate (SA_B^Dec, Poisson rate q = a/b in lowest terms): from the random tape"
-    " (seed, tag) of vectors/tape/random_tape.json, message i = 0, 1, ..., k-1 in order is kept"
-    " iff uniform(b) < a (one uniform(b) per message; none when b = 1); release A_B^Dec of the"
-    " kept messages. Only `release` is the functionality's output; `selectedCount` and"
-    " `bitsConsumed` are intermediate values for debugging and must never be released.",
+    "bernoulli(q), q rational: the exact Bernoulli sampler of vectors/samplers/bernoulli.json (a lazy"
+    " comparison of the tape's bits with q: 1 iff the uniform U = 0.b1 b2 ... < q; no bits when"
+    " q is 0 or 1).",
+    "sa2.samplable_aggregate (SA_B^Dec, Poisson rate q): from the random tape (seed, tag) of"
+    " vectors/tape/random_tape.json, message i = 0, 1, ..., k-1 in order is kept iff"
+    " bernoulli(q) = 1 (one coin per message); release A_B^Dec of the kept messages. Only"
+    " `release` is the functionality's output; `selectedCount` and `bitsConsumed` are intermediate"
+    " values for debugging and must never be released.",
     "sa2.fixed_size_aggregate: if k < B release null and draw nothing; else partial Fisher-Yates"
     " of [0..k-1]: for j = 0..B-1, r = j + uniform(k - j), swap positions j and r; release the"
     " sum of the messages at the first B positions.",
     "sa2.time_bounded_aggregate (A_{B,K}^Dec, App. A): messages come with arrival times `times`"
     " (rationals, non-decreasing, none before t0; otherwise invalid); release the sum if k >= B"
     " and the last time t_k <= t0 + K (K > 0), else null.",
-    "sa2.donation_schedule (App. A): per device, a participation coin uniform(b) < a for q = a/b;"
-    " if it is 1, m coins chi_i = (uniform(m) == 0) for i = 0..m-1 (all m drawn); the wait is"
+    "sa2.donation_schedule (App. A): per device, a participation coin bernoulli(q); if it is 1,"
+    " m coins chi_i = bernoulli(1/m) for i = 0..m-1 (all m drawn); the wait is"
     " K * min{i : chi_i = 1}, or null if no chi_i is 1 or the device did not participate."
     " `count` devices draw from one tape in turn.",
     "Rationals are decimal strings 'a/b' or '0.25'. Seeds are hex; vector seeds are"
@@ -201,9 +204,12 @@ PROTOCOL_HEADER = [
     " DHKEM(X25519, HKDF-SHA256) / HKDF-SHA256 / AES-128-GCM (RFC 9180), the Prio3 verify key.",
     "The client checks the recipe (spec.sa2.protocol.check_recipe, with a budget of 10^9 and one"
     " query) and refuses it if the keys do not match the deployment.",
-    "Coins from `seed` (random tape of vectors/tape): participation poisson_sample over the"
-    " devices from tag 'sa2/poisson'; dummy coins (rate q' = dummyRate of the recipe) for each"
-    " non-participating device in order from 'sa2/dummy'; device i's randomizer from"
+    "Coins from `seed` (random tape of vectors/tape); every Bernoulli coin is bernoulli(q) of"
+    " vectors/samplers/bernoulli.json: participation poisson_sample over the devices (one"
+    " bernoulli(q) each) from tag 'sa2/poisson'; dummy coins (bernoulli(q'), q' = dummyRate of the"
+    " recipe) for each non-participating device in order from 'sa2/dummy'; device i's randomizer"
+    " (spec.sa2.randomizers: bernoulli(flip), then if 1 a uniform(k) replacement, for (binary)"
+    " randomized response; bernoulli(flip) for bits 0..k-1 in order for rappor) from"
     " 'sa2/client/{i}/randomizer', its token request from 'sa2/client/{i}/token' (nonce 32 bytes,"
     " PSS salt 48 bytes, then r = 1 + uniform(n - 1)), its report from 'sa2/client/{i}/report'"
     " (Prio3 nonce 16 bytes, Prio3 rand, leader then helper HPKE ephemeral IKM 32 bytes each;"
@@ -214,8 +220,9 @@ PROTOCOL_HEADER = [
     " || Prio3 nonce || uint32(len(publicShare)) || publicShare || token (big-endian). Prio3"
     " ctx: b'dpspec/sa2/v1' || taskId.",
     "Reports are listed in sending order (honest devices, then malicious ones) with their"
-    " intermediate values; `dropped` has one coin per report (tag 'sa2/network'); the survivors"
-    " are shuffled (Fisher-Yates from tag 'sa2/shuffle': for j = n-1..1 swap j and uniform(j+1))"
+    " intermediate values; `dropped` has one coin bernoulli(dropRate) per report (tag"
+    " 'sa2/network'); the survivors are shuffled (Fisher-Yates from tag 'sa2/shuffle': for"
+    " j = n-1..1 swap j and uniform(j+1))"
     " and `arrival` lists their indices in arrival order; `verdicts` follow arrival order.",
     "Each aggregator checks the token (valid RSA signature, task, nonce not yet spent), opens its"
     " share with its own B, decodes, and runs Prio3 verification; a report is aggregated only"
@@ -472,7 +479,7 @@ class Sa2Family(Family):
                  ("q = 3/7, three-dimensional messages", "3/7", 30, "8", 3),
                  ("q = 1 keeps all and draws nothing", "1", 12, "12", 1),
                  ("q = 0 keeps none and draws nothing", "0", 12, "1", 1),
-                 ("q = 0.999 (b = 1000)", "0.999", 25, "25", 2)]
+                 ("q = 0.999", "0.999", 25, "25", 2)]
         for i, (label, q, k, B, dim) in enumerate(cases):
             inputs = {"seed": vector_seed(f"sa2/poisson/{i}").hex(), "tag": "sa2/poisson",
                       "q": q, "B": B, "dimension": dim, "messages": msgs(f"sa2/p/{i}", k, dim)}
