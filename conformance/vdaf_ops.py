@@ -19,25 +19,9 @@ import json
 from typing import Any
 
 from conformance.adapters.protocol import Handler, Unsupported
+from conformance.jsonargs import hex_arg, hex_list_arg, int_arg, json_int_arg
 
 SUPPORTED_DRAFT = 20
-
-
-def _hex(args: dict[str, Any], key: str) -> bytes:
-    value = args.get(key)
-    if not isinstance(value, str):
-        raise ValueError(f"{key} must be a hex string")
-    try:
-        return bytes.fromhex(value)
-    except ValueError as exc:
-        raise ValueError(f"{key} is not valid hex") from exc
-
-
-def _int(desc: dict[str, Any], key: str) -> int:
-    value = desc.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ValueError(f"vdaf.{key} must be an integer")
-    return int(value)
 
 
 def _prio3() -> Any:
@@ -51,29 +35,29 @@ def _prio3() -> Any:
 def _build(key: str) -> Any:
     desc = json.loads(key)
     p = _prio3()
-    shares = _int(desc, "shares")
+    shares = int_arg(desc, "shares")
     vtype = desc.get("type")
     if vtype == "Prio3Count":
         return p.Prio3Count(shares)
     if vtype == "Prio3Sum":
-        return p.Prio3Sum(shares, _int(desc, "max_measurement"))
+        return p.Prio3Sum(shares, int_arg(desc, "max_measurement"))
     if vtype == "Prio3SumVec":
-        return p.Prio3SumVec(shares, _int(desc, "length"), _int(desc, "max_measurement"),
-                             _int(desc, "chunk_length"))
+        return p.Prio3SumVec(shares, int_arg(desc, "length"), int_arg(desc, "max_measurement"),
+                             int_arg(desc, "chunk_length"))
     if vtype == "Prio3Histogram":
-        return p.Prio3Histogram(shares, _int(desc, "length"), _int(desc, "chunk_length"))
+        return p.Prio3Histogram(shares, int_arg(desc, "length"), int_arg(desc, "chunk_length"))
     if vtype == "Prio3MultihotCountVec":
-        return p.Prio3MultihotCountVec(shares, _int(desc, "length"), _int(desc, "max_weight"),
-                                       _int(desc, "chunk_length"))
+        return p.Prio3MultihotCountVec(shares, int_arg(desc, "length"), int_arg(desc, "max_weight"),
+                                       int_arg(desc, "chunk_length"))
     if vtype == "Prio3SumVecWithMultiproof":
         from spec.field import FIELDS
 
         field = FIELDS.get(str(desc.get("field")))
         if field is None:
             raise ValueError(f"unknown field {desc.get('field')!r}")
-        return p.Prio3SumVecWithMultiproof(shares, field, _int(desc, "num_proofs"),
-                                           _int(desc, "length"), _int(desc, "max_measurement"),
-                                           _int(desc, "chunk_length"))
+        return p.Prio3SumVecWithMultiproof(shares, field, int_arg(desc, "num_proofs"),
+                                           int_arg(desc, "length"), int_arg(desc, "max_measurement"),
+                                           int_arg(desc, "chunk_length"))
     if vtype == "Prio3HigherDegree":
         return p.Prio3HigherDegree(shares)
     raise Unsupported(f"unknown VDAF type {vtype!r}")
@@ -90,11 +74,11 @@ def instance(args: dict[str, Any]) -> Any:
 
 
 def _ctx(args: dict[str, Any]) -> bytes:
-    return _hex(args, "ctx")
+    return hex_arg(args, "ctx")
 
 
 def _agg_param(vdaf: Any, args: dict[str, Any]) -> Any:
-    return vdaf.decode_agg_param(_hex(args, "agg_param")) if "agg_param" in args else None
+    return vdaf.decode_agg_param(hex_arg(args, "agg_param")) if "agg_param" in args else None
 
 
 def _measurement(vdaf: Any, value: Any) -> Any:
@@ -106,20 +90,18 @@ def _measurement(vdaf: Any, value: Any) -> Any:
 def op_shard(args: dict[str, Any]) -> dict[str, Any]:
     vdaf = instance(args)
     public_share, input_shares = vdaf.shard(_ctx(args), _measurement(vdaf, args["measurement"]),
-                                            _hex(args, "nonce"), _hex(args, "rand"))
+                                            hex_arg(args, "nonce"), hex_arg(args, "rand"))
     return {"public_share": vdaf.encode_public_share(public_share).hex(),
             "input_shares": [vdaf.encode_input_share(s).hex() for s in input_shares]}
 
 
 def op_verify_init(args: dict[str, Any]) -> dict[str, Any]:
     vdaf = instance(args)
-    agg_id = args["aggregator_id"]
-    if isinstance(agg_id, bool) or not isinstance(agg_id, int):
-        raise ValueError("aggregator_id must be an integer")
-    public_share = vdaf.decode_public_share(_hex(args, "public_share"))
-    input_share = vdaf.decode_input_share(agg_id, _hex(args, "input_share"))
+    agg_id = json_int_arg(args, "aggregator_id")
+    public_share = vdaf.decode_public_share(hex_arg(args, "public_share"))
+    input_share = vdaf.decode_input_share(agg_id, hex_arg(args, "input_share"))
     (out_share, seed), verifier_share = vdaf.verify_init(
-        _hex(args, "verify_key"), _ctx(args), agg_id, _agg_param(vdaf, args), _hex(args, "nonce"),
+        hex_arg(args, "verify_key"), _ctx(args), agg_id, _agg_param(vdaf, args), hex_arg(args, "nonce"),
         public_share, input_share)
     return {"state": {"out_share": vdaf.encode_out_share(out_share).hex(),
                       "joint_rand_seed": seed.hex() if seed is not None else None},
@@ -128,10 +110,7 @@ def op_verify_init(args: dict[str, Any]) -> dict[str, Any]:
 
 def op_verifier_shares_to_message(args: dict[str, Any]) -> dict[str, Any]:
     vdaf = instance(args)
-    encoded = args["verifier_shares"]
-    if not isinstance(encoded, list):
-        raise ValueError("verifier_shares must be a list")
-    shares = [vdaf.decode_verifier_share(None, _hex({"s": s}, "s")) for s in encoded]
+    shares = [vdaf.decode_verifier_share(None, s) for s in hex_list_arg(args, "verifier_shares")]
     message = vdaf.verifier_shares_to_message(_ctx(args), _agg_param(vdaf, args), shares)
     return {"verifier_message": vdaf.encode_verifier_message(message).hex()}
 
@@ -141,10 +120,10 @@ def op_verify_next(args: dict[str, Any]) -> dict[str, Any]:
     state = args["state"]
     if not isinstance(state, dict):
         raise ValueError("state must be the object vdaf.verify_init returned")
-    out_share = vdaf.decode_out_share(_hex(state, "out_share"))
+    out_share = vdaf.decode_out_share(hex_arg(state, "out_share"))
     seed = state.get("joint_rand_seed")
     verify_state = (out_share, bytes.fromhex(seed) if isinstance(seed, str) else None)
-    message = vdaf.decode_verifier_message(verify_state, _hex(args, "verifier_message"))
+    message = vdaf.decode_verifier_message(verify_state, hex_arg(args, "verifier_message"))
     result = vdaf.verify_next(_ctx(args), verify_state, message)
     return {"out_share": vdaf.encode_out_share(result).hex()}
 
@@ -153,18 +132,16 @@ def op_aggregate(args: dict[str, Any]) -> dict[str, Any]:
     vdaf = instance(args)
     agg_param = _agg_param(vdaf, args)
     agg_share = vdaf.agg_init(agg_param)
-    for s in args["out_shares"]:
-        agg_share = vdaf.agg_update(agg_param, agg_share, vdaf.decode_out_share(_hex({"s": s}, "s")))
+    for s in hex_list_arg(args, "out_shares"):
+        agg_share = vdaf.agg_update(agg_param, agg_share, vdaf.decode_out_share(s))
     return {"agg_share": vdaf.encode_agg_share(agg_share).hex()}
 
 
 def op_unshard(args: dict[str, Any]) -> dict[str, Any]:
     vdaf = instance(args)
     agg_param = _agg_param(vdaf, args)
-    shares = [vdaf.decode_agg_share(agg_param, _hex({"s": s}, "s")) for s in args["agg_shares"]]
-    num = args["num_measurements"]
-    if isinstance(num, bool) or not isinstance(num, int):
-        raise ValueError("num_measurements must be an integer")
+    shares = [vdaf.decode_agg_share(agg_param, s) for s in hex_list_arg(args, "agg_shares")]
+    num = json_int_arg(args, "num_measurements")
     return {"agg_result": vdaf.unshard(agg_param, shares, num)}
 
 

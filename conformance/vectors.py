@@ -28,7 +28,8 @@ within a stated tolerance). ``invalid``: it must reject the arguments. ``accepta
 
 Encoding rules: byte strings are lower-case hex; integers that are parameters or samples (and so
 may be large) are decimal strings; sizes, counts and tcIds are JSON numbers; exact rationals are
-decimal strings ``"3/7"`` or ``"0.25"``.
+decimal strings ``"3/7"`` or ``"0.25"``. :mod:`conformance.jsonargs` holds the schema fragments and the
+argument parsers for these encodings that every family uses.
 
 Files are written canonically: UTF-8, keys sorted, two-space indent, ASCII only, one trailing
 newline. Regenerating a file therefore gives identical bytes.
@@ -45,6 +46,7 @@ from typing import Any
 from Crypto.Hash import TurboSHAKE128
 
 from conformance import GENERATOR_VERSION
+from conformance.jsonargs import DEC, HEX, RAT
 
 ENVELOPE_SCHEMA = "envelope-v1.json"
 SCHEMA_ID_PREFIX = "urn:dpspec:schema:"
@@ -203,12 +205,9 @@ def envelope_schema() -> dict[str, Any]:
             },
         },
         "$defs": {
-            "hex": {"type": "string", "pattern": "^([0-9a-f]{2})*$"},
-            "decimal": {"type": "string", "pattern": "^-?(0|[1-9][0-9]*)$"},
-            "rational": {
-                "type": "string",
-                "pattern": "^-?(0|[1-9][0-9]*)((/[1-9][0-9]*)|(\\.[0-9]+))?$",
-            },
+            "hex": HEX,
+            "decimal": DEC,
+            "rational": RAT,
             "test": {
                 "type": "object",
                 "additionalProperties": False,

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from spec.sa2 import ideal, protocol, tokens
 from spec.sa2.protocol import TAGS, PrivacyBudget
 from spec.sa2.randomizers import Randomizer
+from spec.samplers import bernoulli
 from spec.tape import RandomTape
 
 SEED = bytes(range(100, 132))
@@ -106,7 +107,7 @@ def test_dropped_messages() -> None:
     keep = ideal.poisson_sample(len(xs), recipe.q, RandomTape(seed, TAGS["participation"]))
     net = RandomTape(seed, TAGS["network"])
     sent = [m for m, k in zip(honest_messages(recipe, xs, seed), keep, strict=True) if k]
-    dropped = [net.uniform(3) < 1 for _ in sent]
+    dropped = [bernoulli(net, Fraction(1, 3)) == 1 for _ in sent]
     assert 0 < sum(dropped) < len(sent) and res.dropped == sum(dropped)
     delivered = [m for m, d in zip(sent, dropped, strict=True) if not d]
     want = ideal.aggregate(delivered, recipe.B, protocol.ideal_aggregation(recipe, vdaf))
@@ -122,7 +123,7 @@ def test_dummy_reports_count_towards_B_and_add_zero() -> None:
     vdaf = protocol.build_vdaf(recipe)
     keep = ideal.poisson_sample(len(xs), recipe.q, RandomTape(seed, TAGS["participation"]))
     dt = RandomTape(seed, TAGS["dummy"])
-    n_dummy = sum(ideal.bernoulli_rational(dt, recipe.dummy_rate) for k in keep if not k)
+    n_dummy = sum(bernoulli(dt, recipe.dummy_rate) for k in keep if not k)
     assert n_dummy > 0 and res.dummies == n_dummy
     msgs = [m for m, k in zip(honest_messages(recipe, xs, seed), keep, strict=True) if k]
     want = ideal.aggregate(msgs + [0] * n_dummy, recipe.B, protocol.ideal_aggregation(recipe, vdaf))
@@ -227,12 +228,12 @@ def ideal_release(recipe: protocol.Recipe, xs: list[int], seed: bytes, drop_rate
     for i in range(len(xs)):
         if keep[i]:
             sent.append(honest[i])
-        elif recipe.dummy_rate > 0 and ideal.bernoulli_rational(dt, recipe.dummy_rate):
+        elif recipe.dummy_rate > 0 and bernoulli(dt, recipe.dummy_rate):
             sent.append(recipe.randomizer.zero_measurement())
     net = RandomTape(seed, TAGS["network"])
     n_mal_reports = sum(2 if protocol.MALICIOUS_KINDS[j % 4] == "replayed_token" else 1
                         for j in range(malicious))
-    drops = [ideal.bernoulli_rational(net, drop_rate) for _ in range(len(sent) + n_mal_reports)]
+    drops = [bernoulli(net, drop_rate) == 1 for _ in range(len(sent) + n_mal_reports)]
     delivered = [m for m, d in zip(sent, drops, strict=False) if not d]
     adversary = []
     mal_drops = drops[len(sent):]

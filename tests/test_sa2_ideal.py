@@ -13,6 +13,7 @@ from scipy import stats
 
 from spec.sa2 import ideal, privacy
 from spec.sa2.ideal import Sa2Error
+from spec.samplers import bernoulli
 from spec.tape import RandomTape
 
 SEED = bytes(range(32))
@@ -66,10 +67,10 @@ def test_float_rejection_says_why() -> None:
 
 
 # -- Poisson sampling --------------------------------------------------------------------------
-def test_poisson_sample_consumes_one_uniform_b_per_message_in_order() -> None:
+def test_poisson_sample_draws_one_bernoulli_per_message_in_order() -> None:
     got = ideal.poisson_sample(200, "3/10", tape())
     ref = tape()
-    assert got == [ref.uniform(10) < 3 for _ in range(200)]
+    assert got == [bernoulli(ref, Fraction(3, 10)) == 1 for _ in range(200)]
 
 
 def test_poisson_rates_zero_and_one_take_no_bits() -> None:
@@ -168,7 +169,7 @@ def test_time_bounded_aggregate() -> None:
 def test_donation_round_draws_all_m_coins() -> None:
     t, ref = tape(), tape()
     out = ideal.donation_round(7, t)
-    chi = [ref.uniform(7) == 0 for _ in range(7)]
+    chi = [bernoulli(ref, Fraction(1, 7)) == 1 for _ in range(7)]
     assert out == (chi.index(True) if any(chi) else None)
     assert t.bits_consumed == ref.bits_consumed
 
@@ -176,7 +177,7 @@ def test_donation_round_draws_all_m_coins() -> None:
 def test_donation_wait_and_schedule() -> None:
     t, ref = tape(), tape()
     w = ideal.donation_schedule("1/2", 4, 15, t)
-    if ref.uniform(2) < 1:
+    if bernoulli(ref, Fraction(1, 2)):
         i = ideal.donation_round(4, ref)
         assert w == (None if i is None else 15 * i)
     else:

@@ -16,6 +16,7 @@ from scipy import stats
 from spec.sa2 import hpke, protocol, tokens
 from spec.sa2.protocol import PrivacyBudget, RecipeRefused
 from spec.sa2.randomizers import Randomizer
+from spec.samplers import bernoulli
 from spec.tape import RandomTape
 
 _KEY = rsa.generate_private_key(65537, 2048).public_key().public_numbers()
@@ -149,11 +150,11 @@ def test_randomizer_coin_order() -> None:
     outs = [RR.apply(3, t) for _ in range(50)]
     want = []
     for _ in range(50):
-        want.append(ref.uniform(8) if ref.uniform(2) < 1 else 3)
+        want.append(ref.uniform(8) if bernoulli(ref, RR.flip) else 3)
     assert outs == want
     rap = Randomizer("rappor", 4, Fraction(1, 10))
     t, ref = RandomTape(bytes(16), "r"), RandomTape(bytes(16), "r")
-    assert rap.apply(1, t) == [(j == 1) != (ref.uniform(10) < 1) for j in range(4)]
+    assert rap.apply(1, t) == [(j == 1) != (bernoulli(ref, Fraction(1, 10)) == 1) for j in range(4)]
 
 
 def test_randomized_response_distribution() -> None:
@@ -197,7 +198,7 @@ def test_anonymize_drops_then_shuffles() -> None:
     out, dropped = protocol.anonymize(reps, Fraction(1, 5), RandomTape(bytes(16), "n"),
                                       RandomTape(bytes(16), "s"))
     net = RandomTape(bytes(16), "n")
-    assert dropped == [net.uniform(5) < 1 for _ in range(50)]
+    assert dropped == [bernoulli(net, Fraction(1, 5)) == 1 for _ in range(50)]
     assert sorted(r.nonce for r in out) == [r.nonce for r, d in zip(reps, dropped, strict=True)
                                             if not d]
 

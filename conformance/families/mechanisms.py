@@ -17,6 +17,7 @@ from typing import Any
 
 import mpmath
 
+from conformance.jsonargs import DEC, HEX, count_arg, hex_arg, json_int_arg, no_float
 from conformance.vectors import (
     Case,
     Family,
@@ -47,25 +48,13 @@ PATH = "mechanisms/mechanisms.json"
 DEBIAS_DIGITS = 20
 TOLERANCE = Decimal("1e-12")
 
-_HEX: dict[str, Any] = {"type": "string", "pattern": "^([0-9a-f]{2})*$"}
-_RAT: dict[str, Any] = {"type": ["string", "number"]}
+_EXACT: dict[str, Any] = {"type": ["string", "number"]}  # JSON floats: rejected by the handler
 _INT: dict[str, Any] = {"type": "integer"}
-_DEC: dict[str, Any] = {"type": "string", "pattern": "^-?(0|[1-9][0-9]*)$"}
 _REALS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
 
 
-def _seed(args: dict[str, Any]) -> bytes:
-    value = args["seed"]
-    if not isinstance(value, str):
-        raise ValueError("seed must be hex")
-    return bytes.fromhex(value)
-
-
 def _rational_arg(args: dict[str, Any], key: str) -> Any:
-    value = args[key]
-    if isinstance(value, float):  # a JSON number with a fraction part: refused (inexact)
-        raise ValueError(f"{key}: JSON floats are inexact; give the rational as a string")
-    return exact_rational(value, key)
+    return exact_rational(no_float(args, key), key)
 
 
 def _real_text(x: Any) -> str:
@@ -86,7 +75,7 @@ def _int_list(value: Any, name: str) -> list[int]:
 # -- reference handlers -----------------------------------------------------------------------------
 def _run_vectors(mech: DpMechanism[Any, Any], args: dict[str, Any],
                  parse: Callable[[Any], Any], render: Callable[[Any], Any]) -> dict[str, Any]:
-    tape = RandomTape(_seed(args), mech.TAG)
+    tape = RandomTape(hex_arg(args, "seed"), mech.TAG)
     inputs = args["measurements"]
     if not isinstance(inputs, list) or not inputs:
         raise ValueError("measurements must be a non-empty list")
@@ -139,9 +128,7 @@ def op_binary_rr(args: dict[str, Any]) -> dict[str, Any]:
 
 
 def op_kary_rr(args: dict[str, Any]) -> dict[str, Any]:
-    k = args["k"]
-    if isinstance(k, bool) or not isinstance(k, int):
-        raise ValueError("k must be an integer")
+    k = json_int_arg(args, "k")
     mech = KaryRandomizedResponse(k, _rational_arg(args, "eps"))
 
     def parse(x: Any) -> list[int]:
@@ -176,11 +163,9 @@ def op_geometric_skip(args: dict[str, Any]) -> dict[str, Any]:
     eps = _rational_arg(args, "eps")
     if eps <= 0:
         raise ValueError("eps must be > 0")
-    count = args["count"]
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise ValueError("count must be a non-negative integer")
+    count = count_arg(args, "count")
     skip = GeometricSkip(eps)
-    tape = RandomTape(_seed(args), args["tag"])
+    tape = RandomTape(hex_arg(args, "seed"), args["tag"])
     values = [str(skip.sample(tape)) for _ in range(count)]
     return {"values": values, "bitsConsumed": tape.bits_consumed}
 
@@ -268,22 +253,22 @@ class MechanismsFamily(Family):
     def schemas(self) -> dict[str, dict[str, Any]]:
         out_vec: dict[str, Any] = {
             "type": "object", "required": ["noisy", "sum", "debiased", "bitsConsumed"],
-            "properties": {"noisy": {"type": "array"}, "sum": {"type": "array", "items": _DEC},
+            "properties": {"noisy": {"type": "array"}, "sum": {"type": "array", "items": DEC},
                            "debiased": _REALS, "bitsConsumed": {"type": "integer", "minimum": 0}}}
-        common = {"seed": _HEX, "measurements": {"type": "array"}}
+        common = {"seed": HEX, "measurements": {"type": "array"}}
         ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
-            "mechanisms.symmetric_rappor": ({"properties": {**common, "eps0": _RAT}}, out_vec),
-            "mechanisms.symmetric_rappor_textbook": ({"properties": {**common, "eps0": _RAT}}, out_vec),
-            "mechanisms.asymmetric_rappor": ({"properties": {**common, "eps": _RAT}}, out_vec),
-            "mechanisms.binary_rr": ({"properties": {**common, "eps": _RAT}}, out_vec),
-            "mechanisms.kary_rr": ({"properties": {**common, "eps": _RAT, "k": _INT}}, out_vec),
-            "mechanisms.discrete_laplace": ({"properties": {**common, "scale": _RAT}}, out_vec),
-            "mechanisms.discrete_gaussian": ({"properties": {**common, "sigma2": _RAT}}, out_vec),
+            "mechanisms.symmetric_rappor": ({"properties": {**common, "eps0": _EXACT}}, out_vec),
+            "mechanisms.symmetric_rappor_textbook": ({"properties": {**common, "eps0": _EXACT}}, out_vec),
+            "mechanisms.asymmetric_rappor": ({"properties": {**common, "eps": _EXACT}}, out_vec),
+            "mechanisms.binary_rr": ({"properties": {**common, "eps": _EXACT}}, out_vec),
+            "mechanisms.kary_rr": ({"properties": {**common, "eps": _EXACT, "k": _INT}}, out_vec),
+            "mechanisms.discrete_laplace": ({"properties": {**common, "scale": _EXACT}}, out_vec),
+            "mechanisms.discrete_gaussian": ({"properties": {**common, "sigma2": _EXACT}}, out_vec),
             "mechanisms.geometric_skip": (
-                {"properties": {"seed": _HEX, "tag": {"type": "string"}, "eps": _RAT,
+                {"properties": {"seed": HEX, "tag": {"type": "string"}, "eps": _EXACT,
                                 "count": {"type": "integer"}}},
                 {"type": "object", "required": ["values", "bitsConsumed"],
-                 "properties": {"values": {"type": "array", "items": _DEC},
+                 "properties": {"values": {"type": "array", "items": DEC},
                                 "bitsConsumed": {"type": "integer", "minimum": 0}}}),
         }
         return {SCHEMA: family_schema(SCHEMA, "DP mechanism vectors", ops)}

@@ -42,6 +42,7 @@ from decimal import Decimal
 from typing import Any
 
 from conformance.families.vdaf import format_schema
+from conformance.jsonargs import HEX, hex_arg, hex_list_arg, no_float
 from conformance.vectors import (
     SCHEMA_ID_PREFIX,
     Case,
@@ -64,8 +65,6 @@ MAX_WEIGHT_PATH = "policies/max_weight.json"
 INVALID_PATH = "policies/invalid_runs.json"
 CTX = b"dpspec policy vectors"
 TOLERANCE = Decimal("1e-12")
-
-_HEX: dict[str, Any] = {"type": "string", "pattern": "^([0-9a-f]{2})*$"}
 
 
 def make_policy(name: str, params: dict[str, Any]) -> DpPolicy:
@@ -101,22 +100,19 @@ def op_run(args: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("params must be an object")
     policy = make_policy(args["policy"], params)
     r = PolicyRandomness(
-        verify_key=bytes.fromhex(args["verify_key"]),
-        nonces=[bytes.fromhex(x) for x in args["nonces"]],
-        rands=[bytes.fromhex(x) for x in args["rands"]],
-        client_noise_seeds=[bytes.fromhex(x) for x in args["client_noise_seeds"]],
-        aggregator_noise_seeds=[bytes.fromhex(x) for x in args["aggregator_noise_seeds"]],
+        verify_key=hex_arg(args, "verify_key"),
+        nonces=hex_list_arg(args, "nonces"),
+        rands=hex_list_arg(args, "rands"),
+        client_noise_seeds=hex_list_arg(args, "client_noise_seeds"),
+        aggregator_noise_seeds=hex_list_arg(args, "aggregator_noise_seeds"),
     )
-    tr = run_vdaf_with_dp_policy(policy, policy.vdaf, bytes.fromhex(args["ctx"]), None,
+    tr = run_vdaf_with_dp_policy(policy, policy.vdaf, hex_arg(args, "ctx"), None,
                                  args["measurements"], r)
     return transcript_outputs(policy, tr)
 
 
 def op_max_weight(args: dict[str, Any]) -> dict[str, Any]:
-    for key in ("eps0", "p"):
-        if isinstance(args[key], float):
-            raise ValueError(f"{key}: JSON floats are inexact; give the rational as a string")
-    return {"max_weight": max_weight(args["length"], args["eps0"], args["p"])}
+    return {"max_weight": max_weight(args["length"], no_float(args, "eps0"), no_float(args, "p"))}
 
 
 def transcript_doc(name: str, params: dict[str, Any], seed: bytes, measurements: list[Any],
@@ -353,8 +349,8 @@ class PoliciesFamily(Family):
         dp_report = {"type": "object", "additionalProperties": False,
                      "required": ["dp_measurement", "client_noise_seed", "nonce", "rand",
                                   "noisy_measurement", "vdaf_report_index", "rejected"],
-                     "properties": {"dp_measurement": {}, "client_noise_seed": _HEX, "nonce": _HEX,
-                                    "rand": _HEX, "noisy_measurement": {},
+                     "properties": {"dp_measurement": {}, "client_noise_seed": HEX, "nonce": HEX,
+                                    "rand": HEX, "noisy_measurement": {},
                                     "vdaf_report_index": {"type": ["integer", "null"]},
                                     "rejected": {"type": ["string", "null"]}}}
         base["properties"]["dp_policy"] = {
@@ -365,11 +361,11 @@ class PoliciesFamily(Family):
                          "guarantee"],
             "properties": {
                 "name": {"enum": sorted(POLICIES)}, "params": {"type": "object"},
-                "vdaf": {"type": "string"}, "purpose": {"type": "string"}, "seed": _HEX,
+                "vdaf": {"type": "string"}, "purpose": {"type": "string"}, "seed": HEX,
                 "client_noise_tag": {"type": "string"}, "aggregator_noise_tag": {"type": "string"},
                 "reports": {"type": "array", "items": dp_report},
-                "aggregator_noise_seeds": {"type": "array", "items": _HEX},
-                "noised_agg_shares": {"type": "array", "items": _HEX},
+                "aggregator_noise_seeds": {"type": "array", "items": HEX},
+                "noised_agg_shares": {"type": "array", "items": HEX},
                 "meas_count": {"type": "integer", "minimum": 0},
                 "agg_result": {"type": "array", "items": {"type": "integer", "minimum": 0}},
                 "debiased_result": {"type": "array", "items": {"type": "string"}},
@@ -382,11 +378,11 @@ class PoliciesFamily(Family):
                  "properties": {"max_weight": {"type": "integer", "minimum": 1}}}),
             "policies.run": (
                 {"properties": {"policy": {"type": "string"}, "params": {"type": "object"},
-                                "ctx": _HEX, "verify_key": _HEX, "measurements": {"type": "array"},
-                                "nonces": {"type": "array", "items": _HEX},
-                                "rands": {"type": "array", "items": _HEX},
-                                "client_noise_seeds": {"type": "array", "items": _HEX},
-                                "aggregator_noise_seeds": {"type": "array", "items": _HEX}}},
+                                "ctx": HEX, "verify_key": HEX, "measurements": {"type": "array"},
+                                "nonces": {"type": "array", "items": HEX},
+                                "rands": {"type": "array", "items": HEX},
+                                "client_noise_seeds": {"type": "array", "items": HEX},
+                                "aggregator_noise_seeds": {"type": "array", "items": HEX}}},
                 {"type": "object"}),
         }
         return {TRANSCRIPT_SCHEMA: base,

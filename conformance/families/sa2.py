@@ -16,6 +16,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from conformance.jsonargs import COUNT, DEC, HEX, RAT, count_arg, hex_arg, int_arg, parse_int
 from conformance.vectors import (
     Family,
     Handler,
@@ -26,6 +27,7 @@ from conformance.vectors import (
     test_entry,
     vector_seed,
 )
+from spec.rational import format_rational
 from spec.sa2 import ideal, protocol, tokens
 from spec.sa2.randomizers import Randomizer
 from spec.tape import RandomTape
@@ -34,28 +36,16 @@ IDEAL_SCHEMA = "sa2_ideal-v1.json"
 PROTOCOL_SCHEMA = "sa2_protocol-v1.json"
 TOKENS_SCHEMA = "sa2_tokens-v1.json"
 
-_HEX: dict[str, Any] = {"type": "string", "pattern": "^([0-9a-f]{2})*$"}
-_DEC: dict[str, Any] = {"type": "string", "pattern": "^-?(0|[1-9][0-9]*)$"}
-_RAT: dict[str, Any] = {"type": "string",
-                        "pattern": "^-?(0|[1-9][0-9]*)((/[1-9][0-9]*)|(\\.[0-9]+))?$"}
-_COUNT: dict[str, Any] = {"type": "integer", "minimum": 0}
-_VEC: dict[str, Any] = {"type": "array", "items": _DEC}
+_VEC: dict[str, Any] = {"type": "array", "items": DEC}
 _MSGS: dict[str, Any] = {"type": "array", "items": _VEC}
 _RELEASE: dict[str, Any] = {"anyOf": [{"type": "null"}, _VEC]}
 
 
-def _int(args: dict[str, Any], key: str) -> int:
-    value = args[key]
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ValueError(f"{key} must be an integer or a decimal string")
-    return int(value)
-
-
 def _messages(args: dict[str, Any]) -> tuple[list[tuple[int, ...]], ideal.Aggregation[Any, Any]]:
-    dim = _int(args, "dimension")
+    dim = int_arg(args, "dimension")
     if dim < 1:
         raise ValueError("dimension must be >= 1")
-    msgs = [tuple(int(x) for x in m) for m in args["messages"]]
+    msgs = [tuple(parse_int(x, "messages") for x in m) for m in args["messages"]]
     return msgs, ideal.vector_sum(dim)
 
 
@@ -64,18 +54,18 @@ def _release(value: tuple[int, ...] | None) -> list[str] | None:
 
 
 def _tape(args: dict[str, Any]) -> RandomTape:
-    return RandomTape(bytes.fromhex(args["seed"]), args["tag"])
+    return RandomTape(hex_arg(args, "seed"), args["tag"])
 
 
 # -- reference handlers ---------------------------------------------------------------------------
 def h_aggregate(args: dict[str, Any]) -> dict[str, Any]:
     msgs, agg = _messages(args)
-    return {"release": _release(ideal.aggregate(msgs, _int(args, "B"), agg))}
+    return {"release": _release(ideal.aggregate(msgs, int_arg(args, "B"), agg))}
 
 
 def h_poisson(args: dict[str, Any]) -> dict[str, Any]:
     msgs, agg = _messages(args)
-    B = ideal.check_cohort_size(_int(args, "B"))
+    B = ideal.check_cohort_size(int_arg(args, "B"))
     tape = _tape(args)
     keep = ideal.poisson_sample(len(msgs), args["q"], tape)
     release = ideal.aggregate([m for m, k in zip(msgs, keep, strict=True) if k], B, agg)
@@ -86,7 +76,7 @@ def h_poisson(args: dict[str, Any]) -> dict[str, Any]:
 def h_fixed(args: dict[str, Any]) -> dict[str, Any]:
     msgs, agg = _messages(args)
     tape = _tape(args)
-    chosen = ideal.fixed_size_subset(len(msgs), _int(args, "B"), tape)
+    chosen = ideal.fixed_size_subset(len(msgs), int_arg(args, "B"), tape)
     release = None if chosen is None else agg.total([msgs[i] for i in chosen])
     return {"selectedCount": 0 if chosen is None else len(chosen), "release": _release(release),
             "bitsConsumed": tape.bits_consumed}
@@ -95,20 +85,18 @@ def h_fixed(args: dict[str, Any]) -> dict[str, Any]:
 def h_time_bounded(args: dict[str, Any]) -> dict[str, Any]:
     msgs, agg = _messages(args)
     timed = list(zip(msgs, args["times"], strict=True))
-    out = ideal.time_bounded_aggregate(args["t0"], timed, _int(args, "B"), args["K"], agg)
+    out = ideal.time_bounded_aggregate(args["t0"], timed, int_arg(args, "B"), args["K"], agg)
     return {"release": _release(out)}
 
 
 def h_donation(args: dict[str, Any]) -> dict[str, Any]:
     tape = _tape(args)
-    m = _int(args, "m")
-    count = _int(args, "count")
-    if count < 0:
-        raise ValueError("count must be >= 0")
+    m = int_arg(args, "m")
+    count = count_arg(args, "count")
     waits = []
     for _ in range(count):
         w = ideal.donation_schedule(args["q"], m, args["K"], tape)
-        waits.append(None if w is None else _rat(w))
+        waits.append(None if w is None else format_rational(w))
     return {"waits": waits, "bitsConsumed": tape.bits_consumed}
 
 
@@ -116,15 +104,15 @@ def h_collection(args: dict[str, Any]) -> dict[str, Any]:
     """Run one collection from explicit keys and a seed; every intermediate value is output."""
     dep = protocol.Deployment(
         tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16)),
-        bytes.fromhex(args["leaderHpkeIkm"]), bytes.fromhex(args["helperHpkeIkm"]),
-        bytes.fromhex(args["verifyKey"]))
+        hex_arg(args, "leaderHpkeIkm"), hex_arg(args, "helperHpkeIkm"),
+        hex_arg(args, "verifyKey"))
     recipe, _ = protocol.check_recipe(args["recipe"],
                                          protocol.PrivacyBudget(Fraction(10**9), 1))
     vdaf = protocol.build_vdaf(recipe)
     trace: list[dict[str, str]] = []
-    data = [_int({"x": x}, "x") for x in args["data"]]
-    res = protocol.run_collection(recipe, dep, vdaf, data, bytes.fromhex(args["seed"]),
-                                  malicious=_int(args, "malicious"),
+    data = [parse_int(x, "data") for x in args["data"]]
+    res = protocol.run_collection(recipe, dep, vdaf, data, hex_arg(args, "seed"),
+                                  malicious=int_arg(args, "malicious"),
                                   drop_rate=ideal.parse_rate(args["dropRate"], "dropRate"),
                                   trace=trace)
     position = {id(r): i for i, r in enumerate(res.reports)}
@@ -145,7 +133,7 @@ def h_token_issuance(args: dict[str, Any]) -> dict[str, Any]:
     sk = tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16))
     pk = sk.public_key()
     tape = _tape(args)
-    req = tokens.request_token(pk, bytes.fromhex(args["taskId"]), tape)
+    req = tokens.request_token(pk, hex_arg(args, "taskId"), tape)
     blind_sig = tokens.blind_sign(sk, req.blinded_msg)
     token = tokens.finish_token(pk, req, blind_sig)
     # the coins again, to expose the salt and r (the request keeps only what Finalize needs)
@@ -159,8 +147,8 @@ def h_token_issuance(args: dict[str, Any]) -> dict[str, Any]:
 
 def h_token_verify(args: dict[str, Any]) -> dict[str, Any]:
     """An aggregator's verdicts on a sequence of encoded tokens (one spent-nonce set)."""
-    pk = tokens.PublicKey(int(args["modulus"], 16), _int(args, "exponent"))
-    verifier = tokens.TokenVerifier(pk, bytes.fromhex(args["taskId"]))
+    pk = tokens.PublicKey(int(args["modulus"], 16), int_arg(args, "exponent"))
+    verifier = tokens.TokenVerifier(pk, hex_arg(args, "taskId"))
     verdicts = []
     for text in args["tokens"]:
         try:
@@ -172,10 +160,6 @@ def h_token_verify(args: dict[str, Any]) -> dict[str, Any]:
     return {"verdicts": verdicts}
 
 
-def _rat(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-
-
 IDEAL_HEADER = [
     "The SA2 ideal functionality (module spec.sa2.ideal) of Talwar et al., 'Samplable Anonymous"
     " Aggregation for Private Federated Data Analysis', sec. 3 and App. A.",
@@ -183,19 +167,22 @@ IDEAL_HEADER = [
     " strings); the sum is coordinate-wise over the integers. `release` null is the paper's"
     " bottom (no output).",
     "sa2.aggregate (A_B^Dec): release the sum of all messages if there are at least B, else null.",
-    "sa2.samplable_aggregate (SA_B^Dec, Poisson rate q = a/b in lowest terms): from the random tape"
-    " (seed, tag) of vectors/tape/random_tape.json, message i = 0, 1, ..., k-1 in order is kept"
-    " iff uniform(b) < a (one uniform(b) per message; none when b = 1); release A_B^Dec of the"
-    " kept messages. Only `release` is the functionality's output; `selectedCount` and"
-    " `bitsConsumed` are intermediate values for debugging and must never be released.",
+    "bernoulli(q), q rational: the exact Bernoulli sampler of vectors/samplers/bernoulli.json (a lazy"
+    " comparison of the tape's bits with q: 1 iff the uniform U = 0.b1 b2 ... < q; no bits when"
+    " q is 0 or 1).",
+    "sa2.samplable_aggregate (SA_B^Dec, Poisson rate q): from the random tape (seed, tag) of"
+    " vectors/tape/random_tape.json, message i = 0, 1, ..., k-1 in order is kept iff"
+    " bernoulli(q) = 1 (one coin per message); release A_B^Dec of the kept messages. Only"
+    " `release` is the functionality's output; `selectedCount` and `bitsConsumed` are intermediate"
+    " values for debugging and must never be released.",
     "sa2.fixed_size_aggregate: if k < B release null and draw nothing; else partial Fisher-Yates"
     " of [0..k-1]: for j = 0..B-1, r = j + uniform(k - j), swap positions j and r; release the"
     " sum of the messages at the first B positions.",
     "sa2.time_bounded_aggregate (A_{B,K}^Dec, App. A): messages come with arrival times `times`"
     " (rationals, non-decreasing, none before t0; otherwise invalid); release the sum if k >= B"
     " and the last time t_k <= t0 + K (K > 0), else null.",
-    "sa2.donation_schedule (App. A): per device, a participation coin uniform(b) < a for q = a/b;"
-    " if it is 1, m coins chi_i = (uniform(m) == 0) for i = 0..m-1 (all m drawn); the wait is"
+    "sa2.donation_schedule (App. A): per device, a participation coin bernoulli(q); if it is 1,"
+    " m coins chi_i = bernoulli(1/m) for i = 0..m-1 (all m drawn); the wait is"
     " K * min{i : chi_i = 1}, or null if no chi_i is 1 or the device did not participate."
     " `count` devices draw from one tape in turn.",
     "Rationals are decimal strings 'a/b' or '0.25'. Seeds are hex; vector seeds are"
@@ -217,9 +204,12 @@ PROTOCOL_HEADER = [
     " DHKEM(X25519, HKDF-SHA256) / HKDF-SHA256 / AES-128-GCM (RFC 9180), the Prio3 verify key.",
     "The client checks the recipe (spec.sa2.protocol.check_recipe, with a budget of 10^9 and one"
     " query) and refuses it if the keys do not match the deployment.",
-    "Coins from `seed` (random tape of vectors/tape): participation poisson_sample over the"
-    " devices from tag 'sa2/poisson'; dummy coins (rate q' = dummyRate of the recipe) for each"
-    " non-participating device in order from 'sa2/dummy'; device i's randomizer from"
+    "Coins from `seed` (random tape of vectors/tape); every Bernoulli coin is bernoulli(q) of"
+    " vectors/samplers/bernoulli.json: participation poisson_sample over the devices (one"
+    " bernoulli(q) each) from tag 'sa2/poisson'; dummy coins (bernoulli(q'), q' = dummyRate of the"
+    " recipe) for each non-participating device in order from 'sa2/dummy'; device i's randomizer"
+    " (spec.sa2.randomizers: bernoulli(flip), then if 1 a uniform(k) replacement, for (binary)"
+    " randomized response; bernoulli(flip) for bits 0..k-1 in order for rappor) from"
     " 'sa2/client/{i}/randomizer', its token request from 'sa2/client/{i}/token' (nonce 32 bytes,"
     " PSS salt 48 bytes, then r = 1 + uniform(n - 1)), its report from 'sa2/client/{i}/report'"
     " (Prio3 nonce 16 bytes, Prio3 rand, leader then helper HPKE ephemeral IKM 32 bytes each;"
@@ -230,8 +220,9 @@ PROTOCOL_HEADER = [
     " || Prio3 nonce || uint32(len(publicShare)) || publicShare || token (big-endian). Prio3"
     " ctx: b'dpspec/sa2/v1' || taskId.",
     "Reports are listed in sending order (honest devices, then malicious ones) with their"
-    " intermediate values; `dropped` has one coin per report (tag 'sa2/network'); the survivors"
-    " are shuffled (Fisher-Yates from tag 'sa2/shuffle': for j = n-1..1 swap j and uniform(j+1))"
+    " intermediate values; `dropped` has one coin bernoulli(dropRate) per report (tag"
+    " 'sa2/network'); the survivors are shuffled (Fisher-Yates from tag 'sa2/shuffle': for"
+    " j = n-1..1 swap j and uniform(j+1))"
     " and `arrival` lists their indices in arrival order; `verdicts` follow arrival order.",
     "Each aggregator checks the token (valid RSA signature, task, nonce not yet spent), opens its"
     " share with its own B, decodes, and runs Prio3 verification; a report is aggregated only"
@@ -273,34 +264,34 @@ class Sa2Family(Family):
         }
 
     def schemas(self) -> dict[str, dict[str, Any]]:
-        base: dict[str, Any] = {"B": _DEC, "dimension": _COUNT, "messages": _MSGS}
-        tape_args: dict[str, Any] = {"seed": _HEX, "tag": {"type": "string"}}
+        base: dict[str, Any] = {"B": DEC, "dimension": COUNT, "messages": _MSGS}
+        tape_args: dict[str, Any] = {"seed": HEX, "tag": {"type": "string"}}
         sampled_out: dict[str, Any] = {
             "type": "object", "required": ["selectedCount", "release", "bitsConsumed"],
-            "properties": {"selectedCount": _COUNT, "release": _RELEASE, "bitsConsumed": _COUNT}}
+            "properties": {"selectedCount": COUNT, "release": _RELEASE, "bitsConsumed": COUNT}}
         release_out: dict[str, Any] = {"type": "object", "required": ["release"],
                                        "properties": {"release": _RELEASE}}
         ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "sa2.aggregate": ({"properties": base}, release_out),
-            "sa2.samplable_aggregate": ({"properties": {**base, **tape_args, "q": _RAT}},
+            "sa2.samplable_aggregate": ({"properties": {**base, **tape_args, "q": RAT}},
                                         sampled_out),
             "sa2.fixed_size_aggregate": ({"properties": {**base, **tape_args}}, sampled_out),
             "sa2.time_bounded_aggregate": (
-                {"properties": {**base, "t0": _RAT, "K": _RAT,
-                                "times": {"type": "array", "items": _RAT}}}, release_out),
+                {"properties": {**base, "t0": RAT, "K": RAT,
+                                "times": {"type": "array", "items": RAT}}}, release_out),
             "sa2.donation_schedule": (
-                {"properties": {**tape_args, "q": _RAT, "m": _DEC, "K": _RAT, "count": _COUNT}},
+                {"properties": {**tape_args, "q": RAT, "m": DEC, "K": RAT, "count": COUNT}},
                 {"type": "object", "required": ["waits", "bitsConsumed"],
                  "properties": {"waits": {"type": "array",
-                                          "items": {"anyOf": [{"type": "null"}, _RAT]}},
-                                "bitsConsumed": _COUNT}}),
+                                          "items": {"anyOf": [{"type": "null"}, RAT]}},
+                                "bitsConsumed": COUNT}}),
         }
-        report: dict[str, Any] = {"type": "object", "additionalProperties": _HEX,
+        report: dict[str, Any] = {"type": "object", "additionalProperties": HEX,
                                   "properties": {"sender": {"type": "string"}}}
         coll_args: dict[str, Any] = {
-            "recipe": {"type": "object"}, "issuerP": _HEX, "issuerQ": _HEX,
-            "leaderHpkeIkm": _HEX, "helperHpkeIkm": _HEX, "verifyKey": _HEX, "seed": _HEX,
-            "data": {"type": "array", "items": _DEC}, "malicious": _COUNT, "dropRate": _RAT}
+            "recipe": {"type": "object"}, "issuerP": HEX, "issuerQ": HEX,
+            "leaderHpkeIkm": HEX, "helperHpkeIkm": HEX, "verifyKey": HEX, "seed": HEX,
+            "data": {"type": "array", "items": DEC}, "malicious": COUNT, "dropRate": RAT}
         coll_out: dict[str, Any] = {
             "type": "object",
             "required": ["reports", "dropped", "arrival", "verdicts", "accepted", "rejected",
@@ -308,25 +299,25 @@ class Sa2Family(Family):
             "properties": {
                 "reports": {"type": "array", "items": report},
                 "dropped": {"type": "array", "items": {"type": "boolean"}},
-                "arrival": {"type": "array", "items": _COUNT},
+                "arrival": {"type": "array", "items": COUNT},
                 "verdicts": {"type": "array", "items": {"type": "string"}},
-                "accepted": _COUNT, "tokensIssued": _COUNT,
-                "rejected": {"type": "object", "additionalProperties": _COUNT},
+                "accepted": COUNT, "tokensIssued": COUNT,
+                "rejected": {"type": "object", "additionalProperties": COUNT},
                 "release": _RELEASE}}
         tok_ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "sa2.token_issuance": (
-                {"properties": {"issuerP": _HEX, "issuerQ": _HEX, "taskId": _HEX, "seed": _HEX,
+                {"properties": {"issuerP": HEX, "issuerQ": HEX, "taskId": HEX, "seed": HEX,
                                 "tag": {"type": "string"}}},
                 {"type": "object",
                  "required": ["tokenInput", "salt", "inv", "blindedMsg", "blindSig", "sig",
                               "token"],
-                 "properties": {k: _HEX for k in ["tokenInput", "salt", "blindedMsg",
+                 "properties": {k: HEX for k in ["tokenInput", "salt", "blindedMsg",
                                                   "blindSig", "sig", "token"]}
                  | {"inv": {"type": "string", "pattern": "^[0-9a-f]+$"}}}),
             "sa2.token_verify": (
                 {"properties": {"modulus": {"type": "string", "pattern": "^[0-9a-f]+$"},
-                                "exponent": _DEC, "taskId": _HEX,
-                                "tokens": {"type": "array", "items": _HEX}}},
+                                "exponent": DEC, "taskId": HEX,
+                                "tokens": {"type": "array", "items": HEX}}},
                 {"type": "object", "required": ["verdicts"],
                  "properties": {"verdicts": {"type": "array", "items": {"enum": [
                      "accepted", "token_malformed", "token_wrong_task", "token_invalid",
@@ -488,7 +479,7 @@ class Sa2Family(Family):
                  ("q = 3/7, three-dimensional messages", "3/7", 30, "8", 3),
                  ("q = 1 keeps all and draws nothing", "1", 12, "12", 1),
                  ("q = 0 keeps none and draws nothing", "0", 12, "1", 1),
-                 ("q = 0.999 (b = 1000)", "0.999", 25, "25", 2)]
+                 ("q = 0.999", "0.999", 25, "25", 2)]
         for i, (label, q, k, B, dim) in enumerate(cases):
             inputs = {"seed": vector_seed(f"sa2/poisson/{i}").hex(), "tag": "sa2/poisson",
                       "q": q, "B": B, "dimension": dim, "messages": msgs(f"sa2/p/{i}", k, dim)}

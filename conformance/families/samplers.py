@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from conformance.jsonargs import COUNT, DEC, HEX, count_arg, hex_arg
 from conformance.vectors import (
     Family,
     Handler,
@@ -34,9 +35,6 @@ from spec.tape import RandomTape
 SCHEMA = "samplers-v1.json"
 MAX_COUNT = 100_000
 
-_HEX: dict[str, Any] = {"type": "string", "pattern": "^([0-9a-f]{2})*$"}
-_DEC: dict[str, Any] = {"type": "string", "pattern": "^-?(0|[1-9][0-9]*)$"}
-_COUNT: dict[str, Any] = {"type": "integer", "minimum": 0}
 _PARAM: dict[str, Any] = {"type": "string"}
 
 
@@ -46,21 +44,13 @@ def _handler(sampler: Sampler) -> Handler:
         if has_seed != has_tag:
             raise ValueError("seed and tag must be given together (or both omitted)")
         if has_seed:
-            seed_text = args["seed"]
-            if not isinstance(seed_text, str):
-                raise ValueError("seed must be a hex string")
-            try:
-                seed = bytes.fromhex(seed_text)
-            except ValueError as exc:
-                raise ValueError("seed is not valid hex") from exc
+            seed = hex_arg(args, "seed")
             tag = args["tag"]
             if not isinstance(tag, str):
                 raise ValueError("tag must be a string")
         else:
             seed, tag = os.urandom(32), sampler.tag
-        count = args.get("count")
-        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
-            raise ValueError(f"count must be an integer in [0, {MAX_COUNT}]")
+        count = count_arg(args, "count", MAX_COUNT)
         params = {}
         for p in sampler.params:
             if p.name not in args:
@@ -407,14 +397,14 @@ class SamplersFamily(Family):
     def schemas(self) -> dict[str, dict[str, Any]]:
         ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
         for name, s in SAMPLERS.items():
-            props: dict[str, Any] = {"seed": _HEX, "tag": {"type": "string"}, "count": _COUNT}
+            props: dict[str, Any] = {"seed": HEX, "tag": {"type": "string"}, "count": COUNT}
             for p in s.params:
                 props[p.name] = _PARAM
-            item: dict[str, Any] = {"type": "array", "items": _DEC} if s.vector else _DEC
+            item: dict[str, Any] = {"type": "array", "items": DEC} if s.vector else DEC
             outs = {"type": "object", "required": ["samples", "bitsConsumed", "bytesConsumed"],
                     "additionalProperties": False,
                     "properties": {"samples": {"type": "array", "items": item},
-                                   "bitsConsumed": _COUNT, "bytesConsumed": _COUNT}}
+                                   "bitsConsumed": COUNT, "bytesConsumed": COUNT}}
             ops[f"sampler.{name}"] = ({"properties": props}, outs)
         return {SCHEMA: family_schema(SCHEMA, "exact sampler vectors", ops)}
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from conformance.jsonargs import COUNT, DEC, HEX, RAT, hex_arg, int_arg
 from conformance.vectors import (
     Family,
     Handler,
@@ -37,11 +38,6 @@ DISTRIBUTED_SCHEMA = "ghazi_distributed-v1.json"
 CORRELATED_SCHEMA = "ghazi_correlated-v1.json"
 HISTOGRAM_SCHEMA = "ghazi_histogram-v1.json"
 
-_HEX: dict[str, Any] = {"type": "string", "pattern": "^([0-9a-f]{2})*$"}
-_DEC: dict[str, Any] = {"type": "string", "pattern": "^-?(0|[1-9][0-9]*)$"}
-_RAT: dict[str, Any] = {"type": "string",
-                        "pattern": "^-?(0|[1-9][0-9]*)((/[1-9][0-9]*)|(\\.[0-9]+))?$"}
-_COUNT: dict[str, Any] = {"type": "integer", "minimum": 0}
 _NOISE: dict[str, Any] = {
     "type": "object",
     "required": ["family"],
@@ -69,65 +65,49 @@ def noise_to_json(d: Divisible) -> dict[str, str]:
     return {"family": d.family, **d.params()}
 
 
-def _int(args: dict[str, Any], key: str) -> int:
-    value = args[key]
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ParameterError(f"{key} must be an integer or a decimal string")
-    if isinstance(value, str) and not value.lstrip("-").isdigit():
-        raise ParameterError(f"{key} must be a decimal integer")
-    return int(value)
-
-
-def _seed(args: dict[str, Any]) -> bytes:
-    try:
-        return bytes.fromhex(args["seed"])
-    except (TypeError, ValueError) as exc:
-        raise ParameterError("seed must be a hex string") from exc
-
-
 def _messages(args: dict[str, Any]) -> Messages:
-    return Messages(_int(args, "plus"), _int(args, "minus"))
+    return Messages(int_arg(args, "plus"), int_arg(args, "minus"))
 
 
 def _distributed(args: dict[str, Any]) -> DistributedMechanism:
-    return DistributedMechanism(noise_from_json(args["noise"], "noise"), _int(args, "n"),
-                                _int(args, "Delta"))
+    return DistributedMechanism(noise_from_json(args["noise"], "noise"), int_arg(args, "n"),
+                                int_arg(args, "Delta"))
 
 
 def _correlated(args: dict[str, Any]) -> CorrelatedMechanism:
     return CorrelatedMechanism(noise_from_json(args["d1"], "d1"), noise_from_json(args["d2"], "d2"),
-                               noise_from_json(args["d3"], "d3"), _int(args, "n"))
+                               noise_from_json(args["d3"], "d3"), int_arg(args, "n"))
 
 
 def _histogram(args: dict[str, Any]) -> HistogramMechanism:
     bucket: CorrelatedMechanism | DistributedMechanism
     if "noise" in args:
-        bucket = DistributedMechanism(noise_from_json(args["noise"], "noise"), _int(args, "n"))
+        bucket = DistributedMechanism(noise_from_json(args["noise"], "noise"), int_arg(args, "n"))
     else:
         bucket = _correlated(args)
-    return HistogramMechanism(bucket, _int(args, "B"))
+    return HistogramMechanism(bucket, int_arg(args, "B"))
 
 
 # -- reference handlers ----------------------------------------------------------------------
 def distributed_randomize(args: dict[str, Any]) -> dict[str, Any]:
     mech = _distributed(args)
-    tape = RandomTape(_seed(args), TAG_DISTRIBUTED)
-    x = _int(args, "x")
+    tape = RandomTape(hex_arg(args, "seed"), TAG_DISTRIBUTED)
+    x = int_arg(args, "x")
     out = mech.randomize(x, tape)
     return {"z": str(out.plus - x), "plus": str(out.plus), "bitsConsumed": tape.bits_consumed}
 
 
 def distributed_analyze(args: dict[str, Any]) -> dict[str, Any]:
     mech = _distributed(args)
-    return {"estimate": format_rational(mech.analyze(_int(args, "plus")))}
+    return {"estimate": format_rational(mech.analyze(int_arg(args, "plus")))}
 
 
 def correlated_randomize(args: dict[str, Any]) -> dict[str, Any]:
     mech = _correlated(args)
-    x = _int(args, "x")
+    x = int_arg(args, "x")
     if x not in (0, 1):
         raise ParameterError("the correlated mechanism is for binary inputs")
-    tape = RandomTape(_seed(args), TAG_CORRELATED)
+    tape = RandomTape(hex_arg(args, "seed"), TAG_CORRELATED)
     z1, z2, z3 = mech.sample_noise(tape)
     return {"z1": str(z1), "z2": str(z2), "z3": str(z3), "plus": str(x + z1 + z3),
             "minus": str(z2 + z3), "bitsConsumed": tape.bits_consumed}
@@ -140,8 +120,8 @@ def correlated_analyze(args: dict[str, Any]) -> dict[str, Any]:
 
 def histogram_randomize(args: dict[str, Any]) -> dict[str, Any]:
     mech = _histogram(args)
-    tape = RandomTape(_seed(args), TAG_HISTOGRAM)
-    out = mech.randomize(_int(args, "x"), tape)
+    tape = RandomTape(hex_arg(args, "seed"), TAG_HISTOGRAM)
+    out = mech.randomize(int_arg(args, "x"), tape)
     return {"plus": [str(m.plus) for m in out], "minus": [str(m.minus) for m in out],
             "bitsConsumed": tape.bits_consumed}
 
@@ -215,37 +195,37 @@ class ShuffledFamily(Family):
         }
 
     def schemas(self) -> dict[str, dict[str, Any]]:
-        dist_args = {"noise": _NOISE, "n": _DEC, "Delta": _DEC, "seed": _HEX, "x": _DEC}
-        corr_args = {"d1": _NOISE, "d2": _NOISE, "d3": _NOISE, "n": _DEC, "seed": _HEX, "x": _DEC}
-        est = {"type": "object", "required": ["estimate"], "properties": {"estimate": _RAT}}
-        dec_list: dict[str, Any] = {"type": "array", "items": _DEC}
+        dist_args = {"noise": _NOISE, "n": DEC, "Delta": DEC, "seed": HEX, "x": DEC}
+        corr_args = {"d1": _NOISE, "d2": _NOISE, "d3": _NOISE, "n": DEC, "seed": HEX, "x": DEC}
+        est = {"type": "object", "required": ["estimate"], "properties": {"estimate": RAT}}
+        dec_list: dict[str, Any] = {"type": "array", "items": DEC}
         ops_d: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "ghazi.distributed.randomize": (
                 {"properties": dist_args},
                 {"type": "object", "required": ["z", "plus", "bitsConsumed"],
-                 "properties": {"z": _DEC, "plus": _DEC, "bitsConsumed": _COUNT}}),
+                 "properties": {"z": DEC, "plus": DEC, "bitsConsumed": COUNT}}),
             "ghazi.distributed.analyze": (
-                {"properties": {**dist_args, "plus": _DEC}}, est),
+                {"properties": {**dist_args, "plus": DEC}}, est),
         }
         ops_c: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "ghazi.correlated.randomize": (
                 {"properties": corr_args},
                 {"type": "object", "required": ["z1", "z2", "z3", "plus", "minus", "bitsConsumed"],
-                 "properties": {"z1": _DEC, "z2": _DEC, "z3": _DEC, "plus": _DEC, "minus": _DEC,
-                                "bitsConsumed": _COUNT}}),
+                 "properties": {"z1": DEC, "z2": DEC, "z3": DEC, "plus": DEC, "minus": DEC,
+                                "bitsConsumed": COUNT}}),
             "ghazi.correlated.analyze": (
-                {"properties": {**corr_args, "plus": _DEC, "minus": _DEC}}, est),
+                {"properties": {**corr_args, "plus": DEC, "minus": DEC}}, est),
         }
-        hist_args = {**corr_args, "noise": _NOISE, "B": _DEC}
+        hist_args = {**corr_args, "noise": _NOISE, "B": DEC}
         ops_h: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "ghazi.histogram.randomize": (
                 {"properties": hist_args},
                 {"type": "object", "required": ["plus", "minus", "bitsConsumed"],
-                 "properties": {"plus": dec_list, "minus": dec_list, "bitsConsumed": _COUNT}}),
+                 "properties": {"plus": dec_list, "minus": dec_list, "bitsConsumed": COUNT}}),
             "ghazi.histogram.analyze": (
                 {"properties": {**hist_args, "plus": dec_list, "minus": dec_list}},
                 {"type": "object", "required": ["estimates"],
-                 "properties": {"estimates": {"type": "array", "items": _RAT}}}),
+                 "properties": {"estimates": {"type": "array", "items": RAT}}}),
         }
         return {
             DISTRIBUTED_SCHEMA: family_schema(DISTRIBUTED_SCHEMA,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.jsonargs import COUNT, DEC, HEX, count_arg, hex_arg, int_arg, parse_int
 from conformance.vectors import (
     Family,
     Handler,
@@ -21,40 +22,19 @@ from spec.xof import XofTurboShake128
 XOF_SCHEMA = "xof-v1.json"
 TAPE_SCHEMA = "tape-v1.json"
 
-_HEX: dict[str, Any] = {"type": "string", "pattern": "^([0-9a-f]{2})*$"}
-_DEC: dict[str, Any] = {"type": "string", "pattern": "^-?(0|[1-9][0-9]*)$"}
-_COUNT: dict[str, Any] = {"type": "integer", "minimum": 0}
-
-
-def _hex_arg(args: dict[str, Any], key: str) -> bytes:
-    value = args[key]
-    if not isinstance(value, str):
-        raise ValueError(f"{key} must be a hex string")
-    try:
-        return bytes.fromhex(value)
-    except ValueError as exc:
-        raise ValueError(f"{key} is not valid hex") from exc
-
-
-def _int_arg(args: dict[str, Any], key: str) -> int:
-    value = args[key]
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ValueError(f"{key} must be an integer or a decimal string")
-    return int(value)
-
 
 # -- reference handlers ----------------------------------------------------------------------
 def xof_next(args: dict[str, Any]) -> dict[str, Any]:
     """Read ``lengths`` consecutive chunks of the XOF stream."""
-    xof = XofTurboShake128(_hex_arg(args, "seed"), _hex_arg(args, "dst"), _hex_arg(args, "binder"))
+    xof = XofTurboShake128(hex_arg(args, "seed"), hex_arg(args, "dst"), hex_arg(args, "binder"))
     return {"chunks": [xof.next(n).hex() for n in args["lengths"]]}
 
 
 def xof_derive_seed(args: dict[str, Any]) -> dict[str, Any]:
-    seed = _hex_arg(args, "seed")
+    seed = hex_arg(args, "seed")
     if len(seed) != XofTurboShake128.SEED_SIZE:
         raise ValueError(f"derive_seed needs a {XofTurboShake128.SEED_SIZE}-byte seed")
-    out = XofTurboShake128.derive_seed(seed, _hex_arg(args, "dst"), _hex_arg(args, "binder"))
+    out = XofTurboShake128.derive_seed(seed, hex_arg(args, "dst"), hex_arg(args, "binder"))
     return {"derivedSeed": out.hex()}
 
 
@@ -62,25 +42,23 @@ def xof_expand_into_vec(args: dict[str, Any]) -> dict[str, Any]:
     field = FIELDS.get(args["field"])
     if field is None:
         raise ValueError(f"unknown field {args['field']!r}")
-    length = _int_arg(args, "length")
+    length = int_arg(args, "length")
     if length <= 0:
         raise ValueError("length must be > 0")
-    seed = _hex_arg(args, "seed")
+    seed = hex_arg(args, "seed")
     if len(seed) != XofTurboShake128.SEED_SIZE:
         raise ValueError(f"expand_into_vec needs a {XofTurboShake128.SEED_SIZE}-byte seed")
     vec = XofTurboShake128.expand_into_vec(
-        field, seed, _hex_arg(args, "dst"), _hex_arg(args, "binder"), length
+        field, seed, hex_arg(args, "dst"), hex_arg(args, "binder"), length
     )
     return {"encoded": field.encode_vec(vec).hex()}
 
 
 def tape_uniform(args: dict[str, Any]) -> dict[str, Any]:
     """``count`` draws of ``uniform(n)`` from a fresh tape."""
-    tape = RandomTape(_hex_arg(args, "seed"), args["tag"])
-    n = _int_arg(args, "n")
-    count = _int_arg(args, "count")
-    if count < 0:
-        raise ValueError("count must be >= 0")
+    tape = RandomTape(hex_arg(args, "seed"), args["tag"])
+    n = int_arg(args, "n")
+    count = count_arg(args, "count")
     values = [str(tape.uniform(n)) for _ in range(count)]
     return {"values": values, "bitsConsumed": tape.bits_consumed,
             "bytesConsumed": tape.bytes_consumed}
@@ -88,8 +66,8 @@ def tape_uniform(args: dict[str, Any]) -> dict[str, Any]:
 
 def tape_mixed(args: dict[str, Any]) -> dict[str, Any]:
     """Draws with a different ``n`` each, from one tape, in order."""
-    tape = RandomTape(_hex_arg(args, "seed"), args["tag"])
-    values = [str(tape.uniform(int(n))) for n in args["moduli"]]
+    tape = RandomTape(hex_arg(args, "seed"), args["tag"])
+    values = [str(tape.uniform(parse_int(n, "moduli"))) for n in args["moduli"]]
     return {"values": values, "bitsConsumed": tape.bits_consumed,
             "bytesConsumed": tape.bytes_consumed}
 
@@ -139,28 +117,28 @@ class TapeFamily(Family):
         }
 
     def schemas(self) -> dict[str, dict[str, Any]]:
-        seed_args: dict[str, Any] = {"seed": _HEX, "dst": _HEX, "binder": _HEX}
+        seed_args: dict[str, Any] = {"seed": HEX, "dst": HEX, "binder": HEX}
         xof_ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "xof.next": ({"properties": {**seed_args, "lengths": {"type": "array",
-                          "items": _COUNT}}},
+                          "items": COUNT}}},
                          {"type": "object", "required": ["chunks"],
-                          "properties": {"chunks": {"type": "array", "items": _HEX}}}),
+                          "properties": {"chunks": {"type": "array", "items": HEX}}}),
             "xof.derive_seed": ({"properties": seed_args},
                                 {"type": "object", "required": ["derivedSeed"],
-                                 "properties": {"derivedSeed": _HEX}}),
+                                 "properties": {"derivedSeed": HEX}}),
             "xof.expand_into_vec": ({"properties": {**seed_args, "field": {"type": "string"},
                                                     "length": {"type": "integer"}}},
                                     {"type": "object", "required": ["encoded"],
-                                     "properties": {"encoded": _HEX}}),
+                                     "properties": {"encoded": HEX}}),
         }
         tape_out: dict[str, Any] = {"type": "object", "required": ["values", "bitsConsumed", "bytesConsumed"],
-                    "properties": {"values": {"type": "array", "items": _DEC},
-                                   "bitsConsumed": _COUNT, "bytesConsumed": _COUNT}}
-        tape_args: dict[str, Any] = {"seed": _HEX, "tag": {"type": "string"}}
+                    "properties": {"values": {"type": "array", "items": DEC},
+                                   "bitsConsumed": COUNT, "bytesConsumed": COUNT}}
+        tape_args: dict[str, Any] = {"seed": HEX, "tag": {"type": "string"}}
         tape_ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
-            "tape.uniform": ({"properties": {**tape_args, "n": _DEC, "count": _COUNT}}, tape_out),
+            "tape.uniform": ({"properties": {**tape_args, "n": DEC, "count": COUNT}}, tape_out),
             "tape.uniform_mixed": ({"properties": {**tape_args, "moduli": {"type": "array",
-                                    "items": _DEC}}}, tape_out),
+                                    "items": DEC}}}, tape_out),
         }
         return {
             XOF_SCHEMA: family_schema(XOF_SCHEMA, "XofTurboShake128 vectors", xof_ops),

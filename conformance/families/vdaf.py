@@ -26,6 +26,7 @@ from typing import Any
 
 import mpmath
 
+from conformance.jsonargs import COUNT, HEX, hex_arg, hex_list_arg
 from conformance.vectors import SCHEMA_ID_PREFIX, Case, Family, Handler, VectorFile, vector_seed
 from spec.field import FIELDS, Field
 from spec.vdaf import VerifyError
@@ -428,13 +429,6 @@ def replay_operations(path: str, doc: dict[str, Any],
 
 
 # -- harness ops ------------------------------------------------------------------------------------
-def _hex(args: dict[str, Any], key: str) -> bytes:
-    value = args[key]
-    if not isinstance(value, str):
-        raise ValueError(f"{key} must be a hex string")
-    return bytes.fromhex(value)
-
-
 def _vdaf_from_args(args: dict[str, Any]) -> AnyPrio3:
     name = args.get("vdaf")
     if not isinstance(name, str):
@@ -445,10 +439,10 @@ def _vdaf_from_args(args: dict[str, Any]) -> AnyPrio3:
 def op_transcript(args: dict[str, Any]) -> dict[str, Any]:
     """``vdaf.prio3.transcript``: run the batch, return every message and the result."""
     vdaf = _vdaf_from_args(args)
-    nonces = [bytes.fromhex(n) for n in args["nonces"]]
-    rands = [bytes.fromhex(r) for r in args["rands"]]
-    vdaf.decode_agg_param(_hex(args, "agg_param"))  # Prio3: must be empty
-    run = run_vdaf(vdaf, _hex(args, "verify_key"), _hex(args, "ctx"), None, nonces,
+    nonces = hex_list_arg(args, "nonces")
+    rands = hex_list_arg(args, "rands")
+    vdaf.decode_agg_param(hex_arg(args, "agg_param"))  # Prio3: must be empty
+    run = run_vdaf(vdaf, hex_arg(args, "verify_key"), hex_arg(args, "ctx"), None, nonces,
                    args["measurements"], rands)
     doc = transcript_doc(vdaf, {}, run)
     return {"reports": [{k: r[k] for k in ("public_share", "input_shares", "verifier_shares",
@@ -460,10 +454,10 @@ def op_verify(args: dict[str, Any]) -> dict[str, Any]:
     """``vdaf.prio3.verify``: verify one received report (all Aggregators); with
     ``verifier_message`` given, the Aggregators use it instead of the one they compute."""
     vdaf = _vdaf_from_args(args)
-    ctx, verify_key, nonce = _hex(args, "ctx"), _hex(args, "verify_key"), _hex(args, "nonce")
-    vdaf.decode_agg_param(_hex(args, "agg_param"))  # Prio3: must be empty
+    ctx, verify_key, nonce = hex_arg(args, "ctx"), hex_arg(args, "verify_key"), hex_arg(args, "nonce")
+    vdaf.decode_agg_param(hex_arg(args, "agg_param"))  # Prio3: must be empty
     agg_param = None
-    public = vdaf.decode_public_share(_hex(args, "public_share"))
+    public = vdaf.decode_public_share(hex_arg(args, "public_share"))
     inputs = args["input_shares"]
     if not isinstance(inputs, list) or len(inputs) != vdaf.SHARES:
         raise ValueError(f"input_shares must list {vdaf.SHARES} shares")
@@ -474,7 +468,7 @@ def op_verify(args: dict[str, Any]) -> dict[str, Any]:
         states.append(state)
         shares.append(share)
     if "verifier_message" in args:
-        encoded = _hex(args, "verifier_message")
+        encoded = hex_arg(args, "verifier_message")
     else:
         encoded = vdaf.encode_verifier_message(vdaf.verifier_shares_to_message(ctx, agg_param, shares))
     outs = [vdaf.verify_next(ctx, st, vdaf.decode_verifier_message(st, encoded)) for st in states]
@@ -708,8 +702,6 @@ class VdafFamily(Family):
         return {FORMAT_SCHEMA: format_schema(), INDEX_SCHEMA: index_schema()}
 
 
-_HEX: dict[str, Any] = {"type": "string", "pattern": "^([0-9a-f]{2})*$"}
-_UINT: dict[str, Any] = {"type": "integer", "minimum": 0}
 
 
 def format_schema() -> dict[str, Any]:
@@ -728,8 +720,8 @@ def format_schema() -> dict[str, Any]:
                      "agg_result"],
         "properties": {
             "shares": {"type": "integer", "minimum": 2, "maximum": 255},
-            "verify_key": {**_HEX, "minLength": 64, "maxLength": 64},
-            "ctx": _HEX,
+            "verify_key": {**HEX, "minLength": 64, "maxLength": 64},
+            "ctx": HEX,
             "agg_param": {"const": ""},
             "max_measurement": {"type": "integer", "minimum": 1},
             "length": {"type": "integer", "minimum": 1},
@@ -740,7 +732,7 @@ def format_schema() -> dict[str, Any]:
                 "properties": {
                     "operation": {"enum": ["shard", "verify_init", "verifier_shares_to_message",
                                            "verify_next", "aggregate", "unshard"]},
-                    "round": _UINT, "aggregator_id": _UINT, "report_index": _UINT,
+                    "round": COUNT, "aggregator_id": COUNT, "report_index": COUNT,
                     "success": {"type": "boolean"}}}},
             "reports": {"type": "array", "items": {
                 "type": "object", "additionalProperties": False,
@@ -748,14 +740,14 @@ def format_schema() -> dict[str, Any]:
                              "verifier_shares", "verifier_messages", "out_shares"],
                 "properties": {
                     "measurement": measurement,
-                    "nonce": {**_HEX, "minLength": 32, "maxLength": 32},
-                    "rand": _HEX,
-                    "public_share": _HEX,
-                    "input_shares": {"type": "array", "items": _HEX},
-                    "verifier_shares": {"type": "array", "items": {"type": "array", "items": _HEX}},
-                    "verifier_messages": {"type": "array", "items": _HEX},
-                    "out_shares": {"type": "array", "items": _HEX}}}},
-            "agg_shares": {"type": "array", "items": _HEX},
+                    "nonce": {**HEX, "minLength": 32, "maxLength": 32},
+                    "rand": HEX,
+                    "public_share": HEX,
+                    "input_shares": {"type": "array", "items": HEX},
+                    "verifier_shares": {"type": "array", "items": {"type": "array", "items": HEX}},
+                    "verifier_messages": {"type": "array", "items": HEX},
+                    "out_shares": {"type": "array", "items": HEX}}}},
+            "agg_shares": {"type": "array", "items": HEX},
             "agg_result": {"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 0},
                                      {"type": "array", "items": {"type": "integer", "minimum": 0}}]},
         },

@@ -5,9 +5,9 @@ DP draft). For a rational ``EPSILON_0 > 0`` this is a transcendental number (Lin
 a float comparison nor a rational Bernoulli can realise it. This module supplies the two exact
 tools the mechanisms and policies need:
 
-* :func:`exp_neg_enclosure` -- rigorous rational bounds ``lo <= e^-x <= hi`` for rational ``x >= 0``,
-  from the alternating Taylor series (whose partial sums bracket the value) and exact integer
-  arithmetic. No floating point, no library elementary functions: the bounds are proofs.
+* :func:`exp_neg_enclosure` -- rigorous rational bounds ``lo <= e^-x <= hi`` for rational ``x >= 0``
+  (those of :func:`spec.samplers.lazy.exp_neg_bounds`: alternating Taylor series and exact
+  integer arithmetic). No floating point, no library elementary functions: the bounds are proofs.
 * :class:`GeometricSkip` -- the exact sampler of ``Geometric(p0)`` (failures before the first
   success of independent ``Bernoulli(p0)`` trials) by inversion with a lazily read uniform. This
   is what makes the efficient form of symmetric RAPPOR cost ``O(expected number of flips)``.
@@ -26,6 +26,7 @@ from typing import Any
 import mpmath
 
 from spec.rational import format_rational, parse_rational
+from spec.samplers.lazy import exp_neg_bounds
 from spec.tape import RandomTape
 
 
@@ -41,56 +42,22 @@ def rational_text(x: Fraction) -> str:
 
 
 # -- rigorous enclosures ----------------------------------------------------------------------
-def _exp_neg_small(y: Fraction, prec: int) -> tuple[Fraction, Fraction]:
-    """Bounds on ``e^-y`` for ``0 <= y <= 1`` from partial sums of the alternating Taylor series.
-
-    For ``0 <= y <= 1`` the terms ``y^k/k!`` are non-increasing, so consecutive partial sums
-    bracket the limit: odd-indexed sums are below, even-indexed sums above.
-    """
-    term = Fraction(1)
-    partial = Fraction(1)
-    k = 0
-    eps = Fraction(1, 1 << (prec + 4))
-    lo: Fraction | None = None
-    hi: Fraction | None = None
-    while True:
-        k += 1
-        term = term * y / k
-        partial = partial - term if k % 2 else partial + term
-        if k % 2:
-            lo = partial
-        else:
-            hi = partial
-        if lo is not None and hi is not None and term < eps:
-            return lo, hi
-
-
-def _round_down(x: Fraction, prec: int) -> Fraction:
-    return Fraction(math.floor(x * (1 << prec)), 1 << prec)
-
-
-def _round_up(x: Fraction, prec: int) -> Fraction:
-    return Fraction(math.ceil(x * (1 << prec)), 1 << prec)
-
-
 def exp_neg_enclosure(x: Fraction, prec: int = 128) -> tuple[Fraction, Fraction]:
-    """Dyadic rationals ``lo <= e^-x <= hi`` for rational ``x >= 0``; ``hi - lo`` is about
-    ``2^-prec`` times a small factor (``e^-x`` itself is irrational for rational ``x != 0``).
+    """Dyadic rationals ``lo <= e^-x <= hi`` for rational ``x >= 0``; ``hi - lo`` is a few units of
+    ``2^-(prec + ceil(2x))``, so below ``2^-prec`` relative to ``e^-x >= 2^(-1.45 x)`` (``e^-x`` is
+    irrational for rational ``x != 0``).
 
-    Method: ``n = max(1, ceil(x))``, ``y = x / n <= 1``; bracket ``e^-y`` by the alternating
-    series, round outward to ``prec + 2 log2(n) + 8`` bits, then ``e^-x = (e^-y)^n`` with the
-    bounds raised to the ``n``-th power (monotone) and rounded outward to ``prec`` bits.
+    The bounds are those of :func:`spec.samplers.lazy.exp_neg_bounds` (the samplers' rigorous
+    enclosure: alternating Taylor series of ``e^-z``, ``z = x / 2^s <= 1/2``, squared ``s`` times
+    with outward rounding) at ``prec + ceil(2x)`` bits.
     """
     if x < 0:
         raise ValueError("exp_neg_enclosure needs x >= 0")
     if x == 0:
         return Fraction(1), Fraction(1)
-    n = max(1, math.ceil(x))
-    y = x / n
-    work = prec + 2 * n.bit_length() + 8 + math.ceil(x * 2)  # (e^-y)^n loses ~ n relative ulps
-    lo, hi = _exp_neg_small(y, work)
-    lo, hi = _round_down(lo, work), _round_up(hi, work)
-    return _round_down(lo**n, prec + math.ceil(x * 2)), _round_up(hi**n, prec + math.ceil(x * 2))
+    bits = prec + math.ceil(x * 2)
+    lo, hi = exp_neg_bounds(x, bits)
+    return Fraction(lo, 1 << bits), Fraction(hi, 1 << bits)
 
 
 def rr_flip_enclosure(eps: Fraction, prec: int = 128) -> tuple[Fraction, Fraction]:

@@ -19,18 +19,18 @@ commutative, associative ``add``. ``NO_OUTPUT`` (``None``) stands for the paper'
 
 Coin-consumption rules (normative, so that other implementations reproduce vectors):
 
-* ``bernoulli_rational(tape, q)`` with ``q = a/b`` in lowest terms (``b >= 1``) returns
-  ``tape.uniform(b) < a``: one ``uniform(b)`` draw, which takes no bits when ``b = 1``
-  (``q = 0`` or ``q = 1``).
-* Poisson sampling draws ``bernoulli_rational(tape, q)`` once per message, for message index
-  ``0, 1, ..., k-1`` in that order; message ``i`` is kept iff its draw is true.
+* Every Bernoulli(q) coin, ``q`` rational, is ``spec.samplers.bernoulli(tape, q)``: the lazy
+  comparison of a uniform ``U = 0.b1 b2 ...`` (tape bits ``b1, b2, ...``) with ``q``; it returns
+  ``1`` iff ``U < q``, reads no bits when ``q = 0`` or ``q = 1`` and two bits on average otherwise
+  (header of ``vectors/samplers/bernoulli.json``).
+* Poisson sampling draws ``bernoulli(tape, q)`` once per message, for message index
+  ``0, 1, ..., k-1`` in that order; message ``i`` is kept iff its draw is 1.
 * The fixed-size subset is a partial Fisher-Yates shuffle of ``[0, 1, ..., k-1]``: for
   ``j = 0, ..., B-1``: ``r = j + tape.uniform(k - j)``, swap positions ``j`` and ``r``. The chosen
   indices are the first ``B`` positions. Nothing is drawn when ``k < B``.
-* The donation-time rule draws ``chi_i = (tape.uniform(m) == 0)`` (a Bernoulli(1/m) coin, i.e.
-  ``bernoulli_rational(tape, 1/m)``) for every ``i = 0, ..., m-1`` in order, all ``m`` of them
-  even after the first success, so the tape position after the rule does not depend on the
-  outcome.
+* The donation-time rule draws ``chi_i = bernoulli(tape, 1/m)`` for every ``i = 0, ..., m-1`` in
+  order, all ``m`` of them even after the first success, so the tape position after the rule does
+  not depend on the outcome.
 
 Recommended tape tags: ``"sa2/poisson"``, ``"sa2/fixed_size"``, ``"sa2/donation_time"``.
 """
@@ -43,6 +43,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Generic, TypeVar
 
+from spec.samplers import bernoulli
 from spec.tape import RandomTape
 
 M = TypeVar("M")
@@ -104,11 +105,6 @@ def check_cohort_size(B: int) -> int:
     if isinstance(B, bool) or not isinstance(B, int) or B < 1:
         raise Sa2Error(f"cohort size B must be an integer >= 1, got {B!r}")
     return B
-
-
-def bernoulli_rational(tape: RandomTape, q: Fraction) -> bool:
-    """An exact Bernoulli(q) coin for rational ``q = a/b``: ``tape.uniform(b) < a``."""
-    return tape.uniform(q.denominator) < q.numerator
 
 
 # -- decoding and summation ------------------------------------------------------------------
@@ -183,7 +179,7 @@ def poisson_sample(k: int, q: Rational, tape: RandomTape) -> list[bool]:
     rate = parse_rate(q)
     if k < 0:
         raise Sa2Error("the number of messages must be >= 0")
-    return [bernoulli_rational(tape, rate) for _ in range(k)]
+    return [bernoulli(tape, rate) == 1 for _ in range(k)]
 
 
 def samplable_aggregate(
@@ -268,7 +264,7 @@ def donation_round(m: int, tape: RandomTape) -> int | None:
     if isinstance(m, bool) or not isinstance(m, int) or m < 1:
         raise Sa2Error(f"m must be an integer >= 1, got {m!r}")
     rate = Fraction(1, m)
-    chi = [bernoulli_rational(tape, rate) for _ in range(m)]
+    chi = [bernoulli(tape, rate) == 1 for _ in range(m)]
     return chi.index(True) if any(chi) else None
 
 
@@ -288,6 +284,6 @@ def donation_schedule(q: Rational, m: int, K: Rational, tape: RandomTape) -> Fra
     Draws the participation coin first; draws the ``m`` donation coins only if it is 1.
     """
     rate = parse_rate(q)
-    if not bernoulli_rational(tape, rate):
+    if not bernoulli(tape, rate):
         return None
     return donation_wait(m, K, tape)

@@ -52,9 +52,10 @@ from typing import Any
 import mpmath
 
 from spec.sa2 import hpke, ideal, privacy, tokens
-from spec.sa2.ideal import Aggregation, Sa2Error, bernoulli_rational, parse_rate, parse_rational
+from spec.sa2.ideal import Aggregation, Sa2Error, parse_rate, parse_rational
 from spec.sa2.privacy import AggregateBound, PrivacyStatement
 from spec.sa2.randomizers import Randomizer
+from spec.samplers import bernoulli
 from spec.tape import RandomTape
 from spec.vdaf import prio3
 
@@ -556,11 +557,11 @@ def collect(vdaf: Any, outcome: BatchOutcome) -> tuple[int, ...] | None:
 # -- anonymization (sec. 4.2) ------------------------------------------------------------------------
 def anonymize(reports: Sequence[Report], drop_rate: Fraction, network: RandomTape,
               shuffle: RandomTape) -> tuple[list[Report], list[bool]]:
-    """Drop each report with probability ``drop_rate`` (one coin per report, in order, from
-    ``network``), then deliver the survivors in a uniformly random order (Fisher-Yates from
-    ``shuffle``: for ``j = n-1 .. 1``, swap ``j`` with ``uniform(j + 1)``). Returns the delivered
-    reports and the per-report drop flags."""
-    dropped = [bernoulli_rational(network, drop_rate) for _ in reports]
+    """Drop each report with probability ``drop_rate`` (one ``spec.samplers.bernoulli`` coin per
+    report, in order, from ``network``), then deliver the survivors in a uniformly random order
+    (Fisher-Yates from ``shuffle``: for ``j = n-1 .. 1``, swap ``j`` with ``uniform(j + 1)``).
+    Returns the delivered reports and the per-report drop flags."""
+    dropped = [bernoulli(network, drop_rate) == 1 for _ in reports]
     out = [r for r, d in zip(reports, dropped, strict=True) if not d]
     for j in range(len(out) - 1, 0, -1):
         k = shuffle.uniform(j + 1)
@@ -666,7 +667,7 @@ def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[in
     leader and helper, and the collector.
 
     Coins (tags in :data:`TAGS`): participation ``poisson_sample(len(data), q)`` from
-    ``sa2/poisson``; then for each non-participating device in order a Bernoulli(q') dummy coin
+    ``sa2/poisson``; then for each non-participating device in order a ``bernoulli(q')`` dummy coin
     from ``sa2/dummy``; device ``i``'s randomizer from ``sa2/client/{i}/randomizer``, its token
     from ``sa2/client/{i}/token`` and its report from ``sa2/client/{i}/report``. Reports are sent
     in device order (honest devices, then malicious ones) and pass :func:`anonymize` with tapes
@@ -690,7 +691,7 @@ def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[in
         if keep[i]:
             meas = recipe.randomizer.apply(x, RandomTape(seed, TAGS["randomizer"].format(i=i)))
             participants += 1
-        elif recipe.dummy_rate > 0 and bernoulli_rational(dummy_tape, recipe.dummy_rate):
+        elif recipe.dummy_rate > 0 and bernoulli(dummy_tape, recipe.dummy_rate):
             meas = zero
             dummies += 1
         else:

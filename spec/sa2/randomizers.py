@@ -18,8 +18,18 @@ aggregate sums; Prio3's aggregate is that sum modulo the field modulus.
   so under replacement ``eps0 = 2 ln((1 - flip) / flip)``; this module states the replacement
   value (the paper's Example 2 states the one-bit value against a reference distribution).
 
-Coins, in order: binary RR and RR draw ``bernoulli(flip)`` then, if it is 1, one ``uniform(2)`` /
-``uniform(k)``; RAPPOR draws ``bernoulli(flip)`` for bits ``0..k-1`` in order.
+Coins, in order (``bernoulli`` is ``spec.samplers.bernoulli``, the project's exact Bernoulli of a
+rational; ``uniform`` is ``RandomTape.uniform``): binary RR and RR draw ``bernoulli(flip)`` then, if
+it is 1, one ``uniform(2)`` / ``uniform(k)``; RAPPOR draws ``bernoulli(flip)`` for bits
+``0..k-1`` in order.
+
+Why not :mod:`spec.mechanisms`: its randomized-response mechanisms are parameterized by a rational
+``eps`` and flip with the irrational probability ``1/(e^eps + 1)`` (or race against
+``e^-eps``), whereas an SA2 recipe fixes an exact rational ``flip``. For rational ``eps > 0``,
+``e^eps`` is transcendental, so no rational flip probability is one the mechanisms draw: the same
+families of laws, but no recipe maps onto a mechanism. This module therefore keeps the recipe's
+parameterization (with ``Dec``, ``eps0`` and the VDAF measurement of each randomizer) and draws
+every coin from :mod:`spec.samplers` and the tape.
 """
 
 from __future__ import annotations
@@ -30,7 +40,8 @@ from typing import Any
 
 import mpmath
 
-from spec.sa2.ideal import Sa2Error, bernoulli_rational, parse_rate
+from spec.sa2.ideal import Sa2Error, parse_rate
+from spec.samplers import bernoulli
 from spec.tape import RandomTape
 
 RANDOMIZERS = ("binary_randomized_response", "randomized_response", "rappor")
@@ -76,8 +87,8 @@ class Randomizer:
         """``R(x)``: the Prio3 measurement to shard (coins as in the module docstring)."""
         self.check_input(x)
         if self.name in ("binary_randomized_response", "randomized_response"):
-            return tape.uniform(self.k) if bernoulli_rational(tape, self.flip) else x
-        return [(j == x) != bernoulli_rational(tape, self.flip) for j in range(self.k)]
+            return tape.uniform(self.k) if bernoulli(tape, self.flip) else x
+        return [(j == x) != (bernoulli(tape, self.flip) == 1) for j in range(self.k)]
 
     def zero_measurement(self) -> Any | None:
         """The measurement whose decoding is zero (for dummy reports, sec. 4.6), if any."""

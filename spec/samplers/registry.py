@@ -12,24 +12,7 @@ import mpmath
 
 from spec import distributions as dist
 from spec.rational import parse_int, parse_rational
-from spec.samplers.core import (
-    bernoulli,
-    bernoulli_exp,
-    bernoulli_rr,
-    discrete_gaussian,
-    discrete_gaussian_vector,
-    discrete_laplace,
-    geometric,
-    geometric_exp,
-)
-from spec.samplers.counts import (
-    binomial,
-    binomial_rr,
-    binomial_textbook,
-    negative_binomial,
-    negative_binomial_exp,
-    poisson,
-)
+from spec.samplers import core, counts
 from spec.tape import RandomTape
 
 
@@ -148,48 +131,43 @@ def _tag(name: str) -> str:
     return f"dpspec/sampler/{name}"
 
 
+def _sampler(name: str, params: tuple[Param, ...], description: str,
+             vector: bool = False) -> Sampler:
+    """Register the function ``name`` of spec.samplers.core or .counts under tag ``_tag(name)``."""
+    func = getattr(core, name, None) or getattr(counts, name)
+    return Sampler(name, params, func, _tag(name), description, vector)
+
+
 _P = Param("p", "rational", "probability in [0, 1]")
 _N = Param("n", "integer", "number of trials, >= 0")
 _EPS = Param("eps", "rational", "epsilon >= 0; flip probability 1/(1+exp(eps))")
+_SIGMA2 = Param("sigma2", "rational", "variance parameter > 0")
+_R = Param("r", "rational", "> 0 (fractional shares allowed)")
 
 _ALL = [
-    Sampler("bernoulli", (_P,), bernoulli, _tag("bernoulli"), "Bernoulli(p): 1 with probability p"),
-    Sampler("bernoulli_exp", (Param("gamma", "rational", ">= 0"),), bernoulli_exp,
-            _tag("bernoulli_exp"), "Bernoulli(exp(-gamma)) (CKS20 Algorithm 1)"),
-    Sampler("bernoulli_rr", (_EPS,), bernoulli_rr, _tag("bernoulli_rr"),
-            "Bernoulli(1/(1+exp(eps))), the randomized-response flip (two-coin factory)"),
-    Sampler("geometric", (Param("p", "rational", "success probability in (0, 1]"),), geometric,
-            _tag("geometric"), "P[k] = (1-p)^k p, k >= 0 (failures before the first success)"),
-    Sampler("geometric_exp", (Param("gamma", "rational", "> 0"),), geometric_exp,
-            _tag("geometric_exp"), "P[k] = (1-exp(-gamma)) exp(-gamma k), k >= 0"),
-    Sampler("discrete_laplace", (Param("t", "rational", "scale > 0"),), discrete_laplace,
-            _tag("discrete_laplace"), "P[x] proportional to exp(-|x|/t) on the integers"),
-    Sampler("discrete_gaussian", (Param("sigma2", "rational", "variance parameter > 0"),),
-            discrete_gaussian, _tag("discrete_gaussian"),
-            "P[x] proportional to exp(-x^2/(2 sigma2)) on the integers (CKS20 Algorithm 3)"),
-    Sampler("discrete_gaussian_vector",
-            (Param("sigma2", "rational", "variance parameter > 0"),
-             Param("dim", "integer", "dimension >= 1")),
-            discrete_gaussian_vector, _tag("discrete_gaussian_vector"),
-            "dim independent discrete Gaussian samples", vector=True),
-    Sampler("binomial", (_N, _P), binomial, _tag("binomial"),
-            "Binomial(n, p), exact, cost O(1 + n min(p, 1-p))"),
-    Sampler("binomial_textbook", (_N, _P), binomial_textbook, _tag("binomial_textbook"),
-            "Binomial(n, p) as a sum of n Bernoulli(p)"),
-    Sampler("binomial_rr", (_N, _EPS), binomial_rr, _tag("binomial_rr"),
-            "Binomial(n, 1/(1+exp(eps))), exact"),
-    Sampler("poisson", (Param("lam", "rational", "mean in [0, 10^6]"),), poisson,
-            _tag("poisson"), "Poisson(lam), exact"),
-    Sampler("negative_binomial",
-            (Param("r", "rational", "> 0 (fractional shares allowed)"),
-             Param("p", "rational", "in [0, 1)")),
-            negative_binomial, _tag("negative_binomial"),
-            "NB(r, p): P[k] = C(k+r-1, k) (1-p)^r p^k, exact"),
-    Sampler("negative_binomial_exp",
-            (Param("r", "rational", "> 0 (fractional shares allowed)"),
-             Param("gamma", "rational", "> 0; p = exp(-gamma)")),
-            negative_binomial_exp, _tag("negative_binomial_exp"),
-            "NB(r, exp(-gamma)), exact (Ghazi et al.'s p = e^(-eps))"),
+    _sampler("bernoulli", (_P,), "Bernoulli(p): 1 with probability p"),
+    _sampler("bernoulli_exp", (Param("gamma", "rational", ">= 0"),),
+             "Bernoulli(exp(-gamma)) (CKS20 Algorithm 1)"),
+    _sampler("bernoulli_rr", (_EPS,),
+             "Bernoulli(1/(1+exp(eps))), the randomized-response flip (two-coin factory)"),
+    _sampler("geometric", (Param("p", "rational", "success probability in (0, 1]"),),
+             "P[k] = (1-p)^k p, k >= 0 (failures before the first success)"),
+    _sampler("geometric_exp", (Param("gamma", "rational", "> 0"),),
+             "P[k] = (1-exp(-gamma)) exp(-gamma k), k >= 0"),
+    _sampler("discrete_laplace", (Param("t", "rational", "scale > 0"),),
+             "P[x] proportional to exp(-|x|/t) on the integers"),
+    _sampler("discrete_gaussian", (_SIGMA2,),
+             "P[x] proportional to exp(-x^2/(2 sigma2)) on the integers (CKS20 Algorithm 3)"),
+    _sampler("discrete_gaussian_vector", (_SIGMA2, Param("dim", "integer", "dimension >= 1")),
+             "dim independent discrete Gaussian samples", vector=True),
+    _sampler("binomial", (_N, _P), "Binomial(n, p), exact, cost O(1 + n min(p, 1-p))"),
+    _sampler("binomial_textbook", (_N, _P), "Binomial(n, p) as a sum of n Bernoulli(p)"),
+    _sampler("binomial_rr", (_N, _EPS), "Binomial(n, 1/(1+exp(eps))), exact"),
+    _sampler("poisson", (Param("lam", "rational", "mean in [0, 10^6]"),), "Poisson(lam), exact"),
+    _sampler("negative_binomial", (_R, Param("p", "rational", "in [0, 1)")),
+             "NB(r, p): P[k] = C(k+r-1, k) (1-p)^r p^k, exact"),
+    _sampler("negative_binomial_exp", (_R, Param("gamma", "rational", "> 0; p = exp(-gamma)")),
+             "NB(r, exp(-gamma)), exact (Ghazi et al.'s p = e^(-eps))"),
 ]
 
 #: name -> Sampler
