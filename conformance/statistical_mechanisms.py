@@ -72,7 +72,8 @@ ADDITIVE_DIMENSION = 4
 #: inputs of the additive mechanisms, cycled (any integers: the noise is output minus input)
 ADDITIVE_INPUTS = (("0", "10", "-3", "7"), ("-100", "1", "2", "1000000"), ("5", "5", "5", "5"))
 
-DEFAULT_REPORTS = {"symmetric_rappor": 40_000, "binary_rr": 100_000, "kary_rr": 50_000}
+DEFAULT_REPORTS = {"symmetric_rappor": 40_000, "symmetric_rappor_textbook": 40_000,
+                   "asymmetric_rappor": 40_000, "binary_rr": 100_000, "kary_rr": 50_000}
 
 
 def flip_probability(eps: Fraction) -> float:
@@ -288,24 +289,34 @@ class _MechanismSuite(Suite):
         return result
 
 
+#: key -> (op, its epsilon argument, dimension, points): the flip mechanisms
+FLIP_SUITES: dict[str, tuple[str, str, int, tuple[str, ...]]] = {
+    "symmetric_rappor": ("mechanisms.symmetric_rappor", "eps0", RAPPOR_DIMENSION, ("1", "3")),
+    "symmetric_rappor_textbook": ("mechanisms.symmetric_rappor_textbook", "eps0",
+                                  RAPPOR_DIMENSION, ("1", "3")),
+    "asymmetric_rappor": ("mechanisms.asymmetric_rappor", "eps", RAPPOR_DIMENSION, ("1", "3")),
+    "binary_rr": ("mechanisms.binary_rr", "eps", 1, ("1/2", "2")),
+}
+
+
 class FlipSuite(_MechanismSuite):
-    """Symmetric RAPPOR (``d`` > 1) or binary randomized response (``d`` = 1)."""
+    """Symmetric RAPPOR (both forms), asymmetric RAPPOR (``d`` > 1, one-hot inputs) or binary
+    randomized response (``d`` = 1, inputs 0, 1 alternating).
+
+    A coordinate is *flipped* when the output differs from the input. Symmetric RAPPOR and binary
+    RR flip every coordinate independently with ``p0 = 1/(e^eps + 1)``; asymmetric RAPPOR flips
+    its 0-coordinates with ``p0`` and outputs a fair bit at its 1-coordinate (flip probability
+    1/2). The flip-rate test pools the coordinates whose flip probability is ``p0``."""
 
     scale_name = "the flip probability"
 
     def __init__(self, key: str, *, reports: int | None = None,
                  alpha: float = DEFAULT_ALPHA) -> None:
         self.key = key
-        if key == "symmetric_rappor":
-            self.op, self.param, self.d = "mechanisms.symmetric_rappor", "eps0", RAPPOR_DIMENSION
-            self.tests = ("flip rate", "per coordinate", "flips per report")
-            points = ("1", "3")
-        elif key == "binary_rr":
-            self.op, self.param, self.d = "mechanisms.binary_rr", "eps", 1
-            self.tests = ("flip rate", "per input bit")
-            points = ("1/2", "2")
-        else:
-            raise KeyError(key)
+        self.op, self.param, self.d, points = FLIP_SUITES[key]
+        self.fair_ones = key == "asymmetric_rappor"
+        self.tests = (("flip rate", "per coordinate", "flips per report") if self.d > 1
+                      else ("flip rate", "per input bit"))
         super().__init__(tuple({self.param: p} for p in points),
                          reports if reports is not None else DEFAULT_REPORTS[key], alpha)
 
@@ -315,9 +326,15 @@ class FlipSuite(_MechanismSuite):
         return ["".join("1" if j == (start + i) % self.d else "0" for j in range(self.d))
                 for i in range(count)]
 
+    def rate(self, p0: float, bit: int) -> float:
+        """The exact flip probability of a coordinate holding ``bit``."""
+        return 0.5 if self.fair_ones and bit == 1 else p0
+
     def power(self, point: dict[str, Any], crit: float) -> float:
-        return rate_power(flip_probability(Fraction(point[self.param])), self.reports * self.d,
-                          crit)
+        p0 = flip_probability(Fraction(point[self.param]))
+        # coordinates flipped with p0: all of them, or the d - 1 zeros of each one-hot report
+        trials = self.reports * (self.d - 1 if self.fair_ones else self.d)
+        return rate_power(p0, trials, crit)
 
     def judge(self, point: dict[str, Any], inputs: list[Any], outputs: list[Any]) -> list[_Judged]:
         p0 = flip_probability(Fraction(point[self.param]))
@@ -335,19 +352,28 @@ class FlipSuite(_MechanismSuite):
                 trials[j][xs[j]] += 1
                 n += f
             per_report.append(n)
-        total = sum(per_report)
-        out = [_z("flip rate", total, len(inputs) * d, p0, "flip rate")]
+        bits = (0,) if self.fair_ones else (0, 1)
+        pooled = sum(flips[j][b] for j in range(d) for b in bits)
+        pooled_trials = sum(trials[j][b] for j in range(d) for b in bits)
+        out = [_z("flip rate", pooled, pooled_trials, p0, "flip rate")]
         cells = [(f"coordinate {j}, input {b}" if d > 1 else f"input {b}", flips[j][b],
-                  trials[j][b], p0) for j in range(d) for b in (0, 1) if trials[j][b]]
+                  trials[j][b], self.rate(p0, b)) for j in range(d) for b in (0, 1)
+                 if trials[j][b]]
         out.append(_cells_chi2(self.tests[1], cells))
         if d > 1:
-            table = Table(0, tuple(_binomial(d, p0, k) for k in range(d + 1)))
-            out.append(_table_chi2("flips per report", table, per_report))
+            if self.fair_ones:  # Binomial(d - 1, p0) plus a fair coin
+                probs = [0.5 * (_binomial(d - 1, p0, k) + _binomial(d - 1, p0, k - 1))
+                         for k in range(d + 1)]
+            else:
+                probs = [_binomial(d, p0, k) for k in range(d + 1)]
+            out.append(_table_chi2("flips per report", Table(0, tuple(probs)), per_report))
         return out
 
 
 def _binomial(n: int, p: float, k: int) -> float:
     """Binomial(n, p) at k in double precision (n is small: the RAPPOR dimension)."""
+    if not 0 <= k <= n:
+        return 0.0
     return math.comb(n, k) * p**k * (1 - p) ** (n - k)
 
 
@@ -462,9 +488,8 @@ class AdditiveSuite(StatisticalSuite):
 def mechanism_suites(samples: int | None = None, alpha: float = DEFAULT_ALPHA) -> list[Suite]:
     """The statistical suites of the mechanisms. ``samples`` (the CLI's ``--samples``) replaces
     every default size: reports per point, or noise values per point for the additive ones."""
-    out: list[Suite] = [FlipSuite("symmetric_rappor", reports=samples, alpha=alpha),
-                        FlipSuite("binary_rr", reports=samples, alpha=alpha),
-                        KaryRRSuite(reports=samples, alpha=alpha)]
+    out: list[Suite] = [FlipSuite(key, reports=samples, alpha=alpha) for key in FLIP_SUITES]
+    out.append(KaryRRSuite(reports=samples, alpha=alpha))
     for key in ("discrete_laplace", "discrete_gaussian"):
         out.append(AdditiveSuite(key, samples=samples if samples is not None else DEFAULT_SAMPLES,
                                  alpha=alpha))

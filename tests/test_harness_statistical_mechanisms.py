@@ -8,7 +8,7 @@ drawn from Python's ``random`` under a fixed seed, and its planted bugs sample f
 4.3% detectable; the keep probability e^eps/(e^eps + k) is 9.5% low at k = 6, eps = 3/2,
 against 3.5%), so for any seed a miss would have probability far below 1e-6. The run against
 the real reference adapter draws fresh randomness (os.urandom): it uses a false-alarm rate of
-2e-7 per suite, so it fails spuriously with probability below 1e-6 over the five suites.
+1e-7 per suite, so it fails spuriously with probability below 1e-6 over the seven suites.
 """
 
 from __future__ import annotations
@@ -43,6 +43,10 @@ from spec.mechanisms import KaryRandomizedResponse, SymmetricRappor
 FAKE = Path(__file__).resolve().parent / "adapters" / "fake.py"
 
 
+OTHERS = ("symmetric_rappor_textbook", "asymmetric_rappor", "binary_rr", "kary_rr",
+          "discrete_laplace", "discrete_gaussian")
+
+
 def fake(*modes: str) -> AdapterSpec:
     return AdapterSpec("fake", (sys.executable, str(FAKE), *modes), "test", bundled=False)
 
@@ -69,9 +73,18 @@ def test_rappor_with_wrong_flip_probability_is_caught_and_the_rest_passes() -> N
     # every test at both points: the flip rate, the per-coordinate cells, the flips per report
     assert sorted(rappor) == sorted((f"eps0={e}", t) for e in ("1", "3")
                                     for t in ("flip rate", "per coordinate", "flips per report"))
-    assert got == {"statistical.mechanisms.binary_rr": [], "statistical.mechanisms.kary_rr": [],
-                   "statistical.mechanisms.discrete_laplace": [],
-                   "statistical.mechanisms.discrete_gaussian": []}
+    # the other mechanisms (the textbook form of symmetric RAPPOR among them) are right
+    assert got == {f"statistical.mechanisms.{k}": [] for k in OTHERS}
+
+
+def test_rappor_with_dependent_flips_is_caught_by_the_flips_per_report_test() -> None:
+    # every coordinate flips with the right p0, so the rate tests pass (up to the 1e-6 false-alarm
+    # rate); the number of flips per report is 2 Binomial(8, p0), twice the variance of
+    # Binomial(16, p0): the chi-square of the flips per report rejects it
+    impl = run_impl(fake("seed=2", "rappor-pairs"), [FlipSuite("symmetric_rappor")], timeout=60.0)
+    (suite,) = impl.suites
+    bad = sorted((o.source, o.test) for o in suite.outcomes if o.status == FAILED)
+    assert bad == [("eps0=1", "flips per report"), ("eps0=3", "flips per report")]
 
 
 def test_kary_rr_with_wrong_keep_probability_is_caught() -> None:
@@ -88,10 +101,10 @@ def test_kary_rr_with_wrong_keep_probability_is_caught() -> None:
 
 
 def test_reference_passes_with_fresh_randomness() -> None:
-    impl = run_impl(bundled()["reference"], all_mechanism_suites(alpha=2e-7), timeout=60.0)
+    impl = run_impl(bundled()["reference"], all_mechanism_suites(alpha=1e-7), timeout=60.0)
     assert impl.disposition == "PASS", [o.reason for s in impl.suites for o in s.outcomes
                                         if o.status != PASSED]
-    assert len(impl.suites) == 5 and sum(len(s.outcomes) for s in impl.suites) == 26
+    assert len(impl.suites) == 7 and sum(len(s.outcomes) for s in impl.suites) == 38
 
 
 def test_power_is_reported_and_stated_at_the_default_sizes() -> None:
@@ -139,7 +152,6 @@ def test_malformed_outputs_are_rejected() -> None:
 
 def test_suites_are_listed_and_selectable() -> None:
     names = [s.name for s in select_suites(all_suites(), ["statistical.mechanisms"])]
-    assert names == [f"statistical.mechanisms.{k}" for k in (
-        "symmetric_rappor", "binary_rr", "kary_rr", "discrete_laplace", "discrete_gaussian")]
+    assert names == [f"statistical.mechanisms.{k}" for k in ("symmetric_rappor", *OTHERS)]
     sized = mechanism_suites(samples=1000)
-    assert [getattr(s, "reports", getattr(s, "samples", None)) for s in sized] == [1000] * 5
+    assert [getattr(s, "reports", getattr(s, "samples", None)) for s in sized] == [1000] * 7

@@ -11,6 +11,8 @@ breaks one thing:
 ``bernoulli=R``    Bernoulli with p times R
 ``rr=R``           randomized response (RAPPOR's flip) with flip probability 1/(1+exp(eps)) times R
 ``rappor-eps=R``   mechanisms.symmetric_rappor computed with eps0 times R (a wrong flip probability)
+``rappor-pairs``   mechanisms.symmetric_rappor flipping coordinates 2i and 2i+1 together (each with
+                   the right probability p0 = 1/(e^eps0 + 1), but not independently)
 ``kary-keep``      mechanisms.kary_rr keeping the input with e^eps/(e^eps + k), not e^eps/(e^eps + k - 1)
 ``tape-wrong``     tape.uniform answers one value off in every answer with more than 3 values
 ``accept-invalid`` xof.derive_seed accepts a 31-byte seed
@@ -139,6 +141,19 @@ def main(modes: list[str]) -> int:
                     out.append(y + 1 if y >= x else y)
             return {"noisy": out}
         handlers["mechanisms.kary_rr"] = wrong_kary
+    if "rappor-pairs" in opts:
+        def paired_rappor(args: dict[str, Any]) -> dict[str, Any]:
+            p0 = 1 / (math.exp(float(Fraction(args["eps0"]))) + 1)
+            out = []
+            for x in args["measurements"]:
+                bits = [int(c) for c in x]
+                for j in range(0, len(bits) - 1, 2):
+                    if rng.random() < p0:  # the planted bug: one coin for two coordinates
+                        bits[j] ^= 1
+                        bits[j + 1] ^= 1
+                out.append("".join(map(str, bits)))
+            return {"noisy": out}
+        handlers["mechanisms.symmetric_rappor"] = paired_rappor
     if "tape-wrong" in opts:
         good = handlers["tape.uniform"]
 
