@@ -14,6 +14,12 @@ draft (spec.mechanisms). Suites, parameter points and tests:
   probability that depends on the position or on the bit is caught), **flips per report** (the
   number of flipped coordinates of each report against Binomial(d, p0), chi-square with the
   samplers' binning: catches dependent flips).
+* ``statistical.mechanisms.symmetric_rappor_textbook``: the same for the per-coordinate form
+  (``mechanisms.symmetric_rappor_textbook``, equal in distribution).
+* ``statistical.mechanisms.asymmetric_rappor`` (``eps`` = 1, 3; as above): the 0-coordinates flip
+  with ``p0 = 1/(e^eps + 1)``, the 1-coordinate is a fair bit (Algorithm 1 of [MJTB+22]); the
+  flip rate pools the 0-coordinates, the cells have their own rates, and the flips per report
+  follow Binomial(d - 1, p0) plus a fair coin.
 * ``statistical.mechanisms.binary_rr`` (``eps`` = 1/2, 2; inputs alternate 0, 1): flip rate and
   per input bit (two cells), as above.
 * ``statistical.mechanisms.kary_rr`` (``(k, eps)`` = (6, 3/2), (10, 1); input ``i mod k``): the
@@ -26,6 +32,10 @@ draft (spec.mechanisms). Suites, parameter points and tests:
   dimension 4 are noised; the noise (output minus input, every coordinate pooled) is tested
   against the exact discrete Laplace / Gaussian PMF exactly as the samplers' suites do
   (chi-square, mean, second moment; :mod:`conformance.statistical`).
+
+Sizes: 40000 reports (RAPPOR), 100000 inputs (binary RR), 50000 (k-ary RR), 50000 noise values
+(additive); ``--samples`` replaces them, but a flip or k-ary suite never uses fewer reports than
+make every chi-square cell expect ``MIN_EXPECTED`` (= 50) (the summary says when it raised them).
 
 False-alarm rate: the suite as a whole rejects a correct mechanism with probability at most
 ``alpha`` (default ``1e-6``), Bonferroni over its tests (points x tests). **Power** (per point):
@@ -55,6 +65,7 @@ from conformance.statistical import (
     DEFAULT_ALPHA,
     DEFAULT_SAMPLES,
     DISTRIBUTIONS,
+    MIN_EXPECTED,
     POWER,
     StatisticalSuite,
     Table,
@@ -221,11 +232,20 @@ class _MechanismSuite(Suite):
     def __init__(self, points: tuple[dict[str, Any], ...], reports: int, alpha: float) -> None:
         self.name = f"statistical.mechanisms.{self.key}"
         self.points = points
-        self.reports = reports
         self.alpha = alpha
+        #: raised where needed so that every chi-square cell expects at least MIN_EXPECTED
+        #: (the chi-square law is then a fair approximation of the tail)
+        self.reports = max(reports, max(self.minimum_reports(p) for p in points))
         where = "; ".join(", ".join(f"{k} = {v}" for k, v in p.items()) for p in points)
-        self.summary = (f"{self.op} without a seed at {where}: {reports} reports each, "
-                        f"false-alarm rate {alpha:g}")
+        raised = (f" (raised from {reports} so every cell expects >= {MIN_EXPECTED:g})"
+                  if self.reports > reports else "")
+        self.summary = (f"{self.op} without a seed at {where}: {self.reports} reports each"
+                        f"{raised}, false-alarm rate {alpha:g}")
+
+    def minimum_reports(self, point: dict[str, Any]) -> int:
+        """The fewest reports for which every cell of the suite's chi-square tests at ``point``
+        has an expected count of at least MIN_EXPECTED."""
+        raise NotImplementedError
 
     def ops(self) -> frozenset[str]:
         return frozenset({self.op})
@@ -325,6 +345,13 @@ class FlipSuite(_MechanismSuite):
             return [(start + i) % 2 for i in range(count)]
         return ["".join("1" if j == (start + i) % self.d else "0" for j in range(self.d))
                 for i in range(count)]
+
+    def minimum_reports(self, point: dict[str, Any]) -> int:
+        # the smallest cells: (coordinate, input 1), each with reports / max(d, 2) trials
+        p0 = flip_probability(Fraction(point[self.param]))
+        least = min(min(r, 1 - r) for r in (self.rate(p0, 0), self.rate(p0, 1)))
+        per = max(self.d, 2)
+        return per * math.ceil(MIN_EXPECTED / least) + per
 
     def rate(self, p0: float, bit: int) -> float:
         """The exact flip probability of a coordinate holding ``bit``."""
@@ -427,11 +454,15 @@ class KaryRRSuite(_MechanismSuite):
         return out
 
     def min_expected(self, point: dict[str, Any]) -> float:
-        """The smallest expected cell count of the output-distribution test (>= MIN_EXPECTED at
-        the default sizes)."""
+        """The smallest expected cell count of the output-distribution test."""
         k = int(point["k"])
         keep = keep_probability(k, Fraction(point["eps"]))
-        return (self.reports // k) * (1 - keep) / (k - 1)
+        return (self.reports // k) * min(keep, (1 - keep) / (k - 1))
+
+    def minimum_reports(self, point: dict[str, Any]) -> int:
+        k = int(point["k"])
+        keep = keep_probability(k, Fraction(point["eps"]))
+        return k * math.ceil(MIN_EXPECTED / min(keep, (1 - keep) / (k - 1))) + k
 
 
 class AdditiveSuite(StatisticalSuite):

@@ -153,5 +153,12 @@ def test_malformed_outputs_are_rejected() -> None:
 def test_suites_are_listed_and_selectable() -> None:
     names = [s.name for s in select_suites(all_suites(), ["statistical.mechanisms"])]
     assert names == [f"statistical.mechanisms.{k}" for k in ("symmetric_rappor", *OTHERS)]
-    sized = mechanism_suites(samples=1000)
-    assert [getattr(s, "reports", getattr(s, "samples", None)) for s in sized] == [1000] * 7
+    sized = mechanism_suites(samples=200_000)
+    assert [getattr(s, "reports", getattr(s, "samples", None)) for s in sized] == [200_000] * 7
+    # too few reports for the chi-square cells: raised, and said so
+    for suite in mechanism_suites(samples=100)[:5]:
+        assert isinstance(suite, FlipSuite | KaryRRSuite)
+        assert suite.reports > 100 and "raised from 100" in suite.summary
+        assert suite.reports >= max(suite.minimum_reports(p) for p in suite.points)
+    kary = KaryRRSuite(reports=100)
+    assert min(kary.min_expected(p) for p in kary.points) >= MIN_EXPECTED
