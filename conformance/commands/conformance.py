@@ -128,10 +128,11 @@ def run_list(args: argparse.Namespace) -> int:
         print(json.dumps(doc, indent=1))
         return 0
     print("suites:")
+    width = max((len(s.name) for s in suites), default=0)
     for s in suites:
         why = s.available()
         state = "" if why is None else f"  [not available: {why}]"
-        print(f"  {s.name:32} {s.mode:12} {s.size():6} tests  {s.summary}{state}")
+        print(f"  {s.name:{width}} {s.mode:12} {s.size():6} tests  {s.summary}{state}")
     print("adapters:")
     for a in adapters.values():
         missing = a.missing()

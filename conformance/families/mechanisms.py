@@ -11,6 +11,7 @@ difference of 1e-12. Everything else must match exactly.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -53,6 +54,12 @@ _INT: dict[str, Any] = {"type": "integer"}
 _REALS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
 
 
+def _seed(args: dict[str, Any]) -> bytes:
+    if "seed" not in args:  # statistical mode (conformance/statistical_mechanisms.py): own seed
+        return os.urandom(32)
+    return hex_arg(args, "seed")
+
+
 def _rational_arg(args: dict[str, Any], key: str) -> Any:
     return exact_rational(no_float(args, key), key)
 
@@ -75,7 +82,7 @@ def _int_list(value: Any, name: str) -> list[int]:
 # -- reference handlers -----------------------------------------------------------------------------
 def _run_vectors(mech: DpMechanism[Any, Any], args: dict[str, Any],
                  parse: Callable[[Any], Any], render: Callable[[Any], Any]) -> dict[str, Any]:
-    tape = RandomTape(hex_arg(args, "seed"), mech.TAG)
+    tape = RandomTape(_seed(args), mech.TAG)
     inputs = args["measurements"]
     if not isinstance(inputs, list) or not inputs:
         raise ValueError("measurements must be a non-empty list")
@@ -165,7 +172,7 @@ def op_geometric_skip(args: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("eps must be > 0")
     count = count_arg(args, "count")
     skip = GeometricSkip(eps)
-    tape = RandomTape(hex_arg(args, "seed"), args["tag"])
+    tape = RandomTape(_seed(args), args["tag"])
     values = [str(skip.sample(tape)) for _ in range(count)]
     return {"values": values, "bitsConsumed": tape.bits_consumed}
 

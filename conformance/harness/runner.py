@@ -23,10 +23,12 @@ def all_suites(vectors_dir: Path | None = None, *, samples: int | None = None,
     """Every suite: the vector families, the statistical suites, the official VDAF vectors."""
     from conformance.harness.vdaf_official import official_suites
     from conformance.statistical import statistical_suites
+    from conformance.statistical_mechanisms import mechanism_suites
 
     root = vectors_dir if vectors_dir is not None else default_vectors_dir()
     suites: list[Suite] = [FamilySuite(f, root) for f in all_families()]
     suites.extend(statistical_suites(samples=samples))
+    suites.extend(mechanism_suites(samples=samples))
     suites.extend(official_suites(vdaf_dir))
     return suites
 

@@ -4,7 +4,8 @@
   family owns in ``vectors/`` (found through ``vectors/MANIFEST.json``), turned into cases by
   ``family.cases`` and judged by ``family.compare``, so a family that lands later is a suite with
   no change here;
-* the **statistical** suites of :mod:`conformance.statistical` (samplers run without a seed);
+* the **statistical** suites of :mod:`conformance.statistical` (samplers run without a seed) and
+  :mod:`conformance.statistical_mechanisms` (the DP mechanisms run without a seed);
 * the **official VDAF vectors** (:mod:`conformance.harness.vdaf_official`).
 """
 

@@ -3,11 +3,17 @@
 Run as ``python tests/adapters/fake.py MODE [MODE ...]``. Every mode starts from a correct
 adapter: the reference tape/XOF handlers, and for statistical mode a sampler for every
 statistical suite (inverse CDF of the harness's tables of the exact PMFs, driven by Python's
-``random`` with a fixed seed so each test run is deterministic). A mode then breaks one thing:
+``random`` with a fixed seed so each test run is deterministic), and the reference mechanisms
+(``mechanisms.*``), which, asked without a seed, get one from that same ``random``. A mode then
+breaks one thing:
 
 ``sigma=R``        discrete Gaussian with sigma times R, discrete Laplace with t times R
 ``bernoulli=R``    Bernoulli with p times R
 ``rr=R``           randomized response (RAPPOR's flip) with flip probability 1/(1+exp(eps)) times R
+``rappor-eps=R``   mechanisms.symmetric_rappor computed with eps0 times R (a wrong flip probability)
+``rappor-pairs``   mechanisms.symmetric_rappor flipping coordinates 2i and 2i+1 together (each with
+                   the right probability p0 = 1/(e^eps0 + 1), but not independently)
+``kary-keep``      mechanisms.kary_rr keeping the input with e^eps/(e^eps + k), not e^eps/(e^eps + k - 1)
 ``tape-wrong``     tape.uniform answers one value off in every answer with more than 3 values
 ``accept-invalid`` xof.derive_seed accepts a 31-byte seed
 ``crash-after=N``  exits with status 3 on the N-th request after capabilities (every restart)
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import math
 import random
 import sys
 import time
@@ -36,6 +43,7 @@ from typing import Any
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2]))
 
 from conformance.adapters.protocol import respond  # noqa: E402
+from conformance.families.mechanisms import FAMILY as MECHANISMS  # noqa: E402
 from conformance.families.tape import FAMILY as TAPE  # noqa: E402
 from conformance.statistical import (  # noqa: E402
     DISTRIBUTIONS,
@@ -107,6 +115,45 @@ def main(modes: list[str]) -> int:
         return run
 
     handlers.update({d.op: sampler(k) for k, d in every.items()})
+
+    def seeded(op: str, handler: Callable[[dict[str, Any]], dict[str, Any]]
+               ) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        def run(args: dict[str, Any]) -> dict[str, Any]:
+            if "seed" not in args:
+                args = {**args, "seed": rng.randbytes(32).hex()}
+            if op == "mechanisms.symmetric_rappor" and "rappor-eps" in opts:
+                args = {**args, "eps0": str(Fraction(args["eps0"]) * Fraction(opts["rappor-eps"]))}
+            return handler(args)
+        return run
+
+    handlers.update({op: seeded(op, h) for op, h in MECHANISMS.handlers().items()})
+    if "kary-keep" in opts:
+        def wrong_kary(args: dict[str, Any]) -> dict[str, Any]:
+            k = int(args["k"])
+            e = math.exp(float(Fraction(args["eps"])))
+            keep = e / (e + k)  # the planted bug: k where k - 1 belongs
+            out = []
+            for x in args["measurements"]:
+                if rng.random() < keep:
+                    out.append(x)
+                else:
+                    y = rng.randrange(k - 1)
+                    out.append(y + 1 if y >= x else y)
+            return {"noisy": out}
+        handlers["mechanisms.kary_rr"] = wrong_kary
+    if "rappor-pairs" in opts:
+        def paired_rappor(args: dict[str, Any]) -> dict[str, Any]:
+            p0 = 1 / (math.exp(float(Fraction(args["eps0"]))) + 1)
+            out = []
+            for x in args["measurements"]:
+                bits = [int(c) for c in x]
+                for j in range(0, len(bits) - 1, 2):
+                    if rng.random() < p0:  # the planted bug: one coin for two coordinates
+                        bits[j] ^= 1
+                        bits[j + 1] ^= 1
+                out.append("".join(map(str, bits)))
+            return {"noisy": out}
+        handlers["mechanisms.symmetric_rappor"] = paired_rappor
     if "tape-wrong" in opts:
         good = handlers["tape.uniform"]
 
