@@ -13,6 +13,7 @@ from conformance.harness.adapters import AdapterSpec, bundled, resolve
 from conformance.harness.process import DEFAULT_TIMEOUT
 from conformance.harness.runner import ProgressLine, all_suites, run_all, select_suites
 from conformance.report import failure_details, summary_table, to_json, to_junit
+from conformance.statistical import DEFAULT_ALPHA
 
 
 def register(sub: Any) -> None:
@@ -44,6 +45,10 @@ def register(sub: Any) -> None:
                      help=f"per-request timeout (default {DEFAULT_TIMEOUT:g})")
     run.add_argument("--samples", type=int, default=None, metavar="N",
                      help="samples per parameter point in statistical mode")
+    run.add_argument("--false-alarm-rate", type=float, default=DEFAULT_ALPHA, metavar="ALPHA",
+                     help="probability that a statistical suite fails a correct implementation "
+                     f"(default {DEFAULT_ALPHA:g} per suite; CI passes 1e-8 so that a whole run, "
+                     "every suite and adapter, stays below 1e-6)")
     run.add_argument("--vectors", type=Path, default=None, metavar="DIR",
                      help="vector folder (default: the repository's vectors/)")
     run.add_argument("--vdaf-vectors", type=Path, default=None, metavar="DIR",
@@ -81,13 +86,16 @@ def run_run(args: argparse.Namespace) -> int:
         raise CliError("--timeout must be positive")
     if args.samples is not None and args.samples < 100:
         raise CliError("--samples must be at least 100")
+    if not 0 < args.false_alarm_rate < 1:
+        raise CliError("--false-alarm-rate must be in (0, 1)")
     specs, explicit = _specs(args.impl)
     if explicit:
         for spec in specs:
             missing = spec.missing()
             if spec.bundled and missing is not None:
                 raise CliError(f"adapter {spec.name} cannot run here: {missing}", status=1)
-    suites = all_suites(args.vectors, samples=args.samples, vdaf_dir=args.vdaf_vectors)
+    suites = all_suites(args.vectors, samples=args.samples, vdaf_dir=args.vdaf_vectors,
+                        alpha=args.false_alarm_rate)
     try:
         suites = select_suites(suites, args.suite or [])
     except KeyError as exc:

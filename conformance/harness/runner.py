@@ -19,16 +19,22 @@ from conformance.store import default_vectors_dir
 
 
 def all_suites(vectors_dir: Path | None = None, *, samples: int | None = None,
-               vdaf_dir: Path | None = None) -> list[Suite]:
-    """Every suite: the vector families, the statistical suites, the official VDAF vectors."""
+               vdaf_dir: Path | None = None, alpha: float | None = None) -> list[Suite]:
+    """Every suite: the vector families, the statistical suites, the official VDAF vectors.
+
+    ``alpha`` is the false-alarm rate of each statistical suite (default: DEFAULT_ALPHA).
+    """
     from conformance.harness.vdaf_official import official_suites
     from conformance.statistical import statistical_suites
     from conformance.statistical_mechanisms import mechanism_suites
 
     root = vectors_dir if vectors_dir is not None else default_vectors_dir()
     suites: list[Suite] = [FamilySuite(f, root) for f in all_families()]
-    suites.extend(statistical_suites(samples=samples))
-    suites.extend(mechanism_suites(samples=samples))
+    from conformance.statistical import DEFAULT_ALPHA
+
+    rate = DEFAULT_ALPHA if alpha is None else alpha
+    suites.extend(statistical_suites(samples=samples, alpha=rate))
+    suites.extend(mechanism_suites(samples=samples, alpha=rate))
     suites.extend(official_suites(vdaf_dir))
     return suites
 
