@@ -218,7 +218,8 @@ def run_simulate(args: argparse.Namespace) -> int:
                     f"{out['privacy']['aggregator']['delta']})-DP in the aggregator model; "
                     f"claimed ({_dec(recipe.epsilon)}, {_dec(recipe.delta)})"),
         ("clients", f"{args.clients} honest, {args.malicious} malicious"),
-        ("reports", f"{res.participants} real + {res.dummies} dummy + malicious = {res.sent} "
+        ("reports", f"{res.participants} real + {res.dummies} dummy + "
+                    f"{res.sent - res.participants - res.dummies} malicious = {res.sent} "
                     f"sent, {res.dropped} dropped, {res.tokens_issued} tokens issued"),
         ("accepted", str(res.outcome.accepted)),
         ("rejected", rejected),
