@@ -7,6 +7,7 @@ parameters in ``PARAMS`` (name -> description) and is constructed with them as k
 from __future__ import annotations
 
 from spec.policies.base import (
+    AggregatorNoisePolicy,
     DpPolicy,
     PolicyRandomness,
     PolicyTranscript,
@@ -33,6 +34,7 @@ POLICIES: dict[str, type[DpPolicy]] = {
 
 __all__ = [
     "POLICIES",
+    "AggregatorNoisePolicy",
     "DpPolicy",
     "HistogramWithAggregatorRandomization",
     "MultiHotHistogramWithClientRandomization",

@@ -91,6 +91,24 @@ class DpPolicy(abc.ABC):
         return [str(x) for x in debiased]
 
 
+
+class AggregatorNoisePolicy(DpPolicy):
+    """A policy whose Aggregators each add integer noise to their aggregate share (sec. 6.1.2).
+
+    ``mechanism`` is an additive integer mechanism (``sample_noise(dimension, tape)``); the
+    Collector maps each unsharded count back to a signed integer (:func:`to_signed`).
+    """
+
+    mechanism: Any
+
+    def add_noise_to_agg_share(self, agg_share: list[Field], meas_count: int,
+                               tape: RandomTape) -> list[Field]:
+        return add_integer_noise(agg_share, self.mechanism.sample_noise(len(agg_share), tape))
+
+    def debias_agg_result(self, agg_result: Any, meas_count: int) -> list[int]:
+        q = self.vdaf.field.MODULUS
+        return [to_signed(x, q) for x in agg_result]
+
 # -- randomness --------------------------------------------------------------------------------
 def _derive(seed: bytes, label: str, index: int, length: int) -> bytes:
     return XofTurboShake128(seed, DERIVE_DST + label.encode("ascii"),

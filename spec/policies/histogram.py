@@ -25,7 +25,7 @@ import mpmath
 from spec.field import Field
 from spec.mechanisms.exact import exact_rational, rational_text
 from spec.mechanisms.rappor import SymmetricRappor
-from spec.policies.base import DpPolicy, add_integer_noise, to_signed
+from spec.policies.base import AggregatorNoisePolicy, DpPolicy, add_integer_noise
 from spec.policies.max_weight import max_weight
 from spec.tape import RandomTape
 from spec.vdaf.prio3 import Prio3Histogram, Prio3MultihotCountVec
@@ -138,7 +138,7 @@ class MultiHotHistogramWithClientRandomization(DpPolicy):
         return out
 
 
-class HistogramWithAggregatorRandomization(DpPolicy):
+class HistogramWithAggregatorRandomization(AggregatorNoisePolicy):
     """Sec. 6.1.2 of the DP draft: Prio3Histogram + discrete Gaussian noise from each Aggregator.
 
     * ``Measurement``: a bucket index in ``[0, length)`` (Prio3Histogram's measurement).
@@ -183,14 +183,6 @@ class HistogramWithAggregatorRandomization(DpPolicy):
                              else _positive_int(chunk_length, "chunk_length"))
         self.vdaf = Prio3Histogram(_positive_int(shares, "shares", 2), self.length,
                                    self.chunk_length)
-
-    def add_noise_to_agg_share(self, agg_share: list[Field], meas_count: int,
-                               tape: RandomTape) -> list[Field]:
-        return add_integer_noise(agg_share, self.mechanism.sample_noise(len(agg_share), tape))
-
-    def debias_agg_result(self, agg_result: Any, meas_count: int) -> list[int]:
-        q = self.vdaf.field.MODULUS
-        return [to_signed(x, q) for x in agg_result]
 
     def params(self) -> dict[str, Any]:
         """The construction parameters (``sigma2`` only when it was given directly)."""

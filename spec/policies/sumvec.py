@@ -29,16 +29,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from spec.field import Field
 from spec.mechanisms.additive import DiscreteGaussianMechanism, DiscreteLaplaceMechanism
 from spec.mechanisms.exact import exact_rational, rational_text
-from spec.policies.base import DpPolicy, add_integer_noise, to_signed
+from spec.policies.base import AggregatorNoisePolicy
 from spec.policies.histogram import _positive_int, default_chunk_length
-from spec.tape import RandomTape
 from spec.vdaf.prio3 import Prio3SumVec
 
 
-class SumVecWithAggregatorRandomization(DpPolicy):
+class SumVecWithAggregatorRandomization(AggregatorNoisePolicy):
     """Prio3SumVec + discrete Gaussian or discrete Laplace noise from each Aggregator.
 
     * ``Measurement``: ``list[int]`` of ``length`` integers in ``[0, max_measurement]``.
@@ -111,14 +109,6 @@ class SumVecWithAggregatorRandomization(DpPolicy):
         if not isinstance(measurement, list) or len(measurement) != self.length:
             raise ValueError(f"a measurement is a list of {self.length} integers")
         return [int(x) for x in measurement]
-
-    def add_noise_to_agg_share(self, agg_share: list[Field], meas_count: int,
-                               tape: RandomTape) -> list[Field]:
-        return add_integer_noise(agg_share, self.mechanism.sample_noise(len(agg_share), tape))
-
-    def debias_agg_result(self, agg_result: Any, meas_count: int) -> list[int]:
-        q = self.vdaf.field.MODULUS
-        return [to_signed(x, q) for x in agg_result]
 
     def params(self) -> dict[str, Any]:
         """The construction parameters (the noise scale only when it was given directly)."""
