@@ -690,3 +690,13 @@ def test_correlated_mechanism_guarantee() -> None:
     assert abs(e - 4) < mp("1e-35")
     expect = mpmath.exp(mp(3)) * d2 + 2 * mpmath.exp(mp(6)) * mpmath.exp(mp(-15))
     assert abs(d - expect) < mp("1e-30") * expect and d < mp("1e-3")
+
+
+def test_golden_section_finds_the_minimum_in_both_arithmetics() -> None:
+    from spec.accounting.numeric import golden_section
+
+    s = golden_section(lambda x: (x - 2.5) ** 2, 0.0, 10.0, phi=(math.sqrt(5) - 1) / 2, tol=1e-9)
+    assert s.hi - s.lo <= 1e-9 and abs(s.x1 - 2.5) < 1e-8 and s.f1 >= 0
+    m = golden_section(lambda x: (x - mpmath.mpf(1) / 3) ** 2, mpmath.mpf(0), mpmath.mpf(1),
+                       phi=(mpmath.sqrt(5) - 1) / 2, iterations=60)
+    assert abs(m.x2 - mpmath.mpf(1) / 3) < mpmath.mpf(10) ** -10

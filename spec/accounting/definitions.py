@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import mpmath
 
-from spec.accounting.numeric import DPS, Real, mpf, non_negative, probability
+from spec.accounting.numeric import DPS, Real, golden_section, mpf, non_negative, probability
 
 #: Orders used when a Renyi curve is minimised over ``alpha`` (those of common accountants, plus
 #: larger ones for long compositions of very private steps).
@@ -194,21 +194,8 @@ def zcdp_to_dp_epsilon(rho: Real | mpmath.mpf, delta: Real, *, tight: bool = Tru
         # the unconstrained optimum is near 1 + sqrt(log(1/delta) / rho); search a wide bracket
         lo = mpmath.mpf("1.000001")
         hi = 2 + 4 * mpmath.sqrt(mpmath.log(1 / d) / r) + 4 * mpmath.log(1 / d)
-        phi = (mpmath.sqrt(5) - 1) / 2
-        a, b = lo, hi
-        c1, c2 = b - phi * (b - a), a + phi * (b - a)
-        f1, f2 = g(c1), g(c2)
-        for _ in range(200):
-            if f1 < f2:
-                b, c2, f2 = c2, c1, f1
-                c1 = b - phi * (b - a)
-                f1 = g(c1)
-            else:
-                a, c1, f1 = c1, c2, f2
-                c2 = a + phi * (b - a)
-                f2 = g(c2)
-            if b - a < mpmath.mpf(10) ** (-DPS // 2):
-                break
+        search = golden_section(g, lo, hi, phi=(mpmath.sqrt(5) - 1) / 2, iterations=200,
+                                tol=mpmath.mpf(10) ** (-DPS // 2))
         # any alpha gives a valid bound; evaluate at the final point
-        best = g((a + b) / 2)
+        best = g((search.lo + search.hi) / 2)
         return max(min(best, simple), mpmath.mpf(0))

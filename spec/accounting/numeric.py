@@ -24,8 +24,11 @@ sensitivity ``"sqrt(2)"`` of the one-hot histogram (sec. 6.1.2 of the DP draft).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 
@@ -184,3 +187,42 @@ def bisect_increasing(f: object, lo: mpmath.mpf, hi: mpmath.mpf, target: mpmath.
         else:
             b = mid
     return a, b
+
+
+
+@dataclass(frozen=True)
+class GoldenSection:
+    """The end state of :func:`golden_section`: the bracket and its two interior points."""
+
+    lo: Any
+    hi: Any
+    x1: Any
+    f1: Any
+    x2: Any
+    f2: Any
+
+
+def golden_section(f: Callable[[Any], Any], lo: Any, hi: Any, *, phi: Any,
+                   iterations: int | None = None, tol: Any = 0) -> GoldenSection:
+    """Golden-section search for the minimum of a unimodal ``f`` on ``[lo, hi]``.
+
+    Works in the arithmetic of its arguments (binary64 floats or mpmath numbers); ``phi`` is
+    ``(sqrt(5) - 1) / 2`` in that arithmetic. Each step drops the part of the bracket beyond the
+    worse of the two interior points ``x1 < x2`` and evaluates ``f`` at one new point. It stops
+    after ``iterations`` steps (no limit if None) or once ``hi - lo <= tol``. Used where every point
+    gives a valid bound (an RDP order, a design parameter), so optimality needs no proof.
+    """
+    x1, x2 = hi - phi * (hi - lo), lo + phi * (hi - lo)
+    f1, f2 = f(x1), f(x2)
+    step = 0
+    while (iterations is None or step < iterations) and not hi - lo <= tol:
+        if f1 < f2:
+            hi, x2, f2 = x2, x1, f1
+            x1 = hi - phi * (hi - lo)
+            f1 = f(x1)
+        else:
+            lo, x1, f1 = x1, x2, f2
+            x2 = lo + phi * (hi - lo)
+            f2 = f(x2)
+        step += 1
+    return GoldenSection(lo, hi, x1, f1, x2, f2)

@@ -63,7 +63,15 @@ from numpy.typing import NDArray
 from scipy import special, stats
 
 from spec.accounting.definitions import DEFAULT_ORDERS
-from spec.accounting.numeric import DPS, Real, mpf, positive, positive_int, probability
+from spec.accounting.numeric import (
+    DPS,
+    Real,
+    golden_section,
+    mpf,
+    positive,
+    positive_int,
+    probability,
+)
 
 #: relative width of the final bisection bracket on epsilon
 EPS_TOL = 1e-10
@@ -433,19 +441,8 @@ def _min_over_alpha(rdp_of: object, delta: float) -> tuple[float, float]:
     hi = orders[min(i + 1, len(orders) - 1)]
     best_a, best = orders[i], vals[i]
     # golden-section refinement inside the bracket (any alpha gives a valid bound)
-    g = (math.sqrt(5) - 1) / 2
-    x1, x2 = hi - g * (hi - lo), lo + g * (hi - lo)
-    f1, f2 = conv(x1), conv(x2)
-    for _ in range(40):
-        if f1 < f2:
-            hi, x2, f2 = x2, x1, f1
-            x1 = hi - g * (hi - lo)
-            f1 = conv(x1)
-        else:
-            lo, x1, f1 = x1, x2, f2
-            x2 = lo + g * (hi - lo)
-            f2 = conv(x2)
-    for a, v in ((x1, f1), (x2, f2)):
+    s = golden_section(conv, lo, hi, phi=(math.sqrt(5) - 1) / 2, iterations=40)
+    for a, v in ((s.x1, s.f1), (s.x2, s.f2)):
         if v < best:
             best, best_a = v, a
     return max(best, 0.0), best_a

@@ -44,6 +44,7 @@ import mpmath
 import numpy as np
 from scipy import signal, stats
 
+from spec.accounting.numeric import golden_section
 from spec.shuffled.divisible import Divisible, NegativeBinomial, ParameterError, Poisson
 
 TAIL = 1e-30
@@ -175,19 +176,8 @@ def minimal_correlated_d3(eps: float, delta: float, a: Fraction, digits: int = 6
         return _min_r(eps, delta, a, p, 1e-4) * float(p / (1 - p))
 
     lo, hi = -math.log(max_one_minus_p), -math.log(min_one_minus_p)
-    gr = (math.sqrt(5) - 1) / 2
-    x1, x2 = hi - gr * (hi - lo), lo + gr * (hi - lo)
-    f1, f2 = mean_at(x1), mean_at(x2)
-    while hi - lo > 1e-3:
-        if f1 < f2:
-            hi, x2, f2 = x2, x1, f1
-            x1 = hi - gr * (hi - lo)
-            f1 = mean_at(x1)
-        else:
-            lo, x1, f1 = x1, x2, f2
-            x2 = lo + gr * (hi - lo)
-            f2 = mean_at(x2)
-    t = x1 if f1 < f2 else x2
+    s = golden_section(mean_at, lo, hi, phi=(math.sqrt(5) - 1) / 2, tol=1e-3)
+    t = s.x1 if s.f1 < s.f2 else s.x2
     p = 1 - _sig(math.exp(-t), digits, up=False)
     r = _sig(_min_r(eps, delta, a, p), digits, up=True)
     while correlated_delta(eps, a, NegativeBinomial(r, p)) > delta:  # pragma: no cover
