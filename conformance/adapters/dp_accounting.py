@@ -21,12 +21,11 @@ Every other op is unsupported. ``sqrt(R)`` sensitivities are evaluated in binary
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from typing import IO, Any
 
-from conformance.adapters.protocol import PROTOCOL_VERSION, Handler, respond
+from conformance.adapters.protocol import Handler, Unsupported, serve
 
 
 def _num(x: Any) -> float:
@@ -81,7 +80,7 @@ def handlers() -> dict[str, Handler]:
         if alpha <= 1 or not 0 <= q <= 1 or sigma <= 0:
             raise ValueError("alpha > 1, q in [0, 1], sigma > 0 required")
         if alpha != int(alpha):
-            raise NotImplementedError("fractional orders: dp-accounting computes an upper bound")
+            raise Unsupported("fractional orders: dp-accounting computes an upper bound")
         acc = dp_accounting.rdp.RdpAccountant(orders=[alpha])
         acc.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)))
         return {"rdp": repr(float(acc._rdp[0]))}
@@ -108,31 +107,12 @@ def handlers() -> dict[str, Handler]:
 
 
 def serve_dp_accounting(stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
-    """The protocol loop; a handler raising NotImplementedError answers ``unsupported``."""
-    import dp_accounting
+    """The protocol loop (:func:`conformance.adapters.protocol.serve`) over dp-accounting."""
+    from importlib.metadata import version as installed_version
 
-    version = str(getattr(dp_accounting, "__version__", "unknown"))
-    hs = handlers()
-    capabilities = {"implementation": "dp-accounting", "version": version,
-                    "protocol": PROTOCOL_VERSION, "ops": sorted(hs), "modes": ["exact"]}
-    inp = stdin if stdin is not None else sys.stdin
-    out = stdout if stdout is not None else sys.stdout
-    for line in inp:
-        if not line.strip():
-            continue
-        try:
-            request = json.loads(line)
-        except json.JSONDecodeError as exc:
-            response: dict[str, Any] = {"id": None, "ok": False, "error": f"bad JSON: {exc.msg}"}
-        else:
-            try:
-                response = respond(request, hs, capabilities)
-            except NotImplementedError as exc:
-                rid = request.get("id") if isinstance(request, dict) else None
-                response = {"id": rid, "ok": False, "unsupported": str(exc)}
-        out.write(json.dumps(response, separators=(",", ":")) + "\n")
-        out.flush()
-    return 0
+    return serve(handlers(), implementation="dp-accounting",
+                 version=installed_version("dp-accounting"), modes=["exact"],
+                 stdin=stdin, stdout=stdout)
 
 
 def main() -> int:
