@@ -73,6 +73,7 @@ from conformance.statistical import (
     chi2_sf,
     chi_square_bins,
     parse_samples,
+    smallest_detected_error,
     two_sided_p,
 )
 from spec.distributions import to_mpf
@@ -114,19 +115,7 @@ def rate_power(p: float, trials: int, crit: float) -> float:
         shift = math.sqrt(trials) * abs(p1 - p)
         return (shift - crit * sd0) / math.sqrt(p1 * (1 - p1)) >= need
 
-    worst = 0.0
-    for sign in (1.0, -1.0):
-        lo, hi = 0.0, 0.999
-        if not detected(sign * hi):
-            return float("inf")
-        for _ in range(24):
-            mid = (lo + hi) / 2
-            if detected(sign * mid):
-                hi = mid
-            else:
-                lo = mid
-        worst = max(worst, hi)
-    return worst
+    return smallest_detected_error(detected, steps=24)
 
 
 @dataclass(frozen=True)
