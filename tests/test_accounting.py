@@ -1,4 +1,4 @@
-"""spec.accounting: exact values against brute force, Google's dp-accounting, and properties."""
+"""dpspec.spec.accounting: exact values against brute force, Google's dp-accounting, and properties."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from dp_accounting.rdp import rdp_privacy_accountant
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spec.accounting import (
+from dpspec.spec.accounting import (
     budget,
     composition,
     definitions,
@@ -25,7 +25,7 @@ from spec.accounting import (
     shuffle,
     subsampling,
 )
-from spec.distributions import discrete_gaussian_pmf, negative_binomial_pmf, poisson_pmf
+from dpspec.spec.distributions import discrete_gaussian_pmf, negative_binomial_pmf, poisson_pmf
 
 mp = mpmath.mpf
 
@@ -693,7 +693,7 @@ def test_correlated_mechanism_guarantee() -> None:
 
 
 def test_golden_section_finds_the_minimum_in_both_arithmetics() -> None:
-    from spec.accounting.numeric import golden_section
+    from dpspec.spec.accounting.numeric import golden_section
 
     s = golden_section(lambda x: (x - 2.5) ** 2, 0.0, 10.0, phi=(math.sqrt(5) - 1) / 2, tol=1e-9)
     assert s.hi - s.lo <= 1e-9 and abs(s.x1 - 2.5) < 1e-8 and s.f1 >= 0

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.adapters import dp_accounting as dpa_adapter
-from conformance.cli import main
-from conformance.families.accounting import FAMILY
-from conformance.store import default_vectors_dir
-from conformance.vectors import Case
+from dpspec.conformance.adapters import dp_accounting as dpa_adapter
+from dpspec.conformance.cli import main
+from dpspec.conformance.families.accounting import FAMILY
+from dpspec.conformance.store import default_vectors_dir
+from dpspec.conformance.vectors import Case
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
-from conformance.store import default_vectors_dir
+from dpspec.conformance.cli import main
+from dpspec.conformance.store import default_vectors_dir
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "conformance", *args],
+    return subprocess.run([sys.executable, "-m", "dpspec", *args],
                           capture_output=True, text=True, timeout=600)
 
 

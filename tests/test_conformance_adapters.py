@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
-from conformance.families import get_family
-from conformance.harness.adapters import bundled
-from conformance.harness.model import ERROR, FAILED, PASSED, SKIPPED
-from conformance.harness.runner import run_impl
-from conformance.harness.suites import FamilySuite
-from conformance.statistical import StatisticalSuite
-from conformance.store import default_vectors_dir
+from dpspec.conformance.cli import main
+from dpspec.conformance.families import get_family
+from dpspec.conformance.harness.adapters import bundled
+from dpspec.conformance.harness.model import ERROR, FAILED, PASSED, SKIPPED
+from dpspec.conformance.harness.runner import run_impl
+from dpspec.conformance.harness.suites import FamilySuite
+from dpspec.conformance.statistical import StatisticalSuite
+from dpspec.conformance.store import default_vectors_dir
 
 #: false-alarm rate of each unseeded statistical suite in these tests (a third party draws its own
 #: randomness); with the other unseeded runs of the suite and of CI the total stays below 1e-6
@@ -51,7 +51,7 @@ def test_node_example_passes_the_tape_vectors_and_statistical_mode() -> None:
 @needs_node
 def test_node_example_passes_the_exact_bernoulli_vectors() -> None:
     """Its exact Bernoulli follows the samplers family's header (the lazy comparison)."""
-    from conformance.families import all_families
+    from dpspec.conformance.families import all_families
 
     family = next((f for f in all_families() if f.name == "samplers"), None)
     if family is None:  # the samplers family has not landed in this checkout
@@ -92,8 +92,8 @@ def test_opendp_samplers_pass_statistical_mode() -> None:
 
 
 def test_opendp_adapter_refuses_what_it_cannot_do() -> None:
-    from conformance.adapters import opendp as adapter
-    from conformance.adapters.protocol import respond
+    from dpspec.conformance.adapters import opendp as adapter
+    from dpspec.conformance.adapters.protocol import respond
 
     caps: dict[str, object] = {}
     h = adapter.handlers()
@@ -145,7 +145,7 @@ def test_cli_list(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_dp_accounting_answers_what_it_can() -> None:
     """Google's dp-accounting through its adapter, on the accounting family's vectors."""
-    from conformance.families import all_families
+    from dpspec.conformance.families import all_families
 
     spec = bundled()["dp-accounting"]
     family = next((f for f in all_families() if f.name == "accounting"), None)

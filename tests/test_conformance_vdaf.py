@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance.harness.adapters import ADAPTERS_DIR, AdapterSpec, bundled
-from conformance.harness.model import FAILED, PASSED, SKIPPED, ImplResult
-from conformance.harness.runner import run_impl
-from conformance.harness.vdaf_official import (
+from dpspec.conformance.harness.adapters import ADAPTERS_DIR, AdapterSpec, bundled
+from dpspec.conformance.harness.model import FAILED, PASSED, SKIPPED, ImplResult
+from dpspec.conformance.harness.runner import run_impl
+from dpspec.conformance.harness.vdaf_official import (
     OfficialVdafSuite,
     default_vdaf_dir,
     describe_difference,
@@ -27,7 +27,7 @@ needs_vectors = pytest.mark.skipif(VDAF_DIR is None,
 needs_divviup = pytest.mark.skipif(
     shutil.which("node") is None
     or not (ADAPTERS_DIR / "node_modules" / "@divviup" / "prio3").is_dir(),
-    reason="node or the npm packages (npm ci in conformance/adapters) are missing")
+    reason="node or the npm packages (npm ci in dpspec/conformance/adapters) are missing")
 MISENCODE = Path(__file__).resolve().parent / "adapters" / "divviup_misencode.mjs"
 
 DRAFT08_PASSING = ("Prio3Count", "Prio3Sum", "Prio3SumVec", "Prio3Histogram",
@@ -36,7 +36,7 @@ DRAFT08_PASSING = ("Prio3Count", "Prio3Sum", "Prio3SumVec", "Prio3Histogram",
 
 def has_prio3() -> bool:
     try:
-        return importlib.util.find_spec("spec.vdaf.prio3") is not None
+        return importlib.util.find_spec("dpspec.spec.vdaf.prio3") is not None
     except ModuleNotFoundError:
         return False
 

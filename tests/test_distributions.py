@@ -7,7 +7,7 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from spec import distributions as d
+from dpspec.spec import distributions as d
 
 mpmath.mp.dps = 60
 

@@ -7,7 +7,7 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spec.field import Field, Field64, Field128, vec_add, vec_neg, vec_sub
+from dpspec.spec.field import Field, Field64, Field128, vec_add, vec_neg, vec_sub
 
 FIELDS = [Field64, Field128]
 

@@ -1,4 +1,4 @@
-"""The FLP of sec. 7.3 (spec.flp): gadgets, circuits, prove / query / decide."""
+"""The FLP of sec. 7.3 (dpspec.spec.flp): gadgets, circuits, prove / query / decide."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spec.field import Field, Field64, Field128, vec_add, vec_sub
-from spec.flp import poly
-from spec.flp.bbcggi19 import FlpBBCGGI19, ProveGadget
-from spec.flp.gadgets import Mul, ParallelSum, PolyEval, gadget_poly_len, wire_poly_len
-from spec.flp.valid import (
+from dpspec.spec.field import Field, Field64, Field128, vec_add, vec_sub
+from dpspec.spec.flp import poly
+from dpspec.spec.flp.bbcggi19 import FlpBBCGGI19, ProveGadget
+from dpspec.spec.flp.gadgets import Mul, ParallelSum, PolyEval, gadget_poly_len, wire_poly_len
+from dpspec.spec.flp.valid import (
     Count,
     HigherDegree,
     Histogram,
@@ -185,7 +185,7 @@ def test_parallel_sum_of_mul_fast_path_matches_the_definition(values: list[int])
 
 
 def test_query_refuses_a_root_of_unity_as_test_point() -> None:
-    from spec.flp.bbcggi19 import TestPointError
+    from dpspec.spec.flp.bbcggi19 import TestPointError
 
     flp = FlpBBCGGI19(Count(Field64))
     rng = random.Random(5)
@@ -213,7 +213,7 @@ def test_decode_range_checked_int_is_the_weighted_sum(max_measurement: int, valu
 @settings(max_examples=20)
 def test_parallel_range_check_matches_the_drafts_form(data: st.DataObject) -> None:
     """The int inner loop of parallel_range_check against the draft's element-wise loop."""
-    from spec.flp.valid import parallel_range_check
+    from dpspec.spec.flp.valid import parallel_range_check
 
     f = Field128
     length = data.draw(st.integers(1, 12))

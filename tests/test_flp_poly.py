@@ -1,4 +1,4 @@
-"""spec.flp.poly: the efficient polynomial forms agree with the textbook definitions."""
+"""dpspec.spec.flp.poly: the efficient polynomial forms agree with the textbook definitions."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spec.field import Field, Field64, Field128
-from spec.flp import poly
+from dpspec.spec.field import Field, Field64, Field128
+from dpspec.spec.flp import poly
 
 FIELDS = [Field64, Field128]
 

@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.families import get_family
-from conformance.harness.adapters import AdapterSpec, bundled, resolve
-from conformance.harness.model import ERROR, FAILED, PASSED, SKIPPED, ImplResult, RunReport
-from conformance.harness.process import AdapterProcess, ProtocolFailure
-from conformance.harness.runner import all_suites, run_impl, select_suites
-from conformance.harness.suites import FamilySuite
-from conformance.report import failure_details, summary_table, to_json, to_junit
-from conformance.store import default_vectors_dir
+from dpspec.conformance.families import get_family
+from dpspec.conformance.harness.adapters import AdapterSpec, bundled, resolve
+from dpspec.conformance.harness.model import ERROR, FAILED, PASSED, SKIPPED, ImplResult, RunReport
+from dpspec.conformance.harness.process import AdapterProcess, ProtocolFailure
+from dpspec.conformance.harness.runner import all_suites, run_impl, select_suites
+from dpspec.conformance.harness.suites import FamilySuite
+from dpspec.conformance.report import failure_details, summary_table, to_json, to_junit
+from dpspec.conformance.store import default_vectors_dir
 
 FAKE = Path(__file__).resolve().parent / "adapters" / "fake.py"
 
@@ -177,7 +177,7 @@ def test_reports_json_junit_and_summary() -> None:
 
 
 def test_every_family_is_a_suite() -> None:
-    from conformance.families import all_families
+    from dpspec.conformance.families import all_families
 
     names = {s.name for s in all_suites()}
     for family in all_families():
@@ -191,7 +191,7 @@ def test_every_family_is_a_suite() -> None:
 
 @given(st.binary(max_size=200))
 def test_any_line_parses_or_is_a_protocol_failure(raw: bytes) -> None:
-    from conformance.harness.process import Response, _parse_response
+    from dpspec.conformance.harness.process import Response, _parse_response
 
     try:
         out = _parse_response(raw.replace(b"\n", b""), 7, 0.0)
@@ -204,7 +204,7 @@ def test_any_line_parses_or_is_a_protocol_failure(raw: bytes) -> None:
                  st.lists(st.integers(), max_size=3)),
        st.sampled_from(["ok", "id", "result", "error", "unsupported"]))
 def test_responses_with_a_wrong_field_are_rejected(value: object, field: str) -> None:
-    from conformance.harness.process import _parse_response
+    from dpspec.conformance.harness.process import _parse_response
 
     doc: dict[str, object] = {"id": 7, "ok": True, "result": {}}
     doc[field] = value

@@ -10,13 +10,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from conformance.adapters.reference import reference_handlers
-from conformance.harness.adapters import AdapterSpec
-from conformance.harness.model import ERROR, FAILED, PASSED, SKIPPED
-from conformance.harness.runner import run_impl
-from conformance.harness.suites import FamilySuite
-from conformance.vectors import Case, Family, Handler, VectorFile, envelope
-from conformance.vectors import test_entry as entry
+from dpspec.conformance.adapters.reference import reference_handlers
+from dpspec.conformance.harness.adapters import AdapterSpec
+from dpspec.conformance.harness.model import ERROR, FAILED, PASSED, SKIPPED
+from dpspec.conformance.harness.runner import run_impl
+from dpspec.conformance.harness.suites import FamilySuite
+from dpspec.conformance.vectors import Case, Family, Handler, VectorFile, envelope
+from dpspec.conformance.vectors import test_entry as entry
 
 
 class ToyFamily(Family):
@@ -59,7 +59,7 @@ class ToyFamily(Family):
 ADAPTER = textwrap.dedent("""
     import math, sys
     sys.path.insert(0, {root!r})
-    from conformance.adapters.protocol import serve
+    from dpspec.conformance.adapters.protocol import serve
     bias = float(sys.argv[1])
     def sqrt(args):
         assert "rtol" not in args, "the tolerance must stay with the harness"
@@ -115,7 +115,7 @@ def test_missing_or_broken_vector_files_are_reported(tmp_path: Path) -> None:
 
 
 def test_reference_serves_the_vdaf_steps_and_every_family_op() -> None:
-    from conformance.families import all_families
+    from dpspec.conformance.families import all_families
 
     handlers = reference_handlers()
     assert {"vdaf.shard", "vdaf.verify_init", "vdaf.verifier_shares_to_message",

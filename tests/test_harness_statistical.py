@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.harness.adapters import AdapterSpec
-from conformance.harness.model import FAILED, PASSED
-from conformance.harness.runner import run_impl
-from conformance.statistical import (
+from dpspec.conformance.harness.adapters import AdapterSpec
+from dpspec.conformance.harness.model import FAILED, PASSED
+from dpspec.conformance.harness.runner import run_impl
+from dpspec.conformance.statistical import (
     DISTRIBUTIONS,
     StatisticalSuite,
     bernoulli_rr_table,
@@ -109,7 +109,7 @@ def test_tables_match_exact_moments() -> None:
 
 
 def test_tables_agree_with_spec_distributions() -> None:
-    from spec.distributions import (
+    from dpspec.spec.distributions import (
         binomial_pmf,
         discrete_gaussian_pmf,
         discrete_laplace_pmf,
@@ -177,12 +177,12 @@ def test_failures_show_where_the_sampler_departs() -> None:
 def test_registry_samplers_have_suites_and_local_power_is_close() -> None:
     from dataclasses import replace
 
-    from conformance.statistical import (
+    from dpspec.conformance.statistical import (
         REGISTRY_SUITES,
         registry_distributions,
         statistical_suites,
     )
-    from spec.samplers.registry import SAMPLERS
+    from dpspec.spec.samplers.registry import SAMPLERS
 
     dists = registry_distributions()
     names = {s.name for s in statistical_suites(samples=1000)}
@@ -197,7 +197,7 @@ def test_registry_samplers_have_suites_and_local_power_is_close() -> None:
 
 
 def test_registry_suites_pass_a_correct_sampler() -> None:
-    from conformance.statistical import registry_distributions
+    from dpspec.conformance.statistical import registry_distributions
 
     suites = [StatisticalSuite(k, samples=N) for k in registry_distributions()]
     impl = run_impl(fake("seed=3"), suites, timeout=30.0)

@@ -22,11 +22,11 @@ from pathlib import Path
 import mpmath
 import pytest
 
-from conformance.harness.adapters import AdapterSpec, bundled
-from conformance.harness.model import FAILED, PASSED
-from conformance.harness.runner import all_suites, run_impl, select_suites
-from conformance.statistical import MIN_EXPECTED
-from conformance.statistical_mechanisms import (
+from dpspec.conformance.harness.adapters import AdapterSpec, bundled
+from dpspec.conformance.harness.model import FAILED, PASSED
+from dpspec.conformance.harness.runner import all_suites, run_impl, select_suites
+from dpspec.conformance.statistical import MIN_EXPECTED
+from dpspec.conformance.statistical_mechanisms import (
     DEFAULT_REPORTS,
     AdditiveSuite,
     FlipSuite,
@@ -39,7 +39,7 @@ from conformance.statistical_mechanisms import (
     mechanism_suites,
     rate_power,
 )
-from spec.mechanisms import KaryRandomizedResponse, SymmetricRappor
+from dpspec.spec.mechanisms import KaryRandomizedResponse, SymmetricRappor
 
 FAKE = Path(__file__).resolve().parent / "adapters" / "fake.py"
 

@@ -1,11 +1,11 @@
-"""The shared argument parsers of conformance.jsonargs: accepted forms and clear rejections."""
+"""The shared argument parsers of dpspec.conformance.jsonargs: accepted forms and clear rejections."""
 
 from __future__ import annotations
 
 import jsonschema
 import pytest
 
-from conformance.jsonargs import (
+from dpspec.conformance.jsonargs import (
     COUNT,
     DEC,
     HEX,

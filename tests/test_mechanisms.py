@@ -1,4 +1,4 @@
-"""spec.mechanisms: exact enclosures, the geometric skip, RAPPOR, randomized response, additive noise.
+"""dpspec.spec.mechanisms: exact enclosures, the geometric skip, RAPPOR, randomized response, additive noise.
 
 Statistical tests use fixed seeds (reproducible) and state their false-alarm rate: chi-square
 goodness of fit at ALPHA = 1e-9, and mean/variance checks with Z = 6 standard errors (two-sided
@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binom, chi2, chi2_contingency
 
-from spec.mechanisms import (
+from dpspec.spec.mechanisms import (
     AsymmetricRappor,
     BinaryRandomizedResponse,
     DiscreteGaussianMechanism,
@@ -29,14 +29,14 @@ from spec.mechanisms import (
     SymmetricRappor,
     SymmetricRapporTextbook,
 )
-from spec.mechanisms.exact import (
+from dpspec.spec.mechanisms.exact import (
     GeometricSkip,
     binomial_cdf_interval,
     exp_neg_enclosure,
     geometric_skip_positions,
     rr_flip_enclosure,
 )
-from spec.tape import RandomTape
+from dpspec.spec.tape import RandomTape
 
 ALPHA = 1e-9
 Z = 6.0

@@ -1,4 +1,4 @@
-"""spec.policies: max_weight, honest overweight reports, run_vdaf_with_dp_policy over Prio3, the
+"""dpspec.spec.policies: max_weight, honest overweight reports, run_vdaf_with_dp_policy over Prio3, the
 histogram and SumVec policies, the App. B.1 hybrid.
 
 Statistical checks use fixed seeds and Z = 6 standard errors (two-sided false alarm 2e-9 each)
@@ -15,8 +15,8 @@ import mpmath
 import pytest
 from scipy.stats import binom, chi2
 
-from spec.mechanisms import SymmetricRappor
-from spec.policies import (
+from dpspec.spec.mechanisms import SymmetricRappor
+from dpspec.spec.policies import (
     HistogramWithAggregatorRandomization,
     MultiHotHistogramWithClientRandomization,
     MultiHotHistogramWithClientRandomizationAndFill,
@@ -27,9 +27,9 @@ from spec.policies import (
     run_vdaf_with_dp_policy,
     to_signed,
 )
-from spec.policies.base import add_integer_noise, wrap_bound
-from spec.samplers import discrete_gaussian_vector, discrete_laplace
-from spec.tape import RandomTape
+from dpspec.spec.policies.base import add_integer_noise, wrap_bound
+from dpspec.spec.samplers import discrete_gaussian_vector, discrete_laplace
+from dpspec.spec.tape import RandomTape
 
 Z = 6.0
 ALPHA = 1e-9

@@ -1,4 +1,4 @@
-"""Policies parameterised from privacy targets through spec.accounting (Table 2 of the DP draft)."""
+"""Policies parameterised from privacy targets through dpspec.spec.accounting (Table 2 of the DP draft)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from spec.accounting.definitions import zcdp_to_dp_epsilon
-from spec.accounting.discrete import discrete_gaussian_delta
-from spec.mechanisms import DiscreteGaussianMechanism
-from spec.policies import (
+from dpspec.spec.accounting.definitions import zcdp_to_dp_epsilon
+from dpspec.spec.accounting.discrete import discrete_gaussian_delta
+from dpspec.spec.mechanisms import DiscreteGaussianMechanism
+from dpspec.spec.policies import (
     HistogramWithAggregatorRandomization,
     MultiHotHistogramWithClientRandomization,
     SumVecWithAggregatorRandomization,

@@ -13,7 +13,7 @@ SEED = "00112233445566778899aabbccddeeff"
 
 
 def dpspec(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "conformance", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "dpspec", *args], capture_output=True,
                           text=True, timeout=300, input=stdin)
 
 

@@ -8,12 +8,12 @@ import json
 
 import pytest
 
-from conformance.families.mechanisms import FAMILY as MECHANISMS
-from conformance.families.policies import FAMILY as POLICIES_FAMILY
-from conformance.families.policies import MAX_WEIGHT_PATH, SETS
-from conformance.families.vdaf import rappor_max_weight, replay_operations
-from conformance.store import default_vectors_dir
-from spec.policies import max_weight
+from dpspec.conformance.families.mechanisms import FAMILY as MECHANISMS
+from dpspec.conformance.families.policies import FAMILY as POLICIES_FAMILY
+from dpspec.conformance.families.policies import MAX_WEIGHT_PATH, SETS
+from dpspec.conformance.families.vdaf import rappor_max_weight, replay_operations
+from dpspec.conformance.store import default_vectors_dir
+from dpspec.spec.policies import max_weight
 
 ROOT = default_vectors_dir()
 TRANSCRIPTS = [f"policies/{stem}.json" for stem, *_ in SETS]
@@ -78,7 +78,7 @@ def test_mechanism_harness_detects_a_changed_output() -> None:
 @pytest.mark.parametrize("length", [10, 100])
 @pytest.mark.parametrize("eps0", ["5.0", "6.5", "7.0"])
 def test_max_weight_agrees_with_the_prio3_family(length: int, eps0: str) -> None:
-    # spec.policies.max_weight (rigorous) and the vdaf family's mpmath computation (60 digits).
+    # dpspec.spec.policies.max_weight (rigorous) and the vdaf family's mpmath computation (60 digits).
     assert max_weight(length, eps0, "1e-9") == rappor_max_weight(length, eps0)
 
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spec.field import Field, Field64, Field128
-from spec.vdaf import VerifyError
-from spec.vdaf.prio3 import (
+from dpspec.spec.field import Field, Field64, Field128
+from dpspec.spec.vdaf import VerifyError
+from dpspec.spec.vdaf.prio3 import (
     Prio3,
     Prio3Count,
     Prio3HigherDegree,
@@ -21,8 +21,8 @@ from spec.vdaf.prio3 import (
     Prio3SumVecWithMultiproof,
     expand_into_vec,
 )
-from spec.vdaf.run import run_report, run_vdaf
-from spec.xof import XofTurboShake128
+from dpspec.spec.vdaf.run import run_report, run_vdaf
+from dpspec.spec.xof import XofTurboShake128
 
 CTX = b"dpspec test"
 

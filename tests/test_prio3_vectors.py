@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.families import vdaf as fam
-from conformance.store import replay
-from spec.vdaf import VerifyError
+from dpspec.conformance.families import vdaf as fam
+from dpspec.conformance.store import replay
+from dpspec.spec.vdaf import VerifyError
 from tests.conftest import VDAF_VECTORS
 
 OFFICIAL = VDAF_VECTORS / "draft-20" / "vdaf"

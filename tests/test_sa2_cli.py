@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
-from spec.sa2 import protocol
+from dpspec.conformance.cli import main
+from dpspec.spec.sa2 import protocol
 
 SEED = "00112233445566778899aabbccddeeff"
 

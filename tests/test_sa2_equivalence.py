@@ -1,7 +1,7 @@
 """The protocol realises the ideal functionality: with the same coins, the release of the sec. 4
 architecture (Prio3, HPKE, tokens, anonymizer, leader/helper) equals SA_B^Dec exactly, for honest
 clients, malicious clients, dummy reports and dropped messages (spec.sa2.protocol vs
-spec.sa2.ideal)."""
+dpspec.spec.sa2.ideal)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spec.sa2 import ideal, protocol, tokens
-from spec.sa2.protocol import TAGS, PrivacyBudget
-from spec.sa2.randomizers import Randomizer
-from spec.samplers import bernoulli
-from spec.tape import RandomTape
+from dpspec.spec.sa2 import ideal, protocol, tokens
+from dpspec.spec.sa2.protocol import TAGS, PrivacyBudget
+from dpspec.spec.sa2.randomizers import Randomizer
+from dpspec.spec.samplers import bernoulli
+from dpspec.spec.tape import RandomTape
 
 SEED = bytes(range(100, 132))
 DEP = protocol.provision(SEED)
@@ -194,7 +194,7 @@ def test_tampered_ciphertext_and_token_from_another_task() -> None:
 def test_cli_simulate_runs_the_protocol(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    from conformance.cli import main
+    from dpspec.conformance.cli import main
     seed = "0f" * 16
     assert main(["sa2", "recipe", "--seed", seed, "--k", "4", "--B", "10", "--q", "1/2",
                  "--epsilon", "1000", "--delta", "1/2"]) == 0

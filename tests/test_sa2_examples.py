@@ -1,4 +1,4 @@
-"""Examples 3-6 of the SA2 paper (sec. 3) through spec.sa2.privacy and spec.accounting, with the
+"""Examples 3-6 of the SA2 paper (sec. 3) through dpspec.spec.sa2.privacy and dpspec.spec.accounting, with the
 aggregator-model bound plugged in, and the App. A donation-time bound."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import mpmath
 import pytest
 
-from spec.accounting import composition, gaussian, subsampling
-from spec.sa2 import privacy
+from dpspec.spec.accounting import composition, gaussian, subsampling
+from dpspec.spec.sa2 import privacy
 
 
 def test_example_3_gaussian_in_the_aggregator_model() -> None:

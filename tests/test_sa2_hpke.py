@@ -1,11 +1,11 @@
-"""HPKE wrapper (spec.sa2.hpke): the DAP suite, checked against RFC 9180 A.1.1."""
+"""HPKE wrapper (dpspec.spec.sa2.hpke): the DAP suite, checked against RFC 9180 A.1.1."""
 
 from __future__ import annotations
 
 import pytest
 
-from spec.sa2 import hpke
-from spec.sa2.hpke import HpkeError
+from dpspec.spec.sa2 import hpke
+from dpspec.spec.sa2.hpke import HpkeError
 
 # RFC 9180 Appendix A.1.1: DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, AES-128-GCM, mode base,
 # sequence number 0.

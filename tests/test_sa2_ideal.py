@@ -1,4 +1,4 @@
-"""The SA2 ideal functionality (spec.sa2.ideal) and privacy statements (spec.sa2.privacy)."""
+"""The SA2 ideal functionality (dpspec.spec.sa2.ideal) and privacy statements (dpspec.spec.sa2.privacy)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from spec.sa2 import ideal, privacy
-from spec.sa2.ideal import Sa2Error
-from spec.samplers import bernoulli
-from spec.tape import RandomTape
+from dpspec.spec.sa2 import ideal, privacy
+from dpspec.spec.sa2.ideal import Sa2Error
+from dpspec.spec.samplers import bernoulli
+from dpspec.spec.tape import RandomTape
 
 SEED = bytes(range(32))
 

@@ -1,5 +1,5 @@
 """SA2 protocol pieces that do not need a VDAF: recipes and the client's checks, randomizers,
-the anonymizer, and the HPKE binding of task and B (spec.sa2.protocol, spec.sa2.randomizers)."""
+the anonymizer, and the HPKE binding of task and B (dpspec.spec.sa2.protocol, dpspec.spec.sa2.randomizers)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from scipy import stats
 
-from spec.sa2 import hpke, protocol, tokens
-from spec.sa2.protocol import PrivacyBudget, RecipeRefused
-from spec.sa2.randomizers import Randomizer
-from spec.samplers import bernoulli
-from spec.tape import RandomTape
+from dpspec.spec.sa2 import hpke, protocol, tokens
+from dpspec.spec.sa2.protocol import PrivacyBudget, RecipeRefused
+from dpspec.spec.sa2.randomizers import Randomizer
+from dpspec.spec.samplers import bernoulli
+from dpspec.spec.tape import RandomTape
 
 _KEY = rsa.generate_private_key(65537, 2048).public_key().public_numbers()
 ISSUER = tokens.PublicKey(_KEY.n, _KEY.e)
@@ -59,7 +59,7 @@ def test_guarantee_is_the_amplified_shuffle_bound() -> None:
     recipe = protocol.parse_recipe(recipe_doc())
     stmt = protocol.guarantee(recipe)
     base = protocol.default_aggregate_bound(RR, recipe.delta)(recipe.B)
-    from spec.sa2 import privacy
+    from dpspec.spec.sa2 import privacy
     eps, delta = privacy.amplify_by_poisson_sampling(base[0], base[1], recipe.q)
     assert stmt.epsilon == eps and stmt.delta == delta
 

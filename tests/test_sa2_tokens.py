@@ -1,4 +1,4 @@
-"""RSA blind signatures (RFC 9474) and the SA2 token protocol (spec.sa2.tokens)."""
+"""RSA blind signatures (RFC 9474) and the SA2 token protocol (dpspec.spec.sa2.tokens)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spec.sa2 import tokens
-from spec.sa2.tokens import TokenError
-from spec.tape import RandomTape
+from dpspec.spec.sa2 import tokens
+from dpspec.spec.sa2.tokens import TokenError
+from dpspec.spec.tape import RandomTape
 
 # RFC 9474 (Oct. 2023), Appendix A, "RSABSSA-SHA384-PSS-Deterministic Test Vector", as published
 # in the CFRG repository cfrg/draft-irtf-cfrg-blind-signatures (draft-irtf-cfrg-rsa-blind-

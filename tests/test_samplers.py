@@ -1,4 +1,4 @@
-"""Unit and property tests of spec.samplers and spec.rational (the statistics are in
+"""Unit and property tests of dpspec.spec.samplers and dpspec.spec.rational (the statistics are in
 test_samplers_stats.py)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spec.rational import RationalError, format_rational, parse_int, parse_rational
-from spec.samplers import (
+from dpspec.spec.rational import RationalError, format_rational, parse_int, parse_rational
+from dpspec.spec.samplers import (
     SAMPLERS,
     SamplerParameterError,
     bernoulli,
@@ -29,8 +29,8 @@ from spec.samplers import (
     negative_binomial_exp,
     poisson,
 )
-from spec.samplers.lazy import bernoulli_bounded, bernoulli_ratio, exp_neg_bounds, ratio_bounds
-from spec.tape import RandomTape
+from dpspec.spec.samplers.lazy import bernoulli_bounded, bernoulli_ratio, exp_neg_bounds, ratio_bounds
+from dpspec.spec.tape import RandomTape
 
 SEED = bytes(range(32))
 
@@ -271,7 +271,7 @@ def test_rational_spellings_agree() -> None:
 
 
 def test_family_handler_exact_and_statistical_modes() -> None:
-    from conformance.families.samplers import FAMILY
+    from dpspec.conformance.families.samplers import FAMILY
 
     handlers = FAMILY.handlers()
     assert set(handlers) == {f"sampler.{name}" for name in SAMPLERS}

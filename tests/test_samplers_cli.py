@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from conformance.cli import main
-from spec.samplers import SAMPLERS, discrete_gaussian_vector, poisson
-from spec.tape import RandomTape
+from dpspec.conformance.cli import main
+from dpspec.spec.samplers import SAMPLERS, discrete_gaussian_vector, poisson
+from dpspec.spec.tape import RandomTape
 
 SEED = "ab" * 32
 
@@ -30,7 +30,7 @@ def test_vector_sampler_prints_json_arrays(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_json_output_matches_vector_handler(capsys: pytest.CaptureFixture[str]) -> None:
-    from conformance.families.samplers import FAMILY
+    from dpspec.conformance.families.samplers import FAMILY
 
     assert main(["sample", "binomial_rr", "-p", "n=100", "-p", "eps=1", "--seed", SEED,
                  "-n", "4", "--json"]) == 0
@@ -65,7 +65,7 @@ def test_list(capsys: pytest.CaptureFixture[str]) -> None:
     ["sample", "--list", "bernoulli"],
 ])
 def test_errors_are_one_line(argv: list[str]) -> None:
-    out = subprocess.run([sys.executable, "-m", "conformance", *argv], capture_output=True,
+    out = subprocess.run([sys.executable, "-m", "dpspec", *argv], capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 2
     assert out.stdout == ""

@@ -18,9 +18,9 @@ from typing import Any
 import mpmath
 import pytest
 
-from conformance.store import default_vectors_dir
-from spec.samplers import SAMPLERS
-from spec.tape import RandomTape
+from dpspec.conformance.store import default_vectors_dir
+from dpspec.spec.samplers import SAMPLERS
+from dpspec.spec.tape import RandomTape
 
 Real = Fraction | mpmath.mpf
 

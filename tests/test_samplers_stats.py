@@ -1,4 +1,4 @@
-"""Exact-distribution tests of the samplers against the PMFs of spec.distributions.
+"""Exact-distribution tests of the samplers against the PMFs of dpspec.spec.distributions.
 
 Each test draws N samples from a fixed seed (so the outcome is reproducible, never flaky) and
 applies a chi-square goodness-of-fit test against the exact PMF, with consecutive support points
@@ -24,8 +24,8 @@ import mpmath
 import pytest
 from scipy.stats import chi2
 
-from spec import distributions as D
-from spec.samplers import (
+from dpspec.spec import distributions as D
+from dpspec.spec.samplers import (
     bernoulli,
     bernoulli_exp,
     bernoulli_rr,
@@ -41,7 +41,7 @@ from spec.samplers import (
     negative_binomial_exp,
     poisson,
 )
-from spec.tape import RandomTape
+from dpspec.spec.tape import RandomTape
 
 ALPHA = 1e-9
 SIGMAS = 6.0
@@ -280,14 +280,14 @@ _REGISTRY_CASES: list[tuple[str, dict[str, str], int, int]] = [
 
 
 def test_registry_cases_cover_every_scalar_sampler() -> None:
-    from spec.samplers import SAMPLERS
+    from dpspec.spec.samplers import SAMPLERS
 
     assert {c[0] for c in _REGISTRY_CASES} == {n for n, s in SAMPLERS.items() if not s.vector}
 
 
 @pytest.mark.parametrize("name,params,lo,hi", _REGISTRY_CASES)
 def test_registry_pmf(name: str, params: dict[str, str], lo: int, hi: int) -> None:
-    from spec.samplers import SAMPLERS
+    from dpspec.spec.samplers import SAMPLERS
 
     s = SAMPLERS[name]
     total = fsum(float(s.pmf(params, k)) for k in range(lo, hi + 1))
@@ -298,7 +298,7 @@ def test_registry_pmf(name: str, params: dict[str, str], lo: int, hi: int) -> No
 
 
 def test_registry_pmf_vector() -> None:
-    from spec.samplers import SAMPLERS
+    from dpspec.spec.samplers import SAMPLERS
 
     s = SAMPLERS["discrete_gaussian_vector"]
     params = {"sigma2": "2", "dim": "2"}

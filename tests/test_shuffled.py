@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spec.shuffled import accuracy as acc
-from spec.shuffled.counting import CorrelatedMechanism, DistributedMechanism, Messages
-from spec.shuffled.divisible import (
+from dpspec.spec.shuffled import accuracy as acc
+from dpspec.spec.shuffled.counting import CorrelatedMechanism, DistributedMechanism, Messages
+from dpspec.spec.shuffled.divisible import (
     NegativeBinomial,
     ParameterError,
     Poisson,
@@ -19,7 +19,7 @@ from spec.shuffled.divisible import (
     geometric,
     rational,
 )
-from spec.shuffled.histogram import HistogramMechanism
+from dpspec.spec.shuffled.histogram import HistogramMechanism
 
 mpmath.mp.dps = 60
 TOL = mpmath.mpf(10) ** -35
@@ -193,7 +193,7 @@ def test_analyzers() -> None:
                                 NegativeBinomial(Fraction(1, 2), Fraction(7, 10))])
 @pytest.mark.parametrize("eps", [1.1, 1.5, 2.5])
 def test_correlated_delta_matches_brute_force(d3, eps: float) -> None:  # type: ignore[no-untyped-def]
-    from spec.shuffled.exact import _pmf_array, brute_force_correlated_delta, correlated_delta
+    from dpspec.spec.shuffled.exact import _pmf_array, brute_force_correlated_delta, correlated_delta
 
     a = Fraction(1, 3)
     h, _ = _pmf_array(d3)
@@ -203,7 +203,7 @@ def test_correlated_delta_matches_brute_force(d3, eps: float) -> None:  # type: 
 
 def test_correlated_delta_without_d3_is_one_minus_a() -> None:
     """With D3 = 0 the analyzer sees Z2 and can rule out s when s + Z1 = W + Z2 would be < 0."""
-    from spec.shuffled.exact import brute_force_correlated_delta, correlated_delta
+    from dpspec.spec.shuffled.exact import brute_force_correlated_delta, correlated_delta
 
     a = Fraction(2, 5)
     for eps in (1.0, 3.0, 10.0):
@@ -212,7 +212,7 @@ def test_correlated_delta_without_d3_is_one_minus_a() -> None:
 
 
 def test_minimal_correlated_d3_is_private_and_minimal() -> None:
-    from spec.shuffled.exact import correlated_delta, minimal_correlated_d3
+    from dpspec.spec.shuffled.exact import correlated_delta, minimal_correlated_d3
 
     a = Fraction(43, 100)
     d3 = minimal_correlated_d3(1.0, 1e-6, a)
@@ -231,7 +231,7 @@ def test_minimal_correlated_d3_is_private_and_minimal() -> None:
     (1, Fraction(43, 100), NegativeBinomial(60, Fraction(95, 100))),  # delta about 2e-21
 ])
 def test_correlated_delta_binary64_matches_mpmath(eps, a, d3) -> None:  # type: ignore[no-untyped-def]
-    from spec.shuffled.exact import correlated_delta, correlated_delta_mp
+    from dpspec.spec.shuffled.exact import correlated_delta, correlated_delta_mp
 
     fast = correlated_delta(float(eps), a, d3)
     ref = correlated_delta_mp(eps, a, d3)
@@ -243,7 +243,7 @@ def test_correlated_delta_binary64_matches_mpmath(eps, a, d3) -> None:  # type: 
                                             (Fraction(1, 7), Fraction(9, 10), Fraction(91, 100))])
 def test_negative_binomial_grows_with_p_by_independent_noise(r: Fraction, p: Fraction,
                                                               p2: Fraction) -> None:
-    """The rounding rule of spec.shuffled.params: for p2 >= p, NB(r, p2) = NB(r, p) + X with X
+    """The rounding rule of dpspec.spec.shuffled.params: for p2 >= p, NB(r, p2) = NB(r, p) + X with X
     independent, X's generating function exp(r sum_k (p2^k - p^k)(z^k - 1)/k) (non-negative
     series). Checked on the first 60 coefficients."""
     terms = 60

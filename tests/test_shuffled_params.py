@@ -12,12 +12,12 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from conformance.cli import main
-from spec.accounting import ghazi
-from spec.accounting.shuffle import clone_delta
-from spec.shuffled import accuracy as acc
-from spec.shuffled import compare, exact, params, privacy
-from spec.shuffled.divisible import geometric
+from dpspec.conformance.cli import main
+from dpspec.spec.accounting import ghazi
+from dpspec.spec.accounting.shuffle import clone_delta
+from dpspec.spec.shuffled import accuracy as acc
+from dpspec.spec.shuffled import compare, exact, params, privacy
+from dpspec.spec.shuffled.divisible import geometric
 
 EPS, DELTA, N = mpmath.mpf(1), mpmath.mpf("1e-6"), 10_000
 
@@ -133,7 +133,7 @@ def test_cli_rejects_bad_input(argv: list[str], capsys: pytest.CaptureFixture[st
 
 def test_figures(tmp_path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
                  capsys: pytest.CaptureFixture[str]) -> None:
-    from conformance.commands import experiment
+    from dpspec.conformance.commands import experiment
 
     monkeypatch.setattr(experiment, "EPS_GRID", ["0.1", "1"])
     monkeypatch.setattr(experiment, "DELTA_GRID", ["1e-4", "1e-6"])
@@ -149,7 +149,7 @@ def test_figures(tmp_path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-u
 
 
 def test_exact_design_without_d3_when_delta_is_large() -> None:
-    """With delta >= 1 - a, D1 - D2 alone is (eps, delta)-DP (spec.shuffled.exact): no D3."""
+    """With delta >= 1 - a, D1 - D2 alone is (eps, delta)-DP (dpspec.spec.shuffled.exact): no D3."""
     d = params.design_correlated_exact(mpmath.mpf("0.05"), mpmath.mpf("0.09"), 100)
     assert d.d3.mean() == 0 and 1 - d.a <= Fraction(9, 100)
     assert d.exact_delta() == pytest.approx(float(1 - d.a))

@@ -19,12 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from spec.shuffled import accuracy as acc
-from spec.shuffled.baselines import BaryRandomizedResponse, RandomizedResponse, Rappor
-from spec.shuffled.counting import CorrelatedMechanism, DistributedMechanism, run_protocol
-from spec.shuffled.divisible import NegativeBinomial, Poisson, geometric
-from spec.shuffled.histogram import HistogramMechanism
-from spec.tape import RandomTape
+from dpspec.spec.shuffled import accuracy as acc
+from dpspec.spec.shuffled.baselines import BaryRandomizedResponse, RandomizedResponse, Rappor
+from dpspec.spec.shuffled.counting import CorrelatedMechanism, DistributedMechanism, run_protocol
+from dpspec.spec.shuffled.divisible import NegativeBinomial, Poisson, geometric
+from dpspec.spec.shuffled.histogram import HistogramMechanism
+from dpspec.spec.tape import RandomTape
 
 ALPHA = 1e-7
 
@@ -104,7 +104,7 @@ def test_asymmetric_correlated_error_has_its_mean_removed() -> None:
 
 
 def _diff_pmf(d1: NegativeBinomial, d2: NegativeBinomial, k: int) -> mpmath.mpf:
-    from spec.shuffled.divisible import difference_pmf
+    from dpspec.spec.shuffled.divisible import difference_pmf
 
     return difference_pmf(d1, d2, k, dps=25)
 

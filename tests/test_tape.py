@@ -1,4 +1,4 @@
-"""The random tape (spec.tape): the normative rules, exactness and separation."""
+"""The random tape (dpspec.spec.tape): the normative rules, exactness and separation."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from spec.tape import RandomTape, TapeError
-from spec.xof import XofTurboShake128
+from dpspec.spec.tape import RandomTape, TapeError
+from dpspec.spec.xof import XofTurboShake128
 
 SEED = bytes(range(32))
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conformance.families import all_families
-from conformance.store import (
+from dpspec.conformance.families import all_families
+from dpspec.conformance.store import (
     MANIFEST,
     SCHEMA_DIR,
     default_vectors_dir,
@@ -18,7 +18,7 @@ from conformance.store import (
     replay,
     schema_registry,
 )
-from conformance.vectors import Case, Family
+from dpspec.conformance.vectors import Case, Family
 
 ROOT = default_vectors_dir()
 GEN = generate_all()

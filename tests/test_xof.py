@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from spec.field import Field64, Field128
-from spec.xof import VERSION, XofTurboShake128, format_dst
+from dpspec.spec.field import Field64, Field128
+from dpspec.spec.xof import VERSION, XofTurboShake128, format_dst
 from tests.conftest import VDAF_VECTORS
 
 OFFICIAL = VDAF_VECTORS / "draft-20" / "XofTurboShake128.json"

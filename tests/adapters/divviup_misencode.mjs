@@ -2,8 +2,8 @@
 // field element is encoded big-endian instead of little-endian.
 //   node divviup_misencode.mjs agg     -> the first element of every aggregate share
 //   node divviup_misencode.mjs input   -> the first element of the Leader's input share
-import { handlers } from "../../conformance/adapters/divviup_ts/adapter.mjs";
-import { serve } from "../../conformance/adapters/node_example/protocol.mjs";
+import { handlers } from "../../dpspec/conformance/adapters/divviup_ts/adapter.mjs";
+import { serve } from "../../dpspec/conformance/adapters/node_example/protocol.mjs";
 
 const which = process.argv[2] ?? "agg";
 

@@ -42,10 +42,10 @@ from typing import Any
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2]))
 
-from conformance.adapters.protocol import respond  # noqa: E402
-from conformance.families.mechanisms import FAMILY as MECHANISMS  # noqa: E402
-from conformance.families.tape import FAMILY as TAPE  # noqa: E402
-from conformance.statistical import (  # noqa: E402
+from dpspec.conformance.adapters.protocol import respond  # noqa: E402
+from dpspec.conformance.families.mechanisms import FAMILY as MECHANISMS  # noqa: E402
+from dpspec.conformance.families.tape import FAMILY as TAPE  # noqa: E402
+from dpspec.conformance.statistical import (  # noqa: E402
     DISTRIBUTIONS,
     Table,
     bernoulli_table,

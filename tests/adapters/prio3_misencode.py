@@ -12,8 +12,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from conformance import vdaf_ops  # noqa: E402
-from conformance.adapters.protocol import serve  # noqa: E402
+from dpspec.conformance import vdaf_ops  # noqa: E402
+from dpspec.conformance.adapters.protocol import serve  # noqa: E402
 
 
 def main() -> int:

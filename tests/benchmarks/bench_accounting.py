@@ -1,4 +1,4 @@
-"""Benchmark of spec.accounting (targets from the accounting issue).
+"""Benchmark of dpspec.spec.accounting (targets from the accounting issue).
 
 Run: ``.venv/bin/python tests/benchmarks/bench_accounting.py``. Each line is the best of
 ``REPEATS`` wall-clock runs. Targets: every figure under 1 s on this machine (2 cores), except the
@@ -12,8 +12,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from spec.accounting import discrete, gaussian, shuffle, subsampling
-from spec.accounting.definitions import DEFAULT_ORDERS
+from dpspec.spec.accounting import discrete, gaussian, shuffle, subsampling
+from dpspec.spec.accounting.definitions import DEFAULT_ORDERS
 
 REPEATS = 3
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import time
 
-from conformance.harness.adapters import bundled
-from conformance.harness.process import AdapterProcess
+from dpspec.conformance.harness.adapters import bundled
+from dpspec.conformance.harness.process import AdapterProcess
 
 ROUND_TRIPS = 2000
 SAMPLES = 50_000

@@ -22,14 +22,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from spec.mechanisms import SymmetricRappor, SymmetricRapporTextbook
-from spec.policies import (
+from dpspec.spec.mechanisms import SymmetricRappor, SymmetricRapporTextbook
+from dpspec.spec.policies import (
     HistogramWithAggregatorRandomization,
     MultiHotHistogramWithClientRandomization,
     PolicyRandomness,
     run_vdaf_with_dp_policy,
 )
-from spec.tape import RandomTape
+from dpspec.spec.tape import RandomTape
 
 SEED = bytes(range(32))
 

@@ -39,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from spec.vdaf.prio3 import Prio3Histogram, Prio3SumVec  # noqa: E402
+from dpspec.spec.vdaf.prio3 import Prio3Histogram, Prio3SumVec  # noqa: E402
 
 CTX = b"dpspec benchmark"
 

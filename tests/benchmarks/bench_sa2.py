@@ -1,4 +1,4 @@
-"""Benchmarks of spec.sa2: the ideal functionality, tokens, one report end to end, a collection.
+"""Benchmarks of dpspec.spec.sa2: the ideal functionality, tokens, one report end to end, a collection.
 
 Run: ``.venv/bin/python tests/benchmarks/bench_sa2.py [--clients N]``. Prints wall-clock figures;
 nothing is asserted (speed targets are measured here, never by timed tests).
@@ -11,9 +11,9 @@ import time
 from collections.abc import Callable
 from fractions import Fraction
 
-from spec.sa2 import ideal, protocol, tokens
-from spec.sa2.randomizers import Randomizer
-from spec.tape import RandomTape
+from dpspec.spec.sa2 import ideal, protocol, tokens
+from dpspec.spec.sa2.randomizers import Randomizer
+from dpspec.spec.tape import RandomTape
 
 SEED = bytes(range(32))
 

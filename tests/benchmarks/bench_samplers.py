@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from spec.samplers import discrete_gaussian, discrete_laplace
-from spec.tape import RandomTape
+from dpspec.spec.samplers import discrete_gaussian, discrete_laplace
+from dpspec.spec.tape import RandomTape
 
 SEED = bytes(range(32))
 

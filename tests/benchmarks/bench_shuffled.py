@@ -1,4 +1,4 @@
-"""Benchmark of the shuffled-model mechanisms of [GKMP20] (spec.shuffled).
+"""Benchmark of the shuffled-model mechanisms of [GKMP20] (dpspec.spec.shuffled).
 
 Run: .venv/bin/python tests/benchmarks/bench_shuffled.py
 
@@ -16,10 +16,10 @@ from collections.abc import Callable
 
 import mpmath
 
-from spec.shuffled.compare import binary_comparison, correlated_design, poisson_design
-from spec.shuffled.counting import TAG_CORRELATED, TAG_DISTRIBUTED, Messages, run_protocol
-from spec.shuffled.histogram import TAG_HISTOGRAM, HistogramMechanism
-from spec.tape import RandomTape
+from dpspec.spec.shuffled.compare import binary_comparison, correlated_design, poisson_design
+from dpspec.spec.shuffled.counting import TAG_CORRELATED, TAG_DISTRIBUTED, Messages, run_protocol
+from dpspec.spec.shuffled.histogram import TAG_HISTOGRAM, HistogramMechanism
+from dpspec.spec.tape import RandomTape
 
 EPS, DELTA, N = mpmath.mpf(1), mpmath.mpf("1e-6"), 10_000
 

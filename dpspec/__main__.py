@@ -1,0 +1,5 @@
+import sys
+
+from dpspec.conformance.cli import main
+
+sys.exit(main())

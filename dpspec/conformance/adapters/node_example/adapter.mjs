@@ -1,0 +1,226 @@
+#!/usr/bin/env node
+// The worked example of a dpspec conformance adapter in a second language (Node.js >= 18, no
+// npm packages). Read this with dpspec/conformance/PROTOCOL.md: it is meant to be copied.
+//
+//   node dpspec/conformance/adapters/node_example/adapter.mjs        (the harness starts it)
+//   dpspec conformance run --impl node-example
+//
+// It implements, from the specifications alone:
+//   exact mode   xof.next, xof.derive_seed, xof.expand_into_vec   (VDAF draft-20 sec. 6.2.1)
+//                tape.uniform, tape.uniform_mixed                   (the random tape, dpspec/spec/tape.py)
+//                sampler.bernoulli {seed, tag, p, count}: the lazy comparison lc(p) of the
+//                samplers family's header (vectors/samplers/bernoulli.json)
+//   statistical  sampler.bernoulli {p, count}, sampler.discrete_laplace {t, count}
+//                (no seed: the samplers run on a tape with a fresh random seed; the discrete
+//                 Laplace is Algorithm 2 of [CKS20] over the tape)
+// sampler.discrete_laplace with a seed (exact mode) is answered "unsupported": the family's exact
+// algorithm (a halving geometric with irrational comparisons) is not ported here.
+import { randomBytes } from "node:crypto";
+import { RejectedInput, Unsupported, serve } from "./protocol.mjs";
+import { XofTurboShake128 } from "./turboshake.mjs";
+
+// -- argument decoding ------------------------------------------------------------------------
+function hexArg(args, key) {
+  const v = args[key];
+  if (typeof v !== "string" || !/^([0-9a-f]{2})*$/.test(v)) throw new RejectedInput(`${key} must be hex`);
+  return Uint8Array.from(Buffer.from(v, "hex"));
+}
+function intArg(args, key) {
+  const v = args[key];
+  if (typeof v === "number" && Number.isInteger(v)) return BigInt(v);
+  if (typeof v === "string" && /^-?(0|[1-9][0-9]*)$/.test(v)) return BigInt(v);
+  throw new RejectedInput(`${key} must be an integer or a decimal string`);
+}
+function countArg(args) {
+  const v = args.count;
+  if (!Number.isInteger(v) || v < 0 || v > 1_000_000) throw new RejectedInput("count must be in [0, 10^6]");
+  return v;
+}
+/** An exact rational from "a/b", "0.25" or an integer string: [numerator, denominator]. */
+function rationalArg(args, key) {
+  const v = args[key];
+  let m;
+  if (typeof v === "string" && (m = /^(-?(?:0|[1-9][0-9]*))\/([1-9][0-9]*)$/.exec(v))) {
+    return [BigInt(m[1]), BigInt(m[2])];
+  }
+  if (typeof v === "string" && (m = /^(-?(?:0|[1-9][0-9]*))(?:\.([0-9]+))?$/.exec(v))) {
+    const frac = m[2] ?? "";
+    const den = 10n ** BigInt(frac.length);
+    return [BigInt(m[1]) * den + (m[1].startsWith("-") ? -1n : 1n) * BigInt(frac || "0"), den];
+  }
+  throw new RejectedInput(`${key} must be a rational as a string ("3/7" or "0.25")`);
+}
+const hex = (bytes) => Buffer.from(bytes).toString("hex");
+
+// -- fields of VDAF draft-20 sec. 6.1.2 -----------------------------------------------------------
+const FIELDS = {
+  Field64: { modulus: 2n ** 32n * 4294967295n + 1n, size: 8 },
+  Field128: { modulus: 2n ** 66n * 4611686018427387897n + 1n, size: 16 },
+};
+const leInt = (bytes) => bytes.reduceRight((acc, b) => (acc << 8n) | BigInt(b), 0n);
+function leBytes(x, size) {
+  const out = new Uint8Array(size);
+  for (let i = 0; i < size; i++, x >>= 8n) out[i] = Number(x & 0xffn);
+  return out;
+}
+
+// -- the random tape (dpspec/spec/tape.py, version 1) --------------------------------------------------
+class RandomTape {
+  constructor(seed, tag) {
+    if (seed.length < 16 || seed.length > 255) throw new RejectedInput("tape seed must have 16 to 255 bytes");
+    if (typeof tag !== "string" || tag.length < 1 || tag.length > 255 || !/^[\x20-\x7e]+$/.test(tag)) {
+      throw new RejectedInput("tape tag must be 1 to 255 printable ASCII characters");
+    }
+    const dst = new TextEncoder().encode("dpspec/tape/v1/" + tag);
+    this.xof = new XofTurboShake128(seed, dst, new Uint8Array(0));
+    this.buf = 0n; // unread bits, the next one least significant
+    this.nbits = 0n;
+    this.bitsConsumed = 0n;
+  }
+  bits(k) {
+    while (this.nbits < k) {
+      this.buf |= leInt(this.xof.next(64)) << this.nbits;
+      this.nbits += 512n;
+    }
+    const x = this.buf & ((1n << k) - 1n);
+    this.buf >>= k;
+    this.nbits -= k;
+    this.bitsConsumed += k;
+    return x;
+  }
+  uniform(n) {
+    if (n <= 0n) throw new RejectedInput("uniform(n) needs n >= 1");
+    const k = BigInt((n - 1n).toString(2).length) - (n === 1n ? 1n : 0n);
+    for (;;) {
+      const x = this.bits(k);
+      if (x < n) return x;
+    }
+  }
+  get bytesConsumed() {
+    return (this.bitsConsumed + 7n) / 8n;
+  }
+}
+
+function tapeResult(tape, values) {
+  return { values: values.map(String), bitsConsumed: Number(tape.bitsConsumed),
+           bytesConsumed: Number(tape.bytesConsumed) };
+}
+
+// -- samplers over the tape ([CKS20] = Canonne, Kamath, Steinke 2020) -----------------------------
+/** The lazy comparison lc(num/den) of the samplers family: compares a uniform U = 0.b1 b2 ...
+ * read bit by bit with x = num/den, 0 <= x <= 1; returns true with probability x exactly.
+ * Loop invariant: r = den * 2^i * (x - V / 2^i) for the bits V read so far. */
+function bernoulliRatio(tape, num, den) {
+  if (num <= 0n) return false;
+  if (num >= den) return true;
+  let r = num;
+  for (;;) {
+    r = 2n * r - den * tape.bits(1n);
+    if (r <= 0n) return false;
+    if (r >= den) return true;
+  }
+}
+
+/** Bernoulli(exp(-a/b)), Algorithm 1 of [CKS20]. */
+function bernoulliExp(tape, a, b) {
+  if (a <= b) {
+    let k = 1n;
+    while (bernoulliRatio(tape, a, b * k)) k += 1n;
+    return k % 2n === 1n;
+  }
+  for (let i = 0n; i < a / b; i++) if (!bernoulliExp(tape, 1n, 1n)) return false;
+  return bernoulliExp(tape, a % b, b);
+}
+
+/** Discrete Laplace with scale num/den (P[x] ∝ exp(-|x| den/num)), Algorithm 2 of [CKS20]
+ * with t = num, s = den. */
+function discreteLaplace(tape, num, den) {
+  for (;;) {
+    const u = tape.uniform(num);
+    if (!bernoulliExp(tape, u, num)) continue;
+    let v = 0n;
+    while (bernoulliExp(tape, 1n, 1n)) v += 1n;
+    const y = (u + num * v) / den;
+    const negative = bernoulliRatio(tape, 1n, 2n);
+    if (negative && y === 0n) continue;
+    return negative ? -y : y;
+  }
+}
+
+/** The tape of a sampler request: from (seed, tag) in exact mode, else from a fresh seed. */
+function samplerTape(args) {
+  const seeded = "seed" in args;
+  if (seeded !== "tag" in args) throw new RejectedInput("seed and tag go together");
+  if (seeded) return new RandomTape(hexArg(args, "seed"), args.tag);
+  return new RandomTape(Uint8Array.from(randomBytes(32)), "node-example/statistical");
+}
+
+function statisticalTape(args, op) {
+  if ("seed" in args) throw new Unsupported(`${op} from a seed (exact mode) is not ported here`);
+  return samplerTape(args);
+}
+
+// -- the ops ------------------------------------------------------------------------------------
+export const handlers = {
+  "xof.next"(args) {
+    const xof = new XofTurboShake128(hexArg(args, "seed"), hexArg(args, "dst"), hexArg(args, "binder"));
+    if (!Array.isArray(args.lengths)) throw new RejectedInput("lengths must be a list");
+    return { chunks: args.lengths.map((n) => hex(xof.next(n))) };
+  },
+  "xof.derive_seed"(args) {
+    const seed = hexArg(args, "seed");
+    if (seed.length !== 32) throw new RejectedInput("derive_seed needs a 32-byte seed");
+    return { derivedSeed: hex(new XofTurboShake128(seed, hexArg(args, "dst"), hexArg(args, "binder")).next(32)) };
+  },
+  "xof.expand_into_vec"(args) {
+    const field = FIELDS[args.field];
+    if (!Object.hasOwn(FIELDS, args.field)) throw new RejectedInput(`unknown field ${args.field}`);
+    const length = Number(intArg(args, "length"));
+    if (length <= 0) throw new RejectedInput("length must be > 0");
+    const seed = hexArg(args, "seed");
+    if (seed.length !== 32) throw new RejectedInput("expand_into_vec needs a 32-byte seed");
+    const xof = new XofTurboShake128(seed, hexArg(args, "dst"), hexArg(args, "binder"));
+    const mask = (1n << BigInt(field.modulus.toString(2).length)) - 1n;
+    const parts = [];
+    while (parts.length < length) {
+      const x = leInt(xof.next(field.size)) & mask;
+      if (x < field.modulus) parts.push(hex(leBytes(x, field.size)));
+    }
+    return { encoded: parts.join("") };
+  },
+  "tape.uniform"(args) {
+    const tape = new RandomTape(hexArg(args, "seed"), args.tag);
+    const n = intArg(args, "n");
+    const count = countArg(args);
+    if (n <= 0n) throw new RejectedInput("n must be >= 1");
+    const values = [];
+    for (let i = 0; i < count; i++) values.push(tape.uniform(n));
+    return tapeResult(tape, values);
+  },
+  "tape.uniform_mixed"(args) {
+    const tape = new RandomTape(hexArg(args, "seed"), args.tag);
+    if (!Array.isArray(args.moduli)) throw new RejectedInput("moduli must be a list");
+    return tapeResult(tape, args.moduli.map((n) => tape.uniform(BigInt(n))));
+  },
+  "sampler.bernoulli"(args) {
+    const [num, den] = rationalArg(args, "p");
+    if (num < 0n || num > den) throw new RejectedInput("p must be in [0, 1]");
+    const count = countArg(args);
+    const tape = samplerTape(args);
+    const samples = [];
+    for (let i = 0; i < count; i++) samples.push(bernoulliRatio(tape, num, den) ? "1" : "0");
+    return { samples, bitsConsumed: Number(tape.bitsConsumed), bytesConsumed: Number(tape.bytesConsumed) };
+  },
+  "sampler.discrete_laplace"(args) {
+    const tape = statisticalTape(args, "sampler.discrete_laplace");
+    const [num, den] = rationalArg(args, "t");
+    if (num <= 0n) throw new RejectedInput("t must be > 0");
+    const count = countArg(args);
+    const samples = [];
+    for (let i = 0; i < count; i++) samples.push(String(discreteLaplace(tape, num, den)));
+    return { samples };
+  },
+};
+
+await serve(handlers, { implementation: "dpspec-node-example", version: "1",
+                        modes: ["exact", "statistical"] });

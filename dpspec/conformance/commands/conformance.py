@@ -1,0 +1,149 @@
+"""``dpspec conformance run|list``: the conformance harness on the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from dpspec.conformance.cli import CliError
+from dpspec.conformance.harness.adapters import AdapterSpec, bundled, resolve
+from dpspec.conformance.harness.process import DEFAULT_TIMEOUT
+from dpspec.conformance.harness.runner import ProgressLine, all_suites, run_all, select_suites
+from dpspec.conformance.report import failure_details, summary_table, to_json, to_junit
+from dpspec.conformance.statistical import DEFAULT_ALPHA
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("conformance", help="run the conformance harness against implementations")
+    csub = parser.add_subparsers(dest="conformance_command", metavar="ACTION")
+    csub.required = True
+
+    run = csub.add_parser(
+        "run", help="run suites against the reference and third-party adapters",
+        description="Run the conformance suites. Without --impl: the reference and every bundled "
+        "third-party adapter that is installed here. Exit 0 if nothing failed.")
+    run.add_argument("--impl", action="append", nargs="+", metavar="NAME|CMD", default=None,
+                     help="a bundled adapter (" + ", ".join(bundled()) + ") or the command line "
+                     "of any adapter speaking dpspec/conformance/PROTOCOL.md; repeatable")
+    run.add_argument("--suite", action="append", default=None, metavar="NAME",
+                     help="run only this suite (a prefix such as 'statistical' selects "
+                     "'statistical.*'); repeatable; see `dpspec conformance list`")
+    run.add_argument("--report-json", type=Path, default=None, metavar="FILE",
+                     help="write the JSON report here")
+    run.add_argument("--report-all", action="store_true",
+                     help="keep expected and provided values of passed tests in the JSON report")
+    run.add_argument("--junit", type=Path, default=None, metavar="FILE",
+                     help="write a JUnit XML report here")
+    run.add_argument("--show-expected", action="store_true",
+                     help="print expected and provided values for each failure")
+    run.add_argument("--max-details", type=int, default=20, metavar="N",
+                     help="failures printed per implementation (default 20)")
+    run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                     help=f"per-request timeout (default {DEFAULT_TIMEOUT:g})")
+    run.add_argument("--samples", type=int, default=None, metavar="N",
+                     help="samples per parameter point in statistical mode")
+    run.add_argument("--false-alarm-rate", type=float, default=DEFAULT_ALPHA, metavar="ALPHA",
+                     help="probability that a statistical suite fails a correct implementation "
+                     f"(default {DEFAULT_ALPHA:g} per suite; CI passes 1e-8 so that a whole run, "
+                     "every suite and adapter, stays below 1e-6)")
+    run.add_argument("--vectors", type=Path, default=None, metavar="DIR",
+                     help="vector folder (default: the repository's vectors/)")
+    run.add_argument("--vdaf-vectors", type=Path, default=None, metavar="DIR",
+                     help="folder with the official VDAF vectors (draft-20/, draft-08/)")
+    run.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    run.set_defaults(func=run_run)
+
+    lst = csub.add_parser("list", help="list the suites and the bundled adapters")
+    lst.add_argument("--json", action="store_true", help="machine-readable listing")
+    lst.set_defaults(func=run_list)
+
+
+def _specs(impls: list[list[str]] | None) -> tuple[list[AdapterSpec], bool]:
+    """The adapters to run, and whether missing bundled ones are an error (explicit request)."""
+    if not impls:
+        return list(bundled().values()), False
+    specs = []
+    for tokens in impls:
+        text = tokens[0] if len(tokens) == 1 else " ".join(_quote(t) for t in tokens)
+        try:
+            specs.append(resolve(text))
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+    return specs, True
+
+
+def _quote(token: str) -> str:
+    import shlex
+
+    return shlex.quote(token)
+
+
+def run_run(args: argparse.Namespace) -> int:
+    if args.timeout <= 0:
+        raise CliError("--timeout must be positive")
+    if args.samples is not None and args.samples < 100:
+        raise CliError("--samples must be at least 100")
+    if not 0 < args.false_alarm_rate < 1:
+        raise CliError("--false-alarm-rate must be in (0, 1)")
+    specs, explicit = _specs(args.impl)
+    if explicit:
+        for spec in specs:
+            missing = spec.missing()
+            if spec.bundled and missing is not None:
+                raise CliError(f"adapter {spec.name} cannot run here: {missing}", status=1)
+    suites = all_suites(args.vectors, samples=args.samples, vdaf_dir=args.vdaf_vectors,
+                        alpha=args.false_alarm_rate)
+    try:
+        suites = select_suites(suites, args.suite or [])
+    except KeyError as exc:
+        raise CliError(str(exc.args[0])) from None
+    progress = ProgressLine(enabled=not args.quiet)
+    report = run_all(specs, suites, timeout=args.timeout, progress=progress)
+    if args.report_json is not None:
+        _write(args.report_json, json.dumps(to_json(report, full=args.report_all), indent=1) + "\n")
+    if args.junit is not None:
+        _write(args.junit, to_junit(report))
+    sys.stdout.write(summary_table(report))
+    details = failure_details(report, show_expected=args.show_expected, limit=args.max_details)
+    if details:
+        sys.stdout.write("\n" + details)
+    return 1 if report.disposition == "FAIL" else 0
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot write {path}: {exc.strerror}", status=1) from None
+
+
+def run_list(args: argparse.Namespace) -> int:
+    suites = all_suites()
+    adapters = bundled()
+    if args.json:
+        doc = {
+            "suites": [{"name": s.name, "mode": s.mode, "tests": s.size(), "summary": s.summary,
+                        "ops": sorted(s.ops()), "available": s.available() is None}
+                       for s in suites],
+            "adapters": [{"name": a.name, "command": list(a.command), "summary": a.summary,
+                          "installed": a.missing() is None, "missing": a.missing()}
+                         for a in adapters.values()],
+        }
+        print(json.dumps(doc, indent=1))
+        return 0
+    print("suites:")
+    width = max((len(s.name) for s in suites), default=0)
+    for s in suites:
+        why = s.available()
+        state = "" if why is None else f"  [not available: {why}]"
+        print(f"  {s.name:{width}} {s.mode:12} {s.size():6} tests  {s.summary}{state}")
+    print("adapters:")
+    for a in adapters.values():
+        missing = a.missing()
+        state = "installed" if missing is None else f"not installed: {missing}"
+        print(f"  {a.name:16} {a.summary} [{state}]")
+    return 0

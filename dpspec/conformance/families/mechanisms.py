@@ -1,0 +1,362 @@
+"""Vector family ``mechanisms``: the DP mechanisms of sec. 4 of the DP draft (dpspec.spec.mechanisms).
+
+One file, ``mechanisms/mechanisms.json`` (envelope format, schema ``mechanisms-v1.json``). Each test
+gives a seed, the mechanism's parameters and a batch of inputs; the implementation builds ONE
+random tape ``RandomTape(seed, TAG)`` (the tag of the mechanism, listed in the header) and noises
+the inputs in order from it. Outputs: the noised values, their coordinate-wise sum, the debiased
+sum and the number of tape bits consumed. Debiased values are decimal strings with 20
+significant digits; an implementation's value must agree to a relative (or, near 0, absolute)
+difference of 1e-12. Everything else must match exactly.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+import mpmath
+
+from dpspec.conformance.jsonargs import DEC, HEX, count_arg, hex_arg, json_int_arg, no_float
+from dpspec.conformance.vectors import (
+    Case,
+    Family,
+    Handler,
+    TestNumberer,
+    VectorFile,
+    diff_outputs,
+    envelope,
+    family_schema,
+    test_entry,
+    vector_seed,
+)
+from dpspec.spec.mechanisms import (
+    AsymmetricRappor,
+    BinaryRandomizedResponse,
+    DiscreteGaussianMechanism,
+    DiscreteLaplaceMechanism,
+    KaryRandomizedResponse,
+    SymmetricRappor,
+    SymmetricRapporTextbook,
+)
+from dpspec.spec.mechanisms.base import DpMechanism
+from dpspec.spec.mechanisms.exact import GeometricSkip, exact_rational
+from dpspec.spec.tape import RandomTape
+
+SCHEMA = "mechanisms-v1.json"
+PATH = "mechanisms/mechanisms.json"
+DEBIAS_DIGITS = 20
+TOLERANCE = Decimal("1e-12")
+
+_EXACT: dict[str, Any] = {"type": ["string", "number"]}  # JSON floats: rejected by the handler
+_INT: dict[str, Any] = {"type": "integer"}
+_REALS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+
+
+def _seed(args: dict[str, Any]) -> bytes:
+    if "seed" not in args:  # statistical mode (dpspec/conformance/statistical_mechanisms.py): own seed
+        return os.urandom(32)
+    return hex_arg(args, "seed")
+
+
+def _rational_arg(args: dict[str, Any], key: str) -> Any:
+    return exact_rational(no_float(args, key), key)
+
+
+def _real_text(x: Any) -> str:
+    return str(mpmath.nstr(x, DEBIAS_DIGITS, min_fixed=-30, max_fixed=40))
+
+
+def _int_list(value: Any, name: str) -> list[int]:
+    if not isinstance(value, list):
+        raise ValueError(f"{name} must be a list")
+    out = []
+    for x in value:
+        if isinstance(x, bool):
+            raise ValueError(f"{name} must hold integers")
+        out.append(int(x))
+    return out
+
+
+# -- reference handlers -----------------------------------------------------------------------------
+def _run_vectors(mech: DpMechanism[Any, Any], args: dict[str, Any],
+                 parse: Callable[[Any], Any], render: Callable[[Any], Any]) -> dict[str, Any]:
+    tape = RandomTape(_seed(args), mech.TAG)
+    inputs = args["measurements"]
+    if not isinstance(inputs, list) or not inputs:
+        raise ValueError("measurements must be a non-empty list")
+    noisy = [mech.add_noise(parse(x), tape) for x in inputs]
+    first = noisy[0]
+    if isinstance(first, list):
+        total: Any = [sum(col) for col in zip(*noisy, strict=True)]
+        debiased = [_real_text(x) if not isinstance(x, int) else str(x)
+                    for x in mech.debias(total, len(noisy))]
+        total_out: Any = [str(x) for x in total]
+    else:
+        total = sum(noisy)
+        d = mech.debias(total, len(noisy))
+        debiased = [_real_text(d)]
+        total_out = [str(total)]
+    return {"noisy": [render(v) for v in noisy], "sum": total_out, "debiased": debiased,
+            "bitsConsumed": tape.bits_consumed}
+
+
+def _bits_text(v: list[int]) -> str:
+    return "".join(str(b) for b in v)
+
+
+def _parse_bits(x: Any) -> list[int]:
+    if not isinstance(x, str) or any(c not in "01" for c in x):
+        raise ValueError("a bit-vector measurement is a string of 0 and 1")
+    return [int(c) for c in x]
+
+
+def op_symmetric_rappor(args: dict[str, Any]) -> dict[str, Any]:
+    return _run_vectors(SymmetricRappor(_rational_arg(args, "eps0")), args, _parse_bits, _bits_text)
+
+
+def op_symmetric_rappor_textbook(args: dict[str, Any]) -> dict[str, Any]:
+    return _run_vectors(SymmetricRapporTextbook(_rational_arg(args, "eps0")), args, _parse_bits,
+                        _bits_text)
+
+
+def op_asymmetric_rappor(args: dict[str, Any]) -> dict[str, Any]:
+    return _run_vectors(AsymmetricRappor(_rational_arg(args, "eps")), args, _parse_bits, _bits_text)
+
+
+def op_binary_rr(args: dict[str, Any]) -> dict[str, Any]:
+    def parse(x: Any) -> int:
+        if isinstance(x, bool) or x not in (0, 1):
+            raise ValueError("a binary RR measurement is 0 or 1")
+        return int(x)
+
+    return _run_vectors(BinaryRandomizedResponse(_rational_arg(args, "eps")), args, parse, int)
+
+
+def op_kary_rr(args: dict[str, Any]) -> dict[str, Any]:
+    k = json_int_arg(args, "k")
+    mech = KaryRandomizedResponse(k, _rational_arg(args, "eps"))
+
+    def parse(x: Any) -> list[int]:
+        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < k:
+            raise ValueError(f"a k-ary RR measurement is a category in [0, {k})")
+        v = [0] * k
+        v[x] = 1
+        return v
+
+    return _run_vectors(mech, args, parse, lambda v: v.index(1))
+
+
+def op_discrete_laplace(args: dict[str, Any]) -> dict[str, Any]:
+    mech = DiscreteLaplaceMechanism(_rational_arg(args, "scale"))
+    return _run_vectors(mech, args, lambda x: [int(s) for s in _dec_list(x)],
+                        lambda v: [str(s) for s in v])
+
+
+def op_discrete_gaussian(args: dict[str, Any]) -> dict[str, Any]:
+    mech = DiscreteGaussianMechanism(_rational_arg(args, "sigma2"))
+    return _run_vectors(mech, args, lambda x: [int(s) for s in _dec_list(x)],
+                        lambda v: [str(s) for s in v])
+
+
+def _dec_list(x: Any) -> list[str]:
+    if not isinstance(x, list) or not all(isinstance(s, str) for s in x):
+        raise ValueError("an integer-vector measurement is a list of decimal strings")
+    return x
+
+
+def op_geometric_skip(args: dict[str, Any]) -> dict[str, Any]:
+    eps = _rational_arg(args, "eps")
+    if eps <= 0:
+        raise ValueError("eps must be > 0")
+    count = count_arg(args, "count")
+    skip = GeometricSkip(eps)
+    tape = RandomTape(_seed(args), args["tag"])
+    values = [str(skip.sample(tape)) for _ in range(count)]
+    return {"values": values, "bitsConsumed": tape.bits_consumed}
+
+
+HANDLERS: dict[str, Handler] = {
+    "mechanisms.symmetric_rappor": op_symmetric_rappor,
+    "mechanisms.symmetric_rappor_textbook": op_symmetric_rappor_textbook,
+    "mechanisms.asymmetric_rappor": op_asymmetric_rappor,
+    "mechanisms.binary_rr": op_binary_rr,
+    "mechanisms.kary_rr": op_kary_rr,
+    "mechanisms.discrete_laplace": op_discrete_laplace,
+    "mechanisms.discrete_gaussian": op_discrete_gaussian,
+    "mechanisms.geometric_skip": op_geometric_skip,
+}
+
+HEADER = [
+    "DP mechanisms of sec. 4 of draft-wang-ppm-differential-privacy-00, seeded (dpspec.spec.mechanisms).",
+    "Each test: tape = RandomTape(seed, TAG) (dpspec/spec/tape.py); noise the measurements in order from"
+    " that one tape; outputs noisy values, their coordinate-wise sum, debias(sum, len(measurements))"
+    " and tape.bits_consumed.",
+    "TAGs: symmetric_rappor 'dpspec/mechanism/symmetric_rappor'; symmetric_rappor_textbook"
+    " 'dpspec/mechanism/symmetric_rappor_textbook'; asymmetric_rappor"
+    " 'dpspec/mechanism/asymmetric_rappor'; binary_rr 'dpspec/mechanism/binary_rr'; kary_rr"
+    " 'dpspec/mechanism/kary_rr'; discrete_laplace 'dpspec/mechanism/discrete_laplace';"
+    " discrete_gaussian 'dpspec/mechanism/discrete_gaussian'. geometric_skip uses the given tag.",
+    "geometric_skip(eps): with q = 1/(1 + e^-eps) and T_k = q^k, the sample is the k with"
+    " T_{k+1} < U <= T_k, U = sum_j c_j 2^(-64 j), c_j = tape.bits(64) read one at a time until"
+    " the interval [u_j, u_j + 2^(-64 j)) lies inside one bucket (T_{k+1}, T_k].",
+    "symmetric_rappor (efficient form): pos = -1; repeat pos += 1 + geometric_skip(eps0); stop when"
+    " pos >= d, else flip coordinate pos. Textbook form: for i in 0..d-1, flip i iff"
+    " bernoulli_rr(tape, eps0) = 1 (dpspec.spec.samplers). Debias (Algorithm 4 of MJTB+22):"
+    " ((e^eps0 + 1) S_j - n)/(e^eps0 - 1).",
+    "asymmetric_rappor: positions P as for symmetric RAPPOR over all d coordinates; then for each i"
+    " with x_i = 1 in increasing i one bit tape.bits(1); output x_i = 1 -> that bit, x_i = 0 -> [i"
+    " in P]. Debias: (2 (e^eps + 1) S_j - 2 n)/(e^eps - 1) (Algorithm 2 of MJTB+22 with its"
+    " constant corrected from n to 2 n).",
+    "binary_rr: output x XOR bernoulli_rr(tape, eps); debias as symmetric RAPPOR. kary_rr (k, eps):"
+    " repeat i = tape.uniform(k); if i = x output x; elif bernoulli_exp(tape, eps) = 1 output i."
+    " Debias: ((e^eps + k - 1) c_y - n)/(e^eps - 1).",
+    "discrete_laplace (scale t) / discrete_gaussian (sigma2): per coordinate discrete_laplace(tape,"
+    " t) / discrete_gaussian_vector(tape, sigma2, d) added to the integer vector; debias is the"
+    " identity.",
+    "Encodings: bit vectors as strings of '0'/'1'; integer vectors as lists of decimal strings;"
+    " rationals as strings ('1/2', '0.25'); debiased values as decimal strings with 20"
+    " significant digits (compare to 1e-12 relative or absolute).",
+]
+
+NOTES = {
+    "ZeroEpsilon": "EPSILON_0 must be > 0 (debiasing divides by e^EPSILON_0 - 1).",
+    "FloatParameter": "A JSON number with a fraction part is inexact; rationals are strings.",
+    "NotBits": "A bit-vector measurement must contain only 0 and 1.",
+    "BadCategory": "A k-ary RR measurement must be a category in [0, k).",
+    "LargeDimension": "Dimension 10^4 or more: the geometric skip reads few bits.",
+    "TextbookForm": "The per-coordinate form; agrees with the efficient form in distribution only.",
+}
+
+
+class MechanismsFamily(Family):
+    name = "mechanisms"
+    summary = "DP mechanisms (sec. 4 of the DP draft): RAPPOR, RR, discrete Laplace/Gaussian"
+
+    def handlers(self) -> dict[str, Handler]:
+        return dict(HANDLERS)
+
+    def compare(self, case: Case, provided: dict[str, Any]) -> str | None:
+        assert case.expected is not None
+        exact = {k: v for k, v in case.expected.items() if k != "debiased"}
+        why = diff_outputs(exact, {k: v for k, v in provided.items() if k != "debiased"})
+        if why is not None:
+            return why
+        want, got = case.expected.get("debiased"), provided.get("debiased")
+        if want is None:
+            return None
+        if not isinstance(got, list) or len(got) != len(want):
+            return "debiased: wrong shape"
+        for i, (a, b) in enumerate(zip(want, got, strict=True)):
+            try:
+                da, db = Decimal(a), Decimal(str(b))
+            except ArithmeticError:
+                return f"debiased[{i}]: not a number"
+            if abs(da - db) > TOLERANCE * max(Decimal(1), abs(da)):
+                return f"debiased[{i}]: expected {a}, got {b}"
+        return None
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        out_vec: dict[str, Any] = {
+            "type": "object", "required": ["noisy", "sum", "debiased", "bitsConsumed"],
+            "properties": {"noisy": {"type": "array"}, "sum": {"type": "array", "items": DEC},
+                           "debiased": _REALS, "bitsConsumed": {"type": "integer", "minimum": 0}}}
+        common = {"seed": HEX, "measurements": {"type": "array"}}
+        ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "mechanisms.symmetric_rappor": ({"properties": {**common, "eps0": _EXACT}}, out_vec),
+            "mechanisms.symmetric_rappor_textbook": ({"properties": {**common, "eps0": _EXACT}}, out_vec),
+            "mechanisms.asymmetric_rappor": ({"properties": {**common, "eps": _EXACT}}, out_vec),
+            "mechanisms.binary_rr": ({"properties": {**common, "eps": _EXACT}}, out_vec),
+            "mechanisms.kary_rr": ({"properties": {**common, "eps": _EXACT, "k": _INT}}, out_vec),
+            "mechanisms.discrete_laplace": ({"properties": {**common, "scale": _EXACT}}, out_vec),
+            "mechanisms.discrete_gaussian": ({"properties": {**common, "sigma2": _EXACT}}, out_vec),
+            "mechanisms.geometric_skip": (
+                {"properties": {"seed": HEX, "tag": {"type": "string"}, "eps": _EXACT,
+                                "count": {"type": "integer"}}},
+                {"type": "object", "required": ["values", "bitsConsumed"],
+                 "properties": {"values": {"type": "array", "items": DEC},
+                                "bitsConsumed": {"type": "integer", "minimum": 0}}}),
+        }
+        return {SCHEMA: family_schema(SCHEMA, "DP mechanism vectors", ops)}
+
+    def files(self) -> list[VectorFile]:
+        tc = TestNumberer()
+        groups: list[dict[str, Any]] = []
+
+        def seed(label: str) -> str:
+            return vector_seed("mechanisms/" + label).hex()
+
+        def group(op: str, params: dict[str, Any],
+                  tests: list[tuple[str, dict[str, Any], list[str], str]]) -> None:
+            out = []
+            for comment, inputs, flags, result in tests:
+                outputs = HANDLERS[op]({**params, **inputs}) if result == "valid" else None
+                out.append(test_entry(tc(), comment, inputs, outputs, result, flags))
+            groups.append({"op": op, "params": params, "tests": out})
+
+        one_hot = ["0" * i + "1" + "0" * (9 - i) for i in (0, 3, 3, 9, 5)]
+        skip_tests: list[tuple[str, dict[str, Any], list[str], str]] = []
+        for eps in ["1", "5", "8", "1/3"]:
+            skip_tests.append((f"64 gaps at eps = {eps}", {"seed": seed(f"skip/{eps}"),
+                               "tag": "vectors/geometric_skip", "eps": eps, "count": 64}, [], "valid"))
+        skip_tests.append(("eps = 0 is refused", {"seed": seed("skip/0"), "tag": "t", "eps": "0",
+                                                  "count": 1}, ["ZeroEpsilon"], "invalid"))
+        group("mechanisms.geometric_skip", {}, skip_tests)
+
+        for form, op in [("efficient", "mechanisms.symmetric_rappor"),
+                         ("textbook", "mechanisms.symmetric_rappor_textbook")]:
+            flags = ["TextbookForm"] if form == "textbook" else []
+            for eps0 in ["1", "5", "13/2"]:
+                tests = [
+                    (f"{form}: five one-hot reports, d = 10", {
+                        "seed": seed(f"srappor/{form}/{eps0}/a"), "measurements": one_hot}, flags, "valid"),
+                    (f"{form}: one report of dimension 1000", {
+                        "seed": seed(f"srappor/{form}/{eps0}/b"),
+                        "measurements": ["0" * 500 + "1" + "0" * 499]}, flags, "valid"),
+                ]
+                if form == "efficient":
+                    tests.append((f"{form}: dimension 20000 (cost ~ flips)", {
+                        "seed": seed(f"srappor/{form}/{eps0}/c"),
+                        "measurements": ["1" + "0" * 19999]}, ["LargeDimension"], "valid"))
+                group(op, {"eps0": eps0}, tests)
+            group(op, {}, [
+                ("EPSILON_0 = 0 is refused", {"seed": seed("bad/0"), "measurements": ["01"],
+                                              "eps0": "0"}, ["ZeroEpsilon"], "invalid"),
+                ("a float EPSILON_0 is refused", {"seed": seed("bad/1"), "measurements": ["01"],
+                                                  "eps0": 0.5}, ["FloatParameter"], "invalid"),
+                ("a non-bit coordinate is refused", {"seed": seed("bad/2"), "measurements": ["012"],
+                                                     "eps0": "2"}, ["NotBits"], "invalid"),
+            ])
+        group("mechanisms.asymmetric_rappor", {"eps": "2"}, [
+            ("five one-hot reports, d = 10", {"seed": seed("arappor/a"), "measurements": one_hot},
+             [], "valid"),
+            ("a multi-hot vector (noised coordinate-wise)", {"seed": seed("arappor/b"),
+                                                             "measurements": ["1101001000"]}, [], "valid"),
+        ])
+        group("mechanisms.binary_rr", {"eps": "1/2"}, [
+            ("twenty bits", {"seed": seed("brr/a"), "measurements": [1, 0] * 10}, [], "valid"),
+            ("a 2 is refused", {"seed": seed("brr/b"), "measurements": [2]}, ["NotBits"], "invalid"),
+        ])
+        group("mechanisms.kary_rr", {"k": 6, "eps": "3/2"}, [
+            ("twelve categories", {"seed": seed("krr/a"), "measurements": [0, 1, 2, 3, 4, 5] * 2},
+             [], "valid"),
+            ("category 6 of 6 is refused", {"seed": seed("krr/b"), "measurements": [6]},
+             ["BadCategory"], "invalid"),
+        ])
+        group("mechanisms.discrete_laplace", {"scale": "5/2"}, [
+            ("three integer vectors", {"seed": seed("dlap/a"),
+                                       "measurements": [["0", "10", "-3"], ["1", "1", "1"],
+                                                        ["100", "0", "0"]]}, [], "valid"),
+        ])
+        group("mechanisms.discrete_gaussian", {"sigma2": "100"}, [
+            ("three integer vectors", {"seed": seed("dg/a"),
+                                       "measurements": [["0", "10", "-3"], ["1", "1", "1"],
+                                                        ["100", "0", "0"]]}, [], "valid"),
+        ])
+        doc = envelope(algorithm="DP mechanisms (draft-wang-ppm-differential-privacy-00 sec. 4)",
+                       family=self.name, schema=SCHEMA, header=HEADER, notes=NOTES, groups=groups)
+        return [VectorFile(PATH, doc, SCHEMA)]
+
+
+FAMILY = MechanismsFamily()

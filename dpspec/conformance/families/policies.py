@@ -1,0 +1,399 @@
+"""Vector family ``policies``: DP policies run end to end over Prio3 (dpspec.spec.policies).
+
+Two kinds of files.
+
+``policies/<Vdaf>_<policy>_<label>.json`` -- a policy transcript, in the official VDAF draft-20
+test-vector format extended by one top-level key ``dp_policy`` (schema
+``dp_policy_transcript-v1.json``). Without ``dp_policy`` the file is an ordinary Prio3 transcript
+that any VDAF implementation replays: its ``reports`` are the *accepted* reports, each
+``measurement`` being the noised measurement the Client sharded, and ``agg_shares`` /
+``agg_result`` are the aggregate shares before Aggregator noise and their unsharding. The
+extension holds what the DP policy adds::
+
+    "dp_policy": {
+      "name", "params", "vdaf"        the policy (``dpspec policy list``) and its parameters
+      "seed"                          the seed PolicyRandomness.derive expanded (informational)
+      "client_noise_tag", "aggregator_noise_tag"   tape tags of the two noise steps
+      "reports": [                    every report in order, accepted or not:
+        {"dp_measurement", "client_noise_seed", "nonce", "rand", "noisy_measurement",
+         "vdaf_report_index" (index into the base "reports", or null), "rejected" (reason or null)}]
+      "aggregator_noise_seeds"        one per Aggregator
+      "noised_agg_shares"             encoded aggregate shares after add_noise_to_agg_share
+      "meas_count"                    number of accepted reports
+      "agg_result"                    unshard(noised_agg_shares, meas_count)
+      "debiased_result"               debias_agg_result(agg_result, meas_count): decimal strings
+      "guarantee"                     the privacy guarantee, per trust model (informational)
+    }
+
+Harness case (one per file): op ``policies.run`` with inputs ``policy``, ``params``, ``ctx``,
+``verify_key``, ``measurements`` (the dp_measurements), ``nonces``, ``rands``,
+``client_noise_seeds``, ``aggregator_noise_seeds``; outputs ``noisy_measurements``, ``accepted``,
+``agg_shares``, ``noised_agg_shares``, ``meas_count``, ``agg_result``, ``debiased_result``. Debiased
+reals (client randomization) compare to 1e-12 relative; all else exactly.
+
+``policies/max_weight.json`` -- envelope format: op ``policies.max_weight`` (length, eps0, p) ->
+max_weight, the exact value of sec. 6.1.1 (spec.policies.max_weight).
+"""
+
+from __future__ import annotations
+
+import copy
+from decimal import Decimal
+from typing import Any
+
+from dpspec.conformance.families.vdaf import format_schema
+from dpspec.conformance.jsonargs import HEX, hex_arg, hex_list_arg, no_float
+from dpspec.conformance.vectors import (
+    SCHEMA_ID_PREFIX,
+    Case,
+    Family,
+    Handler,
+    TestNumberer,
+    VectorFile,
+    diff_outputs,
+    envelope,
+    family_schema,
+    test_entry,
+    vector_seed,
+)
+from dpspec.spec.policies import (
+    POLICIES,
+    DpPolicy,
+    PolicyRandomness,
+    PolicyTranscript,
+    run_vdaf_with_dp_policy,
+)
+from dpspec.spec.policies.max_weight import max_weight
+
+TRANSCRIPT_SCHEMA = "dp_policy_transcript-v1.json"
+ENVELOPE_SCHEMA_NAME = "policies-v1.json"
+MAX_WEIGHT_PATH = "policies/max_weight.json"
+INVALID_PATH = "policies/invalid_runs.json"
+CTX = b"dpspec policy vectors"
+TOLERANCE = Decimal("1e-12")
+
+
+def make_policy(name: str, params: dict[str, Any]) -> DpPolicy:
+    cls = POLICIES.get(name)
+    if cls is None:
+        raise ValueError(f"unknown policy {name!r}; known: {', '.join(sorted(POLICIES))}")
+    return cls(**params)
+
+
+def json_measurement(m: Any) -> Any:
+    if isinstance(m, list):
+        return [bool(x) if isinstance(x, bool) else int(x) for x in m]
+    return m
+
+
+def transcript_outputs(policy: DpPolicy, tr: PolicyTranscript) -> dict[str, Any]:
+    vdaf = policy.vdaf
+    return {
+        "noisy_measurements": [json_measurement(r.noisy_measurement) for r in tr.reports],
+        "accepted": [r.rejected is None for r in tr.reports],
+        "agg_shares": [vdaf.encode_agg_share(s).hex() for s in tr.agg_shares],
+        "noised_agg_shares": [vdaf.encode_agg_share(s).hex() for s in tr.noised_agg_shares],
+        "meas_count": tr.meas_count,
+        "agg_result": tr.agg_result,
+        "debiased_result": policy.debiased_json(tr.debiased_result),
+    }
+
+
+def op_run(args: dict[str, Any]) -> dict[str, Any]:
+    """``policies.run``: run a policy over Prio3 with every random input given."""
+    params = args["params"]
+    if not isinstance(params, dict):
+        raise ValueError("params must be an object")
+    policy = make_policy(args["policy"], params)
+    r = PolicyRandomness(
+        verify_key=hex_arg(args, "verify_key"),
+        nonces=hex_list_arg(args, "nonces"),
+        rands=hex_list_arg(args, "rands"),
+        client_noise_seeds=hex_list_arg(args, "client_noise_seeds"),
+        aggregator_noise_seeds=hex_list_arg(args, "aggregator_noise_seeds"),
+    )
+    tr = run_vdaf_with_dp_policy(policy, policy.vdaf, hex_arg(args, "ctx"), None,
+                                 args["measurements"], r)
+    return transcript_outputs(policy, tr)
+
+
+def op_max_weight(args: dict[str, Any]) -> dict[str, Any]:
+    return {"max_weight": max_weight(args["length"], no_float(args, "eps0"), no_float(args, "p"))}
+
+
+def transcript_doc(name: str, params: dict[str, Any], seed: bytes, measurements: list[Any],
+                   purpose: str) -> dict[str, Any]:
+    """A policy transcript file (see the module docstring)."""
+    policy = make_policy(name, params)
+    vdaf = policy.vdaf
+    r = PolicyRandomness.derive(seed, vdaf, len(measurements))
+    tr = run_vdaf_with_dp_policy(policy, vdaf, CTX, None, measurements, r)
+    ops: list[dict[str, Any]] = []
+    base_reports: list[dict[str, Any]] = []
+    dp_reports: list[dict[str, Any]] = []
+    for i, rep in enumerate(tr.reports):
+        entry = {"dp_measurement": json_measurement(rep.measurement),
+                 "client_noise_seed": r.client_noise_seeds[i].hex(),
+                 "nonce": r.nonces[i].hex(), "rand": r.rands[i].hex(),
+                 "noisy_measurement": json_measurement(rep.noisy_measurement),
+                 "vdaf_report_index": None, "rejected": rep.rejected}
+        if rep.vdaf is not None:
+            k = len(base_reports)
+            entry["vdaf_report_index"] = k
+            v = rep.vdaf
+            ops.append({"operation": "shard", "report_index": k, "success": True})
+            ops += [{"operation": "verify_init", "aggregator_id": j, "report_index": k,
+                     "success": True} for j in range(vdaf.SHARES)]
+            ops.append({"operation": "verifier_shares_to_message", "round": 0, "report_index": k,
+                        "success": True})
+            ops += [{"operation": "verify_next", "round": 1, "aggregator_id": j, "report_index": k,
+                     "success": True} for j in range(vdaf.SHARES)]
+            base_reports.append({
+                "measurement": json_measurement(v.measurement), "nonce": v.nonce.hex(),
+                "rand": v.rand.hex(), "public_share": v.public_share.hex(),
+                "input_shares": [s.hex() for s in v.input_shares],
+                "verifier_shares": [[s.hex() for s in rnd] for rnd in v.verifier_shares],
+                "verifier_messages": [m.hex() for m in v.verifier_messages],
+                "out_shares": [vdaf.encode_out_share(s).hex() for s in v.out_shares]})
+        dp_reports.append(entry)
+    ops += [{"operation": "aggregate", "aggregator_id": j, "success": True}
+            for j in range(vdaf.SHARES)]
+    ops.append({"operation": "unshard", "success": True})
+    plain_result = vdaf.unshard(None, tr.agg_shares, tr.meas_count)
+    vdaf_params = {k: getattr(vdaf.flp.valid, k) for k in ("length", "max_weight", "max_measurement",
+                                                           "chunk_length")
+                   if hasattr(vdaf.flp.valid, k)}
+    out = transcript_outputs(policy, tr)
+    return {
+        **vdaf_params,
+        "shares": vdaf.SHARES,
+        "verify_key": r.verify_key.hex(),
+        "agg_param": "",
+        "ctx": CTX.hex(),
+        "operations": ops,
+        "reports": base_reports,
+        "agg_shares": out["agg_shares"],
+        "agg_result": plain_result,
+        "dp_policy": {
+            "name": name, "params": policy.params(), "vdaf": type(vdaf).__name__,
+            "purpose": purpose, "seed": seed.hex(),
+            "client_noise_tag": policy.CLIENT_TAG, "aggregator_noise_tag": policy.AGGREGATOR_TAG,
+            "reports": dp_reports,
+            "aggregator_noise_seeds": [s.hex() for s in r.aggregator_noise_seeds],
+            "noised_agg_shares": out["noised_agg_shares"],
+            "meas_count": tr.meas_count,
+            "agg_result": tr.agg_result,
+            "debiased_result": out["debiased_result"],
+            "guarantee": policy.guarantee(tr.meas_count, numeric=False),
+        },
+    }
+
+
+#: (file stem, policy name, params, measurements, purpose)
+SETS: list[tuple[str, str, dict[str, Any], list[Any], str]] = [
+    ("Prio3MultihotCountVec_multihot-client-rr_d10_eps5", "multihot-client-rr",
+     {"length": 10, "eps0": "5"}, [0, 1, 2, 3, 3, 3, 9, 9], "sec. 6.1.1, small"),
+    ("Prio3MultihotCountVec_multihot-client-rr_d100_eps6.5", "multihot-client-rr",
+     {"length": 100, "eps0": "13/2"}, [7, 7, 42, 99, 0], "sec. 6.1.1, EPSILON_0 of Table 1"),
+    ("Prio3MultihotCountVec_multihot-client-rr_d8_rejected", "multihot-client-rr",
+     {"length": 8, "eps0": "1/2", "p": "1/2"}, [1, 2, 3, 4, 5, 6, 7, 0, 1, 2],
+     "p = 1/2 makes max_weight small: some honest reports are too heavy and are not uploaded"),
+    ("Prio3Histogram_histogram-aggregator-gaussian_d10_sigma2", "histogram-aggregator-gaussian",
+     {"length": 10, "sigma2": "1369/25"}, [0, 0, 1, 5, 9, 9, 9], "sec. 6.1.2, sigma = 7.4 given"),
+    ("Prio3Histogram_histogram-aggregator-gaussian_d10_eps1.528", "histogram-aggregator-gaussian",
+     {"length": 10, "epsilon": "1.528", "delta": "1e-9"}, [2, 2, 2, 3, 4, 8],
+     "sec. 6.1.2, sigma calibrated for (1.528, 1e-9) as in Table 2 (sigma = 5.18535205610)"),
+    ("Prio3SumVec_sumvec-aggregator-noise_gaussian_eps1", "sumvec-aggregator-noise",
+     {"length": 3, "max_measurement": 2, "noise": "gaussian", "epsilon": "1", "delta": "1e-9"},
+     [[2, 2, 2], [0, 1, 2]], "SumVec, discrete Gaussian for (1, 1e-9) through zCDP"),
+    ("Prio3MultihotCountVec_multihot-client-rr-fill_d10_target20", "multihot-client-rr-fill",
+     {"length": 10, "eps0": "2", "target_count": 20}, [0, 1, 2, 3, 4, 5],
+     "App. B.1: 6 of 20 Clients; each Aggregator adds 14 Clients' RAPPOR noise"),
+    ("Prio3SumVec_sumvec-aggregator-noise_laplace_eps1", "sumvec-aggregator-noise",
+     {"length": 4, "max_measurement": 10, "noise": "laplace", "epsilon": "1"},
+     [[1, 2, 3, 4], [10, 10, 0, 0], [0, 0, 0, 7]], "SumVec, discrete Laplace, L1 sensitivity 40"),
+    ("Prio3SumVec_sumvec-aggregator-noise_gaussian_rho", "sumvec-aggregator-noise",
+     {"length": 4, "max_measurement": 3, "noise": "gaussian", "rho": "1/2"},
+     [[1, 2, 3, 0], [3, 3, 3, 3]], "SumVec, discrete Gaussian, rho = 1/2 (sigma^2 = 36)"),
+]
+
+
+class PoliciesFamily(Family):
+    name = "policies"
+    summary = "DP policies over Prio3 (sec. 5, 6.1 and App. B.1 of the DP draft)"
+
+    def handlers(self) -> dict[str, Handler]:
+        return {"policies.run": op_run, "policies.max_weight": op_max_weight}
+
+    def cases(self, path: str, doc: Any) -> list[Case]:
+        if path in (MAX_WEIGHT_PATH, INVALID_PATH):
+            return super().cases(path, doc)
+        dp = doc["dp_policy"]
+        args = {"policy": dp["name"], "params": dp["params"], "ctx": doc["ctx"],
+                "verify_key": doc["verify_key"],
+                "measurements": [r["dp_measurement"] for r in dp["reports"]],
+                "nonces": [r["nonce"] for r in dp["reports"]],
+                "rands": [r["rand"] for r in dp["reports"]],
+                "client_noise_seeds": [r["client_noise_seed"] for r in dp["reports"]],
+                "aggregator_noise_seeds": dp["aggregator_noise_seeds"]}
+        expected = {"noisy_measurements": [r["noisy_measurement"] for r in dp["reports"]],
+                    "accepted": [r["rejected"] is None for r in dp["reports"]],
+                    "agg_shares": doc["agg_shares"], "noised_agg_shares": dp["noised_agg_shares"],
+                    "meas_count": dp["meas_count"], "agg_result": dp["agg_result"],
+                    "debiased_result": dp["debiased_result"]}
+        return [Case(path=path, tc_id=1, op="policies.run", args=args, expected=expected,
+                     result="valid", comment=dp["purpose"])]
+
+    def compare(self, case: Case, provided: dict[str, Any]) -> str | None:
+        assert case.expected is not None
+        if case.op != "policies.run":
+            return super().compare(case, provided)
+        key = "debiased_result"
+        why = diff_outputs({k: v for k, v in case.expected.items() if k != key},
+                           {k: v for k, v in provided.items() if k != key})
+        if why is not None:
+            return why
+        want, got = case.expected[key], provided.get(key)
+        if not isinstance(got, list) or len(got) != len(want):
+            return f"{key}: wrong shape"
+        for i, (a, b) in enumerate(zip(want, got, strict=True)):
+            try:
+                da, db = Decimal(str(a)), Decimal(str(b))
+            except ArithmeticError:
+                return f"{key}[{i}]: not a number"
+            if abs(da - db) > TOLERANCE * max(Decimal(1), abs(da)):
+                return f"{key}[{i}]: expected {a}, got {b}"
+        return None
+
+    def files(self) -> list[VectorFile]:
+        files = [VectorFile(f"policies/{stem}.json",
+                            transcript_doc(name, params, vector_seed("policies/" + stem), meas,
+                                           purpose), TRANSCRIPT_SCHEMA)
+                 for stem, name, params, meas, purpose in SETS]
+        files.append(self._max_weight_file())
+        files.append(self._invalid_file())
+        return files
+
+    def _invalid_file(self) -> VectorFile:
+        """Runs an implementation must refuse: each alters one input of a valid run."""
+        tc = TestNumberer()
+        name, params = "multihot-client-rr", {"length": 4, "eps0": "2"}
+        policy = make_policy(name, params)
+        seed = vector_seed("policies/invalid")
+        r = PolicyRandomness.derive(seed, policy.vdaf, 3)
+        valid: dict[str, Any] = {
+            "policy": name, "params": params, "ctx": CTX.hex(), "verify_key": r.verify_key.hex(),
+            "measurements": [0, 1, 3], "nonces": [x.hex() for x in r.nonces],
+            "rands": [x.hex() for x in r.rands],
+            "client_noise_seeds": [x.hex() for x in r.client_noise_seeds],
+            "aggregator_noise_seeds": [x.hex() for x in r.aggregator_noise_seeds]}
+        changes: list[tuple[str, dict[str, Any], str]] = [
+            ("bad_params: EPSILON_0 = 0", {"params": {"length": 4, "eps0": "0"}}, "BadParameter"),
+            ("bad_params: a float EPSILON_0", {"params": {"length": 4, "eps0": 2.5}}, "BadParameter"),
+            ("bad_params: unknown policy", {"policy": "no-such-policy"}, "BadParameter"),
+            ("bad_measurements: bucket index 4 of 4", {"measurements": [0, 1, 4]}, "BadMeasurement"),
+            ("bad_nonces: one nonce missing", {"nonces": valid["nonces"][:2]}, "BadRandomness"),
+            ("bad_aggregator_noise_seeds: one seed for two Aggregators",
+             {"aggregator_noise_seeds": valid["aggregator_noise_seeds"][:1]}, "BadRandomness"),
+            ("bad_client_noise_seeds: a 15-byte seed",
+             {"client_noise_seeds": [valid["client_noise_seeds"][0][:30],
+                                     *valid["client_noise_seeds"][1:]]}, "BadRandomness"),
+        ]
+        tests = [test_entry(tc(), comment, {**valid, **change}, None, "invalid", [flag])
+                 for comment, change, flag in changes]
+        doc = envelope(
+            algorithm="run_vdaf_with_dp_policy (sec. 5.1 of the DP draft): refused inputs",
+            family=self.name, schema=ENVELOPE_SCHEMA_NAME,
+            header=["Each test alters one input of a valid policies.run call (same inputs as the"
+                    " transcript files' harness cases); the implementation must refuse it."],
+            notes={"BadParameter": "A policy parameter is invalid, inexact or the policy unknown.",
+                   "BadMeasurement": "A measurement is outside the policy's domain.",
+                   "BadRandomness": "The random inputs do not match the reports and Aggregators."},
+            groups=[{"op": "policies.run", "params": {}, "tests": tests}])
+        return VectorFile(INVALID_PATH, doc, ENVELOPE_SCHEMA_NAME)
+
+    def _max_weight_file(self) -> VectorFile:
+        tc = TestNumberer()
+        tests = []
+        for d in (2, 10, 100, 1000, 10000, 100000):
+            for eps0 in ("1", "5", "13/2", "7"):
+                inputs: dict[str, Any] = {"length": d, "eps0": eps0, "p": "1/1000000000"}
+                tests.append(test_entry(tc(), f"d = {d}, EPSILON_0 = {eps0}, p = 1e-9", inputs,
+                                        op_max_weight(inputs)))
+        extra: list[tuple[dict[str, Any], str]] = [({"length": 1, "eps0": "3", "p": "1/10"}, "d = 1: m = 1"),
+                                ({"length": 8, "eps0": "1/2", "p": "1/2"}, "p = 1/2"),
+                                ({"length": 50, "eps0": "2", "p": "0.01"}, "p = 0.01")]
+        for inputs, comment in extra:
+            tests.append(test_entry(tc(), comment, inputs, op_max_weight(inputs)))
+        bad: list[tuple[dict[str, Any], str, str]] = [
+            ({"length": 10, "eps0": "0", "p": "1/10"}, "EPSILON_0 = 0 is refused", "ZeroEpsilon"),
+            ({"length": 10, "eps0": "1", "p": "0"}, "p = 0 is refused", "BadRate"),
+            ({"length": 10, "eps0": "1", "p": 0.5}, "a float p is refused", "FloatParameter"),
+            ({"length": 0, "eps0": "1", "p": "1/10"}, "length 0 is refused", "BadLength"),
+        ]
+        for inputs, comment, flag in bad:
+            tests.append(test_entry(tc(), comment, inputs, None, "invalid", [flag]))
+        doc = envelope(
+            algorithm="max_weight of sec. 6.1.1 (draft-wang-ppm-differential-privacy-00)",
+            family=self.name, schema=ENVELOPE_SCHEMA_NAME,
+            header=["max_weight(d, EPSILON_0, p) = the smallest m >= 1 with"
+                    " Pr[1 + Bin(d - 1, p0) <= m] >= 1 - p, p0 = 1/(e^EPSILON_0 + 1), decided"
+                    " exactly (rigorous bounds; see dpspec/spec/policies/max_weight.py).",
+                    "Rationals are strings ('1/2', '0.01'); p in (0, 1), EPSILON_0 > 0, d >= 1."],
+            notes={"ZeroEpsilon": "EPSILON_0 must be > 0.", "BadRate": "p must be in (0, 1).",
+                   "FloatParameter": "JSON floats are inexact; rationals are strings.",
+                   "BadLength": "The histogram length must be >= 1."},
+            groups=[{"op": "policies.max_weight", "params": {}, "tests": tests}])
+        return VectorFile(MAX_WEIGHT_PATH, doc, ENVELOPE_SCHEMA_NAME)
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        base = copy.deepcopy(format_schema())
+        base["$id"] = SCHEMA_ID_PREFIX + TRANSCRIPT_SCHEMA
+        base["title"] = ("dpspec DP policy transcript: the draft-20 Prio3 test-vector format plus"
+                         " the dp_policy extension")
+        base["required"] = [*base["required"], "dp_policy"]
+        dp_report = {"type": "object", "additionalProperties": False,
+                     "required": ["dp_measurement", "client_noise_seed", "nonce", "rand",
+                                  "noisy_measurement", "vdaf_report_index", "rejected"],
+                     "properties": {"dp_measurement": {}, "client_noise_seed": HEX, "nonce": HEX,
+                                    "rand": HEX, "noisy_measurement": {},
+                                    "vdaf_report_index": {"type": ["integer", "null"]},
+                                    "rejected": {"type": ["string", "null"]}}}
+        base["properties"]["dp_policy"] = {
+            "type": "object", "additionalProperties": False,
+            "required": ["name", "params", "vdaf", "purpose", "seed", "client_noise_tag",
+                         "aggregator_noise_tag", "reports", "aggregator_noise_seeds",
+                         "noised_agg_shares", "meas_count", "agg_result", "debiased_result",
+                         "guarantee"],
+            "properties": {
+                "name": {"enum": sorted(POLICIES)}, "params": {"type": "object"},
+                "vdaf": {"type": "string"}, "purpose": {"type": "string"}, "seed": HEX,
+                "client_noise_tag": {"type": "string"}, "aggregator_noise_tag": {"type": "string"},
+                "reports": {"type": "array", "items": dp_report},
+                "aggregator_noise_seeds": {"type": "array", "items": HEX},
+                "noised_agg_shares": {"type": "array", "items": HEX},
+                "meas_count": {"type": "integer", "minimum": 0},
+                "agg_result": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+                "debiased_result": {"type": "array", "items": {"type": "string"}},
+                "guarantee": {"type": "object"}}}
+        rat: dict[str, Any] = {"type": ["string", "number"]}
+        ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "policies.max_weight": (
+                {"properties": {"length": {"type": "integer"}, "eps0": rat, "p": rat}},
+                {"type": "object", "required": ["max_weight"],
+                 "properties": {"max_weight": {"type": "integer", "minimum": 1}}}),
+            "policies.run": (
+                {"properties": {"policy": {"type": "string"}, "params": {"type": "object"},
+                                "ctx": HEX, "verify_key": HEX, "measurements": {"type": "array"},
+                                "nonces": {"type": "array", "items": HEX},
+                                "rands": {"type": "array", "items": HEX},
+                                "client_noise_seeds": {"type": "array", "items": HEX},
+                                "aggregator_noise_seeds": {"type": "array", "items": HEX}}},
+                {"type": "object"}),
+        }
+        return {TRANSCRIPT_SCHEMA: base,
+                ENVELOPE_SCHEMA_NAME: family_schema(ENVELOPE_SCHEMA_NAME, "DP policy parameter vectors",
+                                                    ops)}
+
+
+FAMILY = PoliciesFamily()

@@ -1,0 +1,558 @@
+"""Vector family ``sa2``: the SA2 ideal functionality (dpspec.spec.sa2.ideal).
+
+Files:
+
+* ``sa2/ideal_functionality.json``: A_B^Dec, SA_B^Dec with Poisson sampling, the fixed-size
+  variant, the time-bounded aggregator A_{B,K}^Dec and the randomized donation-time rule, each
+  from a seed and the decoded messages.
+* ``sa2/protocol_transcripts.json``: whole collections of the sec. 4 protocol (recipe, keys,
+  tokens, every report with its coins and ciphertexts, the anonymizer's drops and order, the
+  aggregators' verdicts, the release), deterministic from seeds.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+from dpspec.conformance.jsonargs import COUNT, DEC, HEX, RAT, count_arg, hex_arg, int_arg, parse_int
+from dpspec.conformance.vectors import (
+    Family,
+    Handler,
+    TestNumberer,
+    VectorFile,
+    envelope,
+    family_schema,
+    test_entry,
+    vector_seed,
+)
+from dpspec.spec.rational import format_rational
+from dpspec.spec.sa2 import ideal, protocol, tokens
+from dpspec.spec.sa2.randomizers import Randomizer
+from dpspec.spec.tape import RandomTape
+
+IDEAL_SCHEMA = "sa2_ideal-v1.json"
+PROTOCOL_SCHEMA = "sa2_protocol-v1.json"
+TOKENS_SCHEMA = "sa2_tokens-v1.json"
+
+_VEC: dict[str, Any] = {"type": "array", "items": DEC}
+_MSGS: dict[str, Any] = {"type": "array", "items": _VEC}
+_RELEASE: dict[str, Any] = {"anyOf": [{"type": "null"}, _VEC]}
+
+
+def _messages(args: dict[str, Any]) -> tuple[list[tuple[int, ...]], ideal.Aggregation[Any, Any]]:
+    dim = int_arg(args, "dimension")
+    if dim < 1:
+        raise ValueError("dimension must be >= 1")
+    msgs = [tuple(parse_int(x, "messages") for x in m) for m in args["messages"]]
+    return msgs, ideal.vector_sum(dim)
+
+
+def _release(value: tuple[int, ...] | None) -> list[str] | None:
+    return None if value is None else [str(x) for x in value]
+
+
+def _tape(args: dict[str, Any]) -> RandomTape:
+    return RandomTape(hex_arg(args, "seed"), args["tag"])
+
+
+# -- reference handlers ---------------------------------------------------------------------------
+def h_aggregate(args: dict[str, Any]) -> dict[str, Any]:
+    msgs, agg = _messages(args)
+    return {"release": _release(ideal.aggregate(msgs, int_arg(args, "B"), agg))}
+
+
+def h_poisson(args: dict[str, Any]) -> dict[str, Any]:
+    msgs, agg = _messages(args)
+    B = ideal.check_cohort_size(int_arg(args, "B"))
+    tape = _tape(args)
+    keep = ideal.poisson_sample(len(msgs), args["q"], tape)
+    release = ideal.aggregate([m for m, k in zip(msgs, keep, strict=True) if k], B, agg)
+    return {"selectedCount": sum(keep), "release": _release(release),
+            "bitsConsumed": tape.bits_consumed}
+
+
+def h_fixed(args: dict[str, Any]) -> dict[str, Any]:
+    msgs, agg = _messages(args)
+    tape = _tape(args)
+    chosen = ideal.fixed_size_subset(len(msgs), int_arg(args, "B"), tape)
+    release = None if chosen is None else agg.total([msgs[i] for i in chosen])
+    return {"selectedCount": 0 if chosen is None else len(chosen), "release": _release(release),
+            "bitsConsumed": tape.bits_consumed}
+
+
+def h_time_bounded(args: dict[str, Any]) -> dict[str, Any]:
+    msgs, agg = _messages(args)
+    timed = list(zip(msgs, args["times"], strict=True))
+    out = ideal.time_bounded_aggregate(args["t0"], timed, int_arg(args, "B"), args["K"], agg)
+    return {"release": _release(out)}
+
+
+def h_donation(args: dict[str, Any]) -> dict[str, Any]:
+    tape = _tape(args)
+    m = int_arg(args, "m")
+    count = count_arg(args, "count")
+    waits = []
+    for _ in range(count):
+        w = ideal.donation_schedule(args["q"], m, args["K"], tape)
+        waits.append(None if w is None else format_rational(w))
+    return {"waits": waits, "bitsConsumed": tape.bits_consumed}
+
+
+def h_collection(args: dict[str, Any]) -> dict[str, Any]:
+    """Run one collection from explicit keys and a seed; every intermediate value is output."""
+    dep = protocol.Deployment(
+        tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16)),
+        hex_arg(args, "leaderHpkeIkm"), hex_arg(args, "helperHpkeIkm"),
+        hex_arg(args, "verifyKey"))
+    recipe, _ = protocol.check_recipe(args["recipe"],
+                                         protocol.PrivacyBudget(Fraction(10**9), 1))
+    vdaf = protocol.build_vdaf(recipe)
+    trace: list[dict[str, str]] = []
+    data = [parse_int(x, "data") for x in args["data"]]
+    res = protocol.run_collection(recipe, dep, vdaf, data, hex_arg(args, "seed"),
+                                  malicious=int_arg(args, "malicious"),
+                                  drop_rate=ideal.parse_rate(args["dropRate"], "dropRate"),
+                                  trace=trace)
+    position = {id(r): i for i, r in enumerate(res.reports)}
+    return {
+        "reports": trace,
+        "dropped": res.drop_flags,
+        "arrival": [position[id(r)] for r in res.delivered],
+        "verdicts": res.outcome.verdicts,
+        "accepted": res.outcome.accepted,
+        "rejected": dict(sorted(res.outcome.rejected.items())),
+        "release": _release(res.release),
+        "tokensIssued": res.tokens_issued,
+    }
+
+
+def h_token_issuance(args: dict[str, Any]) -> dict[str, Any]:
+    """One device's token: request (coins from the tape), BlindSign, Finalize."""
+    sk = tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16))
+    pk = sk.public_key()
+    tape = _tape(args)
+    req = tokens.request_token(pk, hex_arg(args, "taskId"), tape)
+    blind_sig = tokens.blind_sign(sk, req.blinded_msg)
+    token = tokens.finish_token(pk, req, blind_sig)
+    # the coins again, to expose the salt and r (the request keeps only what Finalize needs)
+    again = _tape(args)
+    protocol.tape_bytes(again, tokens.NONCE_LEN)
+    salt = protocol.tape_bytes(again, tokens.SALT_LEN)
+    return {"tokenInput": token.token_input.hex(), "salt": salt.hex(),
+            "inv": format(req.inv, "x"), "blindedMsg": req.blinded_msg.hex(),
+            "blindSig": blind_sig.hex(), "sig": token.sig.hex(), "token": token.encode().hex()}
+
+
+def h_token_verify(args: dict[str, Any]) -> dict[str, Any]:
+    """An aggregator's verdicts on a sequence of encoded tokens (one spent-nonce set)."""
+    pk = tokens.PublicKey(int(args["modulus"], 16), int_arg(args, "exponent"))
+    verifier = tokens.TokenVerifier(pk, hex_arg(args, "taskId"))
+    verdicts = []
+    for text in args["tokens"]:
+        try:
+            tok = tokens.decode_token(bytes.fromhex(text), pk.modulus_len)
+        except tokens.TokenError:
+            verdicts.append("token_malformed")
+            continue
+        verdicts.append(verifier.check(tok) or "accepted")
+    return {"verdicts": verdicts}
+
+
+IDEAL_HEADER = [
+    "The SA2 ideal functionality (module dpspec.spec.sa2.ideal) of Talwar et al., 'Samplable Anonymous"
+    " Aggregation for Private Federated Data Analysis', sec. 3 and App. A.",
+    "Messages are the decoded values Dec(m_i): integer vectors of length `dimension` (decimal"
+    " strings); the sum is coordinate-wise over the integers. `release` null is the paper's"
+    " bottom (no output).",
+    "sa2.aggregate (A_B^Dec): release the sum of all messages if there are at least B, else null.",
+    "bernoulli(q), q rational: the exact Bernoulli sampler of vectors/samplers/bernoulli.json (a lazy"
+    " comparison of the tape's bits with q: 1 iff the uniform U = 0.b1 b2 ... < q; no bits when"
+    " q is 0 or 1).",
+    "sa2.samplable_aggregate (SA_B^Dec, Poisson rate q): from the random tape (seed, tag) of"
+    " vectors/tape/random_tape.json, message i = 0, 1, ..., k-1 in order is kept iff"
+    " bernoulli(q) = 1 (one coin per message); release A_B^Dec of the kept messages. Only"
+    " `release` is the functionality's output; `selectedCount` and `bitsConsumed` are intermediate"
+    " values for debugging and must never be released.",
+    "sa2.fixed_size_aggregate: if k < B release null and draw nothing; else partial Fisher-Yates"
+    " of [0..k-1]: for j = 0..B-1, r = j + uniform(k - j), swap positions j and r; release the"
+    " sum of the messages at the first B positions.",
+    "sa2.time_bounded_aggregate (A_{B,K}^Dec, App. A): messages come with arrival times `times`"
+    " (rationals, non-decreasing, none before t0; otherwise invalid); release the sum if k >= B"
+    " and the last time t_k <= t0 + K (K > 0), else null.",
+    "sa2.donation_schedule (App. A): per device, a participation coin bernoulli(q); if it is 1,"
+    " m coins chi_i = bernoulli(1/m) for i = 0..m-1 (all m drawn); the wait is"
+    " K * min{i : chi_i = 1}, or null if no chi_i is 1 or the device did not participate."
+    " `count` devices draw from one tape in turn.",
+    "Rationals are decimal strings 'a/b' or '0.25'. Seeds are hex; vector seeds are"
+    " TurboSHAKE128(b'dpspec vector seed ' || label, D = 1, 32 bytes).",
+]
+
+
+@cache
+def _vector_deployment() -> protocol.Deployment:
+    """The vectors' keys: provisioned from the vector seed 'sa2/deployment' (2048-bit issuer)."""
+    return protocol.provision(vector_seed("sa2/deployment"))
+
+
+PROTOCOL_HEADER = [
+    "A whole SA2 collection (module dpspec.spec.sa2.protocol; Talwar et al. sec. 4): recipe, client"
+    " coins, tokens, HPKE, anonymizer, leader/helper with Prio3 (VDAF draft-20), collector.",
+    "Keys: the token issuer's RSA key (issuerP, issuerQ, e = 65537; RFC 9474"
+    " RSABSSA-SHA384-PSS-Deterministic), the aggregators' HPKE key pairs DeriveKeyPair(IKM) for"
+    " DHKEM(X25519, HKDF-SHA256) / HKDF-SHA256 / AES-128-GCM (RFC 9180), the Prio3 verify key.",
+    "The client checks the recipe (dpspec.spec.sa2.protocol.check_recipe, with a budget of 10^9 and one"
+    " query) and refuses it if the keys do not match the deployment.",
+    "Coins from `seed` (random tape of vectors/tape); every Bernoulli coin is bernoulli(q) of"
+    " vectors/samplers/bernoulli.json: participation poisson_sample over the devices (one"
+    " bernoulli(q) each) from tag 'sa2/poisson'; dummy coins (bernoulli(q'), q' = dummyRate of the"
+    " recipe) for each non-participating device in order from 'sa2/dummy'; device i's randomizer"
+    " (dpspec.spec.sa2.randomizers: bernoulli(flip), then if 1 a uniform(k) replacement, for (binary)"
+    " randomized response; bernoulli(flip) for bits 0..k-1 in order for rappor) from"
+    " 'sa2/client/{i}/randomizer', its token request from 'sa2/client/{i}/token' (nonce 32 bytes,"
+    " PSS salt 48 bytes, then r = 1 + uniform(n - 1)), its report from 'sa2/client/{i}/report'"
+    " (Prio3 nonce 16 bytes, Prio3 rand, leader then helper HPKE ephemeral IKM 32 bytes each;"
+    " each byte is uniform(256)); malicious device j from 'sa2/malicious/{j}'. FIXED HPKE"
+    " EPHEMERAL KEYS ARE FOR VECTORS ONLY, NEVER FOR PRODUCTION.",
+    "Token input: b'dpspec/sa2/token/v1' || taskId || nonce. HPKE info: b'dpspec/sa2 input share'"
+    " || 0x01 || role (0x02 leader, 0x03 helper); aad: b'dpspec/sa2/v1' || taskId || uint32(B)"
+    " || Prio3 nonce || uint32(len(publicShare)) || publicShare || token (big-endian). Prio3"
+    " ctx: b'dpspec/sa2/v1' || taskId.",
+    "Reports are listed in sending order (honest devices, then malicious ones) with their"
+    " intermediate values; `dropped` has one coin bernoulli(dropRate) per report (tag"
+    " 'sa2/network'); the survivors are shuffled (Fisher-Yates from tag 'sa2/shuffle': for"
+    " j = n-1..1 swap j and uniform(j+1))"
+    " and `arrival` lists their indices in arrival order; `verdicts` follow arrival order.",
+    "Each aggregator checks the token (valid RSA signature, task, nonce not yet spent), opens its"
+    " share with its own B, decodes, and runs Prio3 verification; a report is aggregated only"
+    " if both accept it. Each refuses to release below B; `release` is the collector's unshard"
+    " (null: no output).",
+]
+
+
+TOKENS_HEADER = [
+    "Anonymous rate-limited tokens of SA2 sec. 4.3 (module dpspec.spec.sa2.tokens) over RFC 9474"
+    " RSABSSA-SHA384-PSS-Deterministic: EMSA-PSS with SHA-384, MGF1-SHA-384, 48-byte salt,"
+    " identity message preparation; the RSA key is (issuerP, issuerQ, e = 65537).",
+    "sa2.token_issuance: from the random tape (seed, tag) draw the nonce (32 x uniform(256)),"
+    " the PSS salt (48 x uniform(256)), then r = 1 + uniform(n - 1) until gcd(r, n) = 1;"
+    " tokenInput = b'dpspec/sa2/token/v1' || taskId || nonce; (blindedMsg, inv) = Blind(pk,"
+    " tokenInput, salt, r); blindSig = BlindSign(sk, blindedMsg); sig = Finalize(pk, tokenInput,"
+    " blindSig, inv) (RFC 9474 sec. 4); token = tokenInput || sig. `inv` is hex without padding.",
+    "sa2.token_verify: one aggregator's checks, in order, on each token of `tokens` with one"
+    " spent-nonce set: length and prefix (else token_malformed), task (token_wrong_task),"
+    " RSASSA-PSS-VERIFY of sig over tokenInput (token_invalid), nonce not spent before"
+    " (token_replayed); otherwise accepted, and the nonce is spent.",
+]
+
+
+class Sa2Family(Family):
+    name = "sa2"
+    summary = "SA2 ideal functionality (A_B, SA_B Poisson and fixed-size, A_{B,K}, donation time)"
+
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            "sa2.aggregate": h_aggregate,
+            "sa2.samplable_aggregate": h_poisson,
+            "sa2.fixed_size_aggregate": h_fixed,
+            "sa2.time_bounded_aggregate": h_time_bounded,
+            "sa2.donation_schedule": h_donation,
+            "sa2.collection": h_collection,
+            "sa2.token_issuance": h_token_issuance,
+            "sa2.token_verify": h_token_verify,
+        }
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        base: dict[str, Any] = {"B": DEC, "dimension": COUNT, "messages": _MSGS}
+        tape_args: dict[str, Any] = {"seed": HEX, "tag": {"type": "string"}}
+        sampled_out: dict[str, Any] = {
+            "type": "object", "required": ["selectedCount", "release", "bitsConsumed"],
+            "properties": {"selectedCount": COUNT, "release": _RELEASE, "bitsConsumed": COUNT}}
+        release_out: dict[str, Any] = {"type": "object", "required": ["release"],
+                                       "properties": {"release": _RELEASE}}
+        ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "sa2.aggregate": ({"properties": base}, release_out),
+            "sa2.samplable_aggregate": ({"properties": {**base, **tape_args, "q": RAT}},
+                                        sampled_out),
+            "sa2.fixed_size_aggregate": ({"properties": {**base, **tape_args}}, sampled_out),
+            "sa2.time_bounded_aggregate": (
+                {"properties": {**base, "t0": RAT, "K": RAT,
+                                "times": {"type": "array", "items": RAT}}}, release_out),
+            "sa2.donation_schedule": (
+                {"properties": {**tape_args, "q": RAT, "m": DEC, "K": RAT, "count": COUNT}},
+                {"type": "object", "required": ["waits", "bitsConsumed"],
+                 "properties": {"waits": {"type": "array",
+                                          "items": {"anyOf": [{"type": "null"}, RAT]}},
+                                "bitsConsumed": COUNT}}),
+        }
+        report: dict[str, Any] = {"type": "object", "additionalProperties": HEX,
+                                  "properties": {"sender": {"type": "string"}}}
+        coll_args: dict[str, Any] = {
+            "recipe": {"type": "object"}, "issuerP": HEX, "issuerQ": HEX,
+            "leaderHpkeIkm": HEX, "helperHpkeIkm": HEX, "verifyKey": HEX, "seed": HEX,
+            "data": {"type": "array", "items": DEC}, "malicious": COUNT, "dropRate": RAT}
+        coll_out: dict[str, Any] = {
+            "type": "object",
+            "required": ["reports", "dropped", "arrival", "verdicts", "accepted", "rejected",
+                         "release", "tokensIssued"],
+            "properties": {
+                "reports": {"type": "array", "items": report},
+                "dropped": {"type": "array", "items": {"type": "boolean"}},
+                "arrival": {"type": "array", "items": COUNT},
+                "verdicts": {"type": "array", "items": {"type": "string"}},
+                "accepted": COUNT, "tokensIssued": COUNT,
+                "rejected": {"type": "object", "additionalProperties": COUNT},
+                "release": _RELEASE}}
+        tok_ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "sa2.token_issuance": (
+                {"properties": {"issuerP": HEX, "issuerQ": HEX, "taskId": HEX, "seed": HEX,
+                                "tag": {"type": "string"}}},
+                {"type": "object",
+                 "required": ["tokenInput", "salt", "inv", "blindedMsg", "blindSig", "sig",
+                              "token"],
+                 "properties": {k: HEX for k in ["tokenInput", "salt", "blindedMsg",
+                                                  "blindSig", "sig", "token"]}
+                 | {"inv": {"type": "string", "pattern": "^[0-9a-f]+$"}}}),
+            "sa2.token_verify": (
+                {"properties": {"modulus": {"type": "string", "pattern": "^[0-9a-f]+$"},
+                                "exponent": DEC, "taskId": HEX,
+                                "tokens": {"type": "array", "items": HEX}}},
+                {"type": "object", "required": ["verdicts"],
+                 "properties": {"verdicts": {"type": "array", "items": {"enum": [
+                     "accepted", "token_malformed", "token_wrong_task", "token_invalid",
+                     "token_replayed"]}}}}),
+        }
+        return {TOKENS_SCHEMA: family_schema(TOKENS_SCHEMA, "SA2 token vectors", tok_ops),
+                IDEAL_SCHEMA: family_schema(IDEAL_SCHEMA, "SA2 ideal functionality vectors", ops),
+                PROTOCOL_SCHEMA: family_schema(PROTOCOL_SCHEMA, "SA2 protocol transcripts",
+                                               {"sa2.collection": ({"properties": coll_args},
+                                                                   coll_out)})}
+
+    def files(self) -> list[VectorFile]:
+        return [self._ideal_file(), self._protocol_file(), self._tokens_file()]
+
+    def _tokens_file(self) -> VectorFile:
+        tc = TestNumberer()
+        sk = _vector_deployment().issuer_sk
+        pk = sk.public_key()
+        key = {"issuerP": format(sk.p, "x"), "issuerQ": format(sk.q, "x")}
+        task = vector_seed("sa2/task").hex()
+        tests = []
+        inputs: dict[str, Any]
+        issued = []
+        for i in range(3):
+            inputs = {**key, "taskId": task, "seed": vector_seed(f"sa2/token/{i}").hex(),
+                      "tag": protocol.TAGS["token"].format(i=i)}
+            out = self._run("sa2.token_issuance", inputs)
+            issued.append(out["token"])
+            tests.append(test_entry(tc(), f"device {i}: blind, sign, finalize", inputs, out))
+        other = {**key, "taskId": "00" * 32, "seed": vector_seed("sa2/token/other").hex(),
+                 "tag": "sa2/client/0/token"}
+        other_token = self._run("sa2.token_issuance", other)["token"]
+        groups: list[dict[str, Any]] = [{"op": "sa2.token_issuance", "params": {},
+                                         "tests": tests}]
+        forged = issued[0][: -2 * pk.modulus_len] + issued[1][-2 * pk.modulus_len:]
+        sequences: list[tuple[str, list[str]]] = [
+            ("three fresh tokens are accepted", issued),
+            ("a token spent twice: the second is a replay", [issued[0], issued[1], issued[0]]),
+            ("a signature moved to another token input is invalid", [forged, issued[1]]),
+            ("a token for another task", [other_token]),
+            ("a token of the wrong length is malformed", [issued[0][:-2], issued[2]]),
+        ]
+        tests = []
+        params = {"modulus": format(pk.n, "x"), "exponent": str(pk.e), "taskId": task}
+        for label, seq in sequences:
+            inputs = {"tokens": seq}
+            tests.append(test_entry(tc(), label, inputs,
+                                    self._run("sa2.token_verify", {**params, **inputs})))
+        groups.append({"op": "sa2.token_verify", "params": params, "tests": tests})
+        doc = envelope(
+            algorithm="SA2-tokens-RSABSSA-SHA384-PSS-Deterministic", family=self.name,
+            schema=TOKENS_SCHEMA, header=TOKENS_HEADER, notes={}, groups=groups)
+        return VectorFile("sa2/tokens.json", doc, TOKENS_SCHEMA)
+
+    def _protocol_file(self) -> VectorFile:
+        tc = TestNumberer()
+        dep = _vector_deployment()
+        keys = {"issuerP": format(dep.issuer_sk.p, "x"), "issuerQ": format(dep.issuer_sk.q, "x"),
+                "leaderHpkeIkm": dep.leader_ikm.hex(), "helperHpkeIkm": dep.helper_ikm.hex(),
+                "verifyKey": dep.verify_key.hex()}
+
+        def recipe(r: Randomizer, B: int, q: str, dummy: str = "0", **over: Any) -> dict[str, Any]:
+            args: dict[str, Any] = dict(
+                recipe_id="dpspec-sa2-vector", task_id=vector_seed("sa2/task"), randomizer=r,
+                B=B, q=Fraction(q), chunk_length=2, leader_pk=dep.leader_hpke.public_key,
+                helper_pk=dep.helper_hpke.public_key, issuer_key=dep.issuer_sk.public_key(),
+                epsilon=Fraction(1000), delta=Fraction(1, 2), dummy_rate=Fraction(dummy))
+            args.update(over)
+            return protocol.make_recipe(**args)
+
+        def data(label: str, n: int, k: int) -> list[str]:
+            t = RandomTape(vector_seed(label), "vectors/sa2/data")
+            return [str(t.uniform(k)) for _ in range(n)]
+
+        rr = Randomizer("randomized_response", 4, Fraction(1, 2))
+        rap = Randomizer("rappor", 3, Fraction(1, 4))
+        bin_ = Randomizer("binary_randomized_response", 2, Fraction(1, 4))
+        tests = []
+        cases: list[tuple[str, dict[str, Any], int, str, list[str]]] = [
+            ("honest devices, randomized response (Prio3Histogram), released",
+             recipe(rr, 3, "1/2"), 0, "0", []),
+            ("fewer than B accepted reports: no output", recipe(rr, 6, "1/2"), 0, "0", []),
+            ("one malicious device of each kind, RAPPOR (Prio3MultihotCountVec)",
+             recipe(rap, 2, "1/2"), 4, "0", ["Malicious"]),
+            ("dummy reports at rate 1/2 and network loss 1/4, binary RR (Prio3Count)",
+             recipe(bin_, 2, "1/3", dummy="1/2"), 0, "1/4", ["Dummies", "Dropped"]),
+        ]
+        sizes = [8, 6, 6, 10]
+        inputs: dict[str, Any]
+        for i, (label, rec, mal, drop, flags) in enumerate(cases):
+            r = Randomizer.from_json(rec["randomizer"])
+            inputs = {**keys, "recipe": rec, "seed": vector_seed(f"sa2/collection/{i}").hex(),
+                      "data": data(f"sa2/collection/{i}", sizes[i], r.k), "malicious": mal,
+                      "dropRate": drop}
+            tests.append(test_entry(tc(), label, inputs, self._run("sa2.collection", inputs),
+                                    flags=flags))
+        wrong_key = recipe(rr, 3, "1/2", leader_pk=dep.helper_hpke.public_key,
+                           helper_pk=dep.leader_hpke.public_key)
+        refused = recipe(rr, 3, "1/2", epsilon=Fraction(1, 1000))
+        for label, rec, flag in [("the recipe names other aggregator keys", wrong_key,
+                                  "KeyMismatch"),
+                                 ("the client refuses the recipe (privacy claim not met)",
+                                  refused, "RecipeRefused")]:
+            inputs = {**keys, "recipe": rec, "seed": vector_seed("sa2/collection/bad").hex(),
+                      "data": data("sa2/collection/bad", 4, 4), "malicious": 0, "dropRate": "0"}
+            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        doc = envelope(
+            algorithm="SA2-protocol-transcript", family=self.name, schema=PROTOCOL_SCHEMA,
+            header=PROTOCOL_HEADER,
+            notes={
+                "Malicious": "Malicious devices j = 0..K-1 (kinds invalid_proof, forged_token, "
+                             "replayed_token, wrong_B in turn) send after the honest devices.",
+                "Dummies": "Devices that did not select themselves send a zero report at rate q'.",
+                "Dropped": "The anonymizer drops reports at the given rate before shuffling.",
+                "KeyMismatch": "The recipe's keys are not the deployment's: refuse to run.",
+                "RecipeRefused": "The client's recipe check fails (dpspec.spec.sa2.protocol.check_recipe).",
+            },
+            groups=[{"op": "sa2.collection", "params": {}, "tests": tests}],
+        )
+        return VectorFile("sa2/protocol_transcripts.json", doc, PROTOCOL_SCHEMA)
+
+    def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        return self.handlers()[op](args)
+
+    def _ideal_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups: list[dict[str, Any]] = []
+
+        def msgs(label: str, k: int, dim: int, hi: int = 10) -> list[list[str]]:
+            t = RandomTape(vector_seed(label), "vectors/sa2/messages")
+            return [[str(t.uniform(hi)) for _ in range(dim)] for _ in range(k)]
+
+        # A_B^Dec
+        tests = []
+        inputs: dict[str, Any]
+        three = msgs("sa2/agg", 3, 2)
+        for label, B, ms in [("k = B releases the sum", "3", three),
+                             ("k > B releases the sum", "2", three),
+                             ("k < B: no output", "4", three),
+                             ("no messages: no output", "1", [])]:
+            inputs = {"B": B, "dimension": 2, "messages": ms}
+            tests.append(test_entry(tc(), label, inputs, self._run("sa2.aggregate", inputs)))
+        inputs = {"B": "1", "dimension": 2, "messages": [["1", "-3"], ["4", "5"]]}
+        tests.append(test_entry(tc(), "negative coordinates add like any integers", inputs,
+                                self._run("sa2.aggregate", inputs)))
+        bad_agg: list[tuple[str, dict[str, Any], str]] = [
+            ("B = 0 is rejected", {"B": "0"}, "BadCohortSize"),
+            ("message of the wrong length", {"messages": [["1"]]}, "BadMessage")]
+        for label, change, flag in bad_agg:
+            inputs = {"B": "1", "dimension": 2, "messages": three, **change}
+            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        groups.append({"op": "sa2.aggregate", "params": {}, "tests": tests})
+
+        # SA_B^Dec, Poisson
+        tests = []
+        cases = [("q = 1/2, k = 40, B = 10", "1/2", 40, "10", 1),
+                 ("q = 0.02, k = 500, B = 5", "0.02", 500, "5", 1),
+                 ("q = 0.02, k = 500, B = 20: too few selected, no output", "0.02", 500, "20", 1),
+                 ("q = 3/7, three-dimensional messages", "3/7", 30, "8", 3),
+                 ("q = 1 keeps all and draws nothing", "1", 12, "12", 1),
+                 ("q = 0 keeps none and draws nothing", "0", 12, "1", 1),
+                 ("q = 0.999", "0.999", 25, "25", 2)]
+        for i, (label, q, k, B, dim) in enumerate(cases):
+            inputs = {"seed": vector_seed(f"sa2/poisson/{i}").hex(), "tag": "sa2/poisson",
+                      "q": q, "B": B, "dimension": dim, "messages": msgs(f"sa2/p/{i}", k, dim)}
+            tests.append(test_entry(tc(), label, inputs,
+                                    self._run("sa2.samplable_aggregate", inputs)))
+        for label, q, flag in [("q > 1 is rejected", "3/2", "BadRate"),
+                               ("negative q is rejected", "-1/2", "BadRate")]:
+            inputs = {"seed": vector_seed("sa2/poisson/bad").hex(), "tag": "sa2/poisson",
+                      "q": q, "B": "1", "dimension": 1, "messages": msgs("sa2/p/bad", 4, 1)}
+            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        groups.append({"op": "sa2.samplable_aggregate", "params": {}, "tests": tests})
+
+        # fixed size
+        tests = []
+        for i, (label, k, B) in enumerate([("k = 20, B = 5", 20, "5"), ("k = B = 6", 6, "6"),
+                                           ("k = 100, B = 1", 100, "1"),
+                                           ("k = 4 < B = 5: no output, nothing drawn", 4, "5")]):
+            inputs = {"seed": vector_seed(f"sa2/fixed/{i}").hex(), "tag": "sa2/fixed_size",
+                      "B": B, "dimension": 2, "messages": msgs(f"sa2/f/{i}", k, 2)}
+            tests.append(test_entry(tc(), label, inputs,
+                                    self._run("sa2.fixed_size_aggregate", inputs)))
+        groups.append({"op": "sa2.fixed_size_aggregate", "params": {}, "tests": tests})
+
+        # A_{B,K}
+        tests = []
+        four = msgs("sa2/time", 4, 1)
+        for label, times, B, K in [
+                ("all within K", ["0", "1/2", "3", "10"], "4", "10"),
+                ("last arrival after t0 + K: no output", ["0", "1/2", "3", "10"], "4", "9.99"),
+                ("too few messages: no output", ["1", "2", "3", "4"], "5", "100"),
+                ("last arrival exactly at t0 + K", ["0", "5", "5", "10"], "2", "10")]:
+            inputs = {"t0": "0", "K": K, "B": B, "dimension": 1, "messages": four, "times": times}
+            tests.append(test_entry(tc(), label, inputs,
+                                    self._run("sa2.time_bounded_aggregate", inputs)))
+        for label, times, flag in [("arrival before t0", ["-1", "0", "1", "2"], "BadTimes"),
+                                   ("times out of order", ["0", "2", "1", "3"], "BadTimes")]:
+            inputs = {"t0": "0", "K": "10", "B": "1", "dimension": 1, "messages": four,
+                      "times": times}
+            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        inputs = {"t0": "0", "K": "0", "B": "1", "dimension": 1, "messages": four,
+                  "times": ["0", "0", "0", "0"]}
+        tests.append(test_entry(tc(), "K = 0 is rejected", inputs, None, "invalid", ["BadWindow"]))
+        groups.append({"op": "sa2.time_bounded_aggregate", "params": {}, "tests": tests})
+
+        # donation time
+        tests = []
+        for i, (label, q, m, K, count) in enumerate([
+                ("q = 1, m = 4, K = 15", "1", "4", "15", 32),
+                ("q = 1/10, m = 8, K = 5/2", "1/10", "8", "5/2", 64),
+                ("m = 1: wait 0 whenever the device participates", "1/2", "1", "7", 16)]):
+            inputs = {"seed": vector_seed(f"sa2/donation/{i}").hex(),
+                      "tag": "sa2/donation_time", "q": q, "m": m, "K": K, "count": count}
+            tests.append(test_entry(tc(), label, inputs,
+                                    self._run("sa2.donation_schedule", inputs)))
+        inputs = {"seed": vector_seed("sa2/donation/bad").hex(), "tag": "sa2/donation_time",
+                  "q": "1", "m": "0", "K": "1", "count": 1}
+        tests.append(test_entry(tc(), "m = 0 is rejected", inputs, None, "invalid", ["BadM"]))
+        groups.append({"op": "sa2.donation_schedule", "params": {}, "tests": tests})
+
+        doc = envelope(
+            algorithm="SA2-ideal-functionality", family=self.name, schema=IDEAL_SCHEMA,
+            header=IDEAL_HEADER,
+            notes={
+                "BadCohortSize": "B must be an integer >= 1.",
+                "BadMessage": "Every message must be an integer vector of length `dimension`.",
+                "BadRate": "q must be an exact rational in [0, 1].",
+                "BadTimes": "Arrival times must be non-decreasing and not before t0.",
+                "BadWindow": "K must be > 0.",
+                "BadM": "m must be an integer >= 1.",
+            },
+            groups=groups,
+        )
+        return VectorFile("sa2/ideal_functionality.json", doc, IDEAL_SCHEMA)
+
+
+FAMILY = Sa2Family()

@@ -1,0 +1,441 @@
+"""Vector family ``samplers``: the exact seeded samplers of dpspec.spec.samplers.
+
+One file per sampler, ``samplers/NAME.json``, op ``sampler.NAME``. Arguments: ``seed`` (hex),
+``tag`` (the tape tag), the sampler's parameters as rational/decimal strings, ``count``.
+Outputs: ``samples`` (decimal strings; one list per sample for vector samplers), and the tape's
+``bitsConsumed`` / ``bytesConsumed`` after the ``count`` samples.
+
+Statistical mode: the harness may send the op without ``seed`` and ``tag``; the implementation
+then uses its own randomness (the reference handler draws a fresh 32-byte seed from os.urandom and
+uses the sampler's registry tag) and the harness compares the distribution of the samples with the
+exact PMF.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from dpspec.conformance.jsonargs import COUNT, DEC, HEX, count_arg, hex_arg
+from dpspec.conformance.vectors import (
+    Family,
+    Handler,
+    TestNumberer,
+    VectorFile,
+    envelope,
+    family_schema,
+    test_entry,
+    vector_seed,
+)
+from dpspec.spec.rational import RationalError
+from dpspec.spec.samplers import SAMPLERS, Sampler
+from dpspec.spec.samplers.counts import MAX_MEAN
+from dpspec.spec.tape import RandomTape
+
+SCHEMA = "samplers-v1.json"
+MAX_COUNT = 100_000
+
+_PARAM: dict[str, Any] = {"type": "string"}
+
+
+def _handler(sampler: Sampler) -> Handler:
+    def handle(args: dict[str, Any]) -> dict[str, Any]:
+        has_seed, has_tag = "seed" in args, "tag" in args
+        if has_seed != has_tag:
+            raise ValueError("seed and tag must be given together (or both omitted)")
+        if has_seed:
+            seed = hex_arg(args, "seed")
+            tag = args["tag"]
+            if not isinstance(tag, str):
+                raise ValueError("tag must be a string")
+        else:
+            seed, tag = os.urandom(32), sampler.tag
+        count = count_arg(args, "count", MAX_COUNT)
+        params = {}
+        for p in sampler.params:
+            if p.name not in args:
+                raise ValueError(f"missing parameter {p.name}")
+            value = args[p.name]
+            if not isinstance(value, str):
+                raise RationalError(f"{p.name} must be a rational string")
+            params[p.name] = value
+        known = {"seed", "tag", "count"} | {p.name for p in sampler.params}
+        extra = sorted(set(args) - known)
+        if extra:
+            raise ValueError(f"unknown arguments {extra}")
+        tape = RandomTape(seed, tag)
+        samples: list[Any] = []
+        for _ in range(count):
+            value = sampler.draw(tape, params)
+            samples.append([str(v) for v in value] if sampler.vector else str(value))
+        if count == 0:
+            sampler.draw(RandomTape(bytes(16), "validate"), params)  # still reject bad params
+        return {"samples": samples, "bitsConsumed": tape.bits_consumed,
+                "bytesConsumed": tape.bytes_consumed}
+
+    return handle
+
+
+# -- header text ----------------------------------------------------------------------------------
+
+COMMON = [
+    "dpspec exact samplers (module dpspec.spec.samplers), driven only by the dpspec random tape v1.",
+    "TAPE: byte stream S = XofTurboShake128(seed, dst = b'dpspec/tape/v1/' || ASCII(tag),"
+    " binder = b'') (VDAF draft-20 sec. 6.2.1); bit i*8+j of the bit stream is (S[i] >> j) & 1."
+    " Every sampler below reads the bit stream one bit at a time (bit() = the next bit), in the"
+    " order given, and nothing else (see vectors/tape/random_tape.json for the tape itself).",
+    "Each test runs the sampler `count` times in sequence on ONE tape built from (seed, tag), and"
+    " reports the samples and the tape position afterwards: bitsConsumed (bits handed out) and"
+    " bytesConsumed = ceil(bitsConsumed / 8).",
+    "Parameters are exact rationals written 'a', 'a/b' or decimal 'x.y'; nothing is ever"
+    " rounded. n and dim are integers. Samples are decimal strings.",
+    "LAZY COMPARISON lc(x), for an exact real x in [0, 1]: let V = 0, i = 0. Loop: if"
+    " (V + 1) / 2^i <= x return 1; if V / 2^i >= x return 0; otherwise V = 2V + bit(), i = i + 1."
+    " (It compares a uniform U = 0.b1 b2 b3... with x; P[1] = x exactly. lc(0) and lc(1) read no"
+    " bits; lc(1/2) reads one.) When x is rational the tests are integer comparisons. When x is"
+    " irrational (powers of exp(-g), 1/(1 + exp(-eps)), ...) no test is ever an equality, and an"
+    " implementation must evaluate x to enough binary digits to decide each test with certainty,"
+    " e.g. with rigorous interval bounds that it refines until they decide (the reference brackets"
+    " exp(-z), z <= 1/2, between consecutive partial sums of its Taylor series and squares the"
+    " bounds with outward rounding, starting at 64 bits and doubling the precision when undecided).",
+    "BERNOULLI_EXP be(g), g >= 0 rational (Algorithm 1 of CKS20, Canonne-Kamath-Steinke 2020):"
+    " if g <= 1: K = 1; while lc(g / K) = 1: K = K + 1; return 1 if K is odd else 0."
+    " If g > 1: repeat floor(g) times { if be(1) = 0 return 0 }; return be(g - floor(g)).",
+]
+
+GEOMETRIC_TEXT = [
+    "HALVING GEOMETRIC hg(x, m), x in [0, 1) a ratio and m >= 0: samples P[K = k] = (1 - x) x^k."
+    " Step 1: V = 0; while lc(x^(2^m)) = 1: V = V + 1. Step 2: for j = 0, 1, ..., m - 1:"
+    " d_j = lc(x^(2^j) / (1 + x^(2^j))). Return sum_j d_j 2^j + 2^m V. (K div 2^m is geometric"
+    " with ratio x^(2^m); the binary digits of K mod 2^m are independent with those"
+    " probabilities.)",
+]
+
+TEXTS: dict[str, list[str]] = {
+    "bernoulli": ["bernoulli(p), p in [0, 1]: return lc(p)."],
+    "bernoulli_exp": ["bernoulli_exp(gamma), gamma >= 0: return be(gamma)."],
+    "bernoulli_rr": [
+        "bernoulli_rr(eps), eps >= 0 (P[1] = 1/(1 + exp(eps)); the two-coin Bernoulli factory):"
+        " loop { if bit() = 1 return 0; if be(eps) = 1 return 1 }."],
+    "geometric": [
+        "geometric(p), p in (0, 1] (P[k] = (1-p)^k p, k >= 0): if p = 1 return 0 (no bits)."
+        " Otherwise m = the largest integer >= 0 with 2^m p <= 1 and return hg(1 - p, m)."
+        " The numbers compared are rational, but (1 - p)^(2^j) has a numerator and denominator"
+        " of 2^j times the size of those of 1 - p (j up to 29 for p = 10^-9): evaluate it, like"
+        " the irrational numbers, to the binary digits the comparison reads (e.g. by repeated"
+        " squaring of interval bounds)."],
+    "geometric_exp": [
+        "geometric_exp(gamma), gamma > 0 (P[k] = (1 - exp(-gamma)) exp(-gamma k)): m = the"
+        " largest integer >= 0 with 2^m gamma <= 1 (m = 0 if gamma > 1); return"
+        " hg(exp(-gamma), m). The numbers compared, exp(-2^j gamma) and"
+        " exp(-2^j gamma) / (1 + exp(-2^j gamma)), are irrational."],
+    "discrete_laplace": [
+        "discrete_laplace(t), t > 0 (P[x] proportional to exp(-|x|/t); the construction of CKS20"
+        " Algorithm 2 with the magnitude drawn by geometric_exp): loop { Y = geometric_exp(1/t);"
+        " B = bit(); if B = 1 and Y = 0: continue; return Y if B = 0 else -Y }."],
+    "discrete_gaussian": [
+        "discrete_gaussian(sigma2), sigma2 = n/d > 0 (P[x] proportional to"
+        " exp(-x^2 / (2 sigma2)); CKS20 Algorithm 3): t = floor(sqrt(sigma2)) + 1 computed"
+        " exactly as isqrt(n d) div d + 1. Loop { Y = discrete_laplace(t); if"
+        " be((|Y| - sigma2/t)^2 / (2 sigma2)) = 1 return Y }."],
+    "discrete_gaussian_vector": [
+        "discrete_gaussian_vector(sigma2, dim), dim >= 1: dim discrete_gaussian(sigma2) samples"
+        " drawn one after another from the same tape; one sample is the list of dim values."],
+    "binomial": [
+        "binomial(n, p), p in [0, 1], n >= 0 integer: p = 0 returns 0, p = 1 returns n (no bits);"
+        " if p > 1/2 return n - binomial(n, 1 - p). Otherwise (0 < p <= 1/2): if n = 0 return 0;"
+        " S = 0, P = 0; loop { P = P + geometric(p) + 1; if P > n return S; S = S + 1 }"
+        " (jumps over runs of failures; cost O(1 + n p))."],
+    "binomial_textbook": [
+        "binomial_textbook(n, p): the sum of n samples bernoulli(p), drawn in order."],
+    "binomial_rr": [
+        "binomial_rr(n, eps), eps >= 0 (success probability p = 1/(1 + exp(eps))): eps = 0 is"
+        " binomial(n, 1/2). Otherwise the loop of binomial for p <= 1/2 (if n = 0 return 0; S = 0,"
+        " P = 0; loop { P = P + G + 1; if P > n return S; S = S + 1 }) with each G ="
+        " hg(1/(1 + exp(-eps)), m), m = the largest integer >= 0 with 2^m <= 1 + exp(eps)."
+        " The numbers compared are irrational."],
+    "poisson": [
+        f"poisson(lam), 0 <= lam <= {MAX_MEAN} (larger means are refused): lam = 0 returns 0 (no"
+        " bits). Otherwise k = ceil(2 lam), mu = lam / k (<= 1/2), m = the largest integer >= 0"
+        " with 2^m (1 - mu) <= 1 (0 unless mu = 1/2, then 1). Sum of k pieces, drawn in order,"
+        " each: loop { K = hg(mu, m) (that is geometric(1 - mu)); if lc(1 / K!) = 1: the piece is"
+        " K, stop }. (Infinite divisibility; each piece is Poisson(mu) by rejection: P[K = k]"
+        " proportional to mu^k, accepted with 1/k!.)"],
+    "negative_binomial": [
+        "negative_binomial(r, p), r > 0, p in [0, 1) (P[k] = C(k + r - 1, k) (1-p)^r p^k; r may"
+        " be fractional): p = 0 returns 0 (no bits). Otherwise N = poisson(r p / (1 - p))"
+        f" (refused if r p / (1 - p) > {MAX_MEAN}); total = 0; N times {{ J = 1 + geometric(1 - p);"
+        " if lc(1/J) = 1: total = total + J }; return total. (Compound Poisson: NB(r, p) ="
+        " sum_j j Poisson(r p^j / j), obtained by thinning; exact.)"],
+    "negative_binomial_exp": [
+        "negative_binomial_exp(r, gamma), r > 0, gamma > 0: NB(r, p) with the irrational"
+        " p = exp(-gamma). The mean lambda = r / (exp(gamma) - 1) is irrational (refused if"
+        f" > {MAX_MEAN}). N = Poisson(lambda) by the steps of poisson with k = ceil(2 lambda) ="
+        " floor(2 lambda) + 1 pieces of mean mu = lambda / k < 1/2, each piece: loop { K = 0;"
+        " while lc(mu) = 1: K = K + 1; if lc(1 / K!) = 1: the piece is K, stop }. Then total = 0;"
+        " N times { J = 1 + geometric_exp(gamma); if lc(1/J) = 1: total = total + J };"
+        " return total."],
+}
+
+DEPENDS: dict[str, list[str]] = {
+    "bernoulli_rr": [],
+    "geometric": ["HG"],
+    "geometric_exp": ["HG"],
+    "discrete_laplace": ["geometric_exp"],
+    "discrete_gaussian": ["discrete_laplace"],
+    "discrete_gaussian_vector": ["discrete_gaussian"],
+    "binomial": ["geometric"],
+    "binomial_textbook": ["bernoulli"],
+    "binomial_rr": ["binomial"],
+    "poisson": ["geometric"],
+    "negative_binomial": ["poisson", "geometric"],
+    "negative_binomial_exp": ["geometric_exp"],
+}
+
+
+def header_for(name: str) -> list[str]:
+    order: list[str] = []
+
+    def visit(n: str) -> None:
+        for dep in DEPENDS.get(n, []):
+            visit(dep)
+        if n not in order:
+            order.append(n)
+
+    visit(name)
+    lines = list(COMMON)
+    if "HG" in order:
+        lines += GEOMETRIC_TEXT
+    for n in order:
+        if n != "HG":
+            lines += TEXTS[n]
+    return lines
+
+
+# -- the vectors --------------------------------------------------------------------------------
+
+Profile = tuple[str, dict[str, str], int]  # comment, params, count
+Invalid = tuple[str, dict[str, str], str]  # comment, params, flag
+
+VALID: dict[str, list[Profile]] = {
+    "bernoulli": [
+        ("p = 1/2: one bit per sample", {"p": "1/2"}, 64),
+        ("p = 1/3", {"p": "1/3"}, 64),
+        ("small p", {"p": "1/1000"}, 64),
+        ("p close to 1", {"p": "999/1000"}, 64),
+        ("decimal p", {"p": "0.7071067811"}, 64),
+        ("large numerator and denominator", {"p": "123456789/1000000007"}, 32),
+        ("edge p = 0: no bits", {"p": "0"}, 8),
+        ("edge p = 1: no bits", {"p": "1"}, 8),
+    ],
+    "bernoulli_exp": [
+        ("gamma = 0: always 1, no bits", {"gamma": "0"}, 8),
+        ("small gamma", {"gamma": "1/10"}, 64),
+        ("gamma = 1", {"gamma": "1"}, 64),
+        ("gamma > 1 (integer and fractional parts)", {"gamma": "5/2"}, 64),
+        ("large gamma", {"gamma": "30"}, 32),
+        ("tiny gamma", {"gamma": "1/1000000"}, 32),
+    ],
+    "bernoulli_rr": [
+        ("eps = 0: P = 1/2", {"eps": "0"}, 64),
+        ("small eps", {"eps": "1/4"}, 64),
+        ("eps = 1", {"eps": "1"}, 64),
+        ("eps = 3", {"eps": "3"}, 64),
+        ("large eps", {"eps": "20"}, 32),
+        ("decimal eps", {"eps": "0.5"}, 32),
+    ],
+    "geometric": [
+        ("edge p = 1: always 0, no bits", {"p": "1"}, 8),
+        ("p = 1/2 (m = 1)", {"p": "1/2"}, 64),
+        ("p = 1/3", {"p": "1/3"}, 64),
+        ("large p (m = 0)", {"p": "9/10"}, 64),
+        ("p = 0.37", {"p": "0.37"}, 32),
+        ("small p = 1/1000 (m = 9)", {"p": "1/1000"}, 32),
+        ("tiny p = 10^-9 (m = 29)", {"p": "1/1000000000"}, 8),
+    ],
+    "geometric_exp": [
+        ("gamma = 1/10", {"gamma": "1/10"}, 32),
+        ("gamma = 1/2", {"gamma": "1/2"}, 32),
+        ("gamma = 1 (m = 0)", {"gamma": "1"}, 32),
+        ("gamma > 1", {"gamma": "3"}, 32),
+        ("small gamma", {"gamma": "1/100000"}, 16),
+    ],
+    "discrete_laplace": [
+        ("t = 1", {"t": "1"}, 64),
+        ("t = 10", {"t": "10"}, 64),
+        ("t = 100", {"t": "100"}, 32),
+        ("fractional t", {"t": "5/2"}, 32),
+        ("edge: tiny t (almost always 0)", {"t": "1/1000"}, 16),
+        ("t = 1/10", {"t": "1/10"}, 32),
+        ("edge: huge t", {"t": "1000000"}, 16),
+    ],
+    "discrete_gaussian": [
+        ("sigma^2 = 1", {"sigma2": "1"}, 64),
+        ("sigma^2 = 100 (sigma = 10)", {"sigma2": "100"}, 64),
+        ("sigma^2 = 10^4", {"sigma2": "10000"}, 32),
+        ("sigma^2 = 1/2", {"sigma2": "1/2"}, 32),
+        ("irrational sigma: sigma^2 = 7/3", {"sigma2": "7/3"}, 32),
+        ("decimal sigma^2", {"sigma2": "2.25"}, 32),
+        ("edge: tiny sigma^2 = 10^-6 (almost always 0)", {"sigma2": "1/1000000"}, 16),
+        ("edge: huge sigma^2 = 10^12", {"sigma2": "1000000000000"}, 16),
+        ("sigma^2 = 10^8 (sigma = 10^4)", {"sigma2": "100000000"}, 16),
+    ],
+    "discrete_gaussian_vector": [
+        ("dim 1", {"sigma2": "1", "dim": "1"}, 8),
+        ("dim 4, sigma^2 = 2", {"sigma2": "2", "dim": "4"}, 8),
+        ("dim 16, sigma^2 = 100", {"sigma2": "100", "dim": "16"}, 4),
+        ("dim 3, tiny sigma^2", {"sigma2": "1/1000", "dim": "3"}, 4),
+    ],
+    "binomial": [
+        ("edge n = 0", {"n": "0", "p": "1/2"}, 8),
+        ("edge p = 0: no bits", {"n": "10", "p": "0"}, 4),
+        ("edge p = 1: no bits", {"n": "10", "p": "1"}, 4),
+        ("n = 20, p = 1/2", {"n": "20", "p": "1/2"}, 32),
+        ("n = 1000, p = 1/100", {"n": "1000", "p": "1/100"}, 16),
+        ("p > 1/2 uses n - binomial(n, 1 - p)", {"n": "50", "p": "9/10"}, 16),
+        ("large n, small p: cost O(n p)", {"n": "1000000", "p": "1/100000"}, 8),
+        ("n = 10^9, p = 10^-9", {"n": "1000000000", "p": "1/1000000000"}, 8),
+    ],
+    "binomial_textbook": [
+        ("edge n = 0", {"n": "0", "p": "1/2"}, 4),
+        ("n = 20, p = 1/2", {"n": "20", "p": "1/2"}, 16),
+        ("n = 40, p = 1/10", {"n": "40", "p": "1/10"}, 16),
+        ("edge p = 1", {"n": "10", "p": "1"}, 4),
+        ("n = 100, p = 1/3", {"n": "100", "p": "1/3"}, 8),
+    ],
+    "binomial_rr": [
+        ("edge n = 0", {"n": "0", "eps": "1"}, 4),
+        ("eps = 0 is binomial(n, 1/2)", {"n": "20", "eps": "0"}, 16),
+        ("n = 100, eps = 1", {"n": "100", "eps": "1"}, 16),
+        ("n = 1000, eps = 3", {"n": "1000", "eps": "3"}, 8),
+        ("n = 10^6, eps = 10", {"n": "1000000", "eps": "10"}, 8),
+        ("decimal eps", {"n": "50", "eps": "0.25"}, 8),
+    ],
+    "poisson": [
+        ("edge lam = 0: no bits", {"lam": "0"}, 4),
+        ("small share lam = 1/100", {"lam": "1/100"}, 64),
+        ("lam = 1/2 (one piece, mu = 1/2)", {"lam": "1/2"}, 32),
+        ("lam = 3", {"lam": "3"}, 32),
+        ("lam = 25/2", {"lam": "25/2"}, 16),
+        ("lam = 100", {"lam": "100"}, 8),
+        ("decimal lam", {"lam": "0.3"}, 32),
+    ],
+    "negative_binomial": [
+        ("edge p = 0: no bits", {"r": "1", "p": "0"}, 4),
+        ("fractional r = 1/3, p = 1/2", {"r": "1/3", "p": "1/2"}, 32),
+        ("share r/n = 1/100, p = 9/10", {"r": "1/100", "p": "9/10"}, 32),
+        ("r = 1 (geometric), p = 1/2", {"r": "1", "p": "1/2"}, 32),
+        ("r = 2, p = 1/4", {"r": "2", "p": "1/4"}, 32),
+        ("r = 5/2, p = 3/4", {"r": "5/2", "p": "3/4"}, 16),
+        ("r = 10, p = 0.5", {"r": "10", "p": "0.5"}, 8),
+    ],
+    "negative_binomial_exp": [
+        ("NB(1, e^-1): one of the two shares whose difference is DLap", {"r": "1", "gamma": "1"},
+         32),
+        ("share r/n = 1/100, p = e^(-1/2)", {"r": "1/100", "gamma": "1/2"}, 32),
+        ("fractional r = 1/3, p = e^(-1/10)", {"r": "1/3", "gamma": "1/10"}, 16),
+        ("r = 5, p = e^(-1/5)", {"r": "5", "gamma": "1/5"}, 8),
+        ("large gamma: p = e^-20, almost always 0", {"r": "2", "gamma": "20"}, 16),
+    ],
+}
+
+INVALID: dict[str, list[Invalid]] = {
+    "bernoulli": [("p < 0", {"p": "-1/2"}, "OutOfRange"), ("p > 1", {"p": "3/2"}, "OutOfRange"),
+                  ("not a number", {"p": "abc"}, "NotRational")],
+    "bernoulli_exp": [("gamma < 0", {"gamma": "-1"}, "OutOfRange")],
+    "bernoulli_rr": [("eps < 0", {"eps": "-1/2"}, "OutOfRange")],
+    "geometric": [("p = 0 (no success ever)", {"p": "0"}, "OutOfRange"),
+                  ("p > 1", {"p": "3/2"}, "OutOfRange"), ("p < 0", {"p": "-1"}, "OutOfRange")],
+    "geometric_exp": [("gamma = 0", {"gamma": "0"}, "OutOfRange"),
+                      ("gamma < 0", {"gamma": "-1"}, "OutOfRange")],
+    "discrete_laplace": [("t = 0", {"t": "0"}, "OutOfRange"), ("t < 0", {"t": "-3"}, "OutOfRange"),
+                         ("zero denominator", {"t": "1/0"}, "NotRational")],
+    "discrete_gaussian": [("sigma^2 = 0", {"sigma2": "0"}, "OutOfRange"),
+                          ("sigma^2 < 0", {"sigma2": "-1/2"}, "OutOfRange")],
+    "discrete_gaussian_vector": [
+        ("dim = 0", {"sigma2": "1", "dim": "0"}, "OutOfRange"),
+        ("fractional dim", {"sigma2": "1", "dim": "3/2"}, "NotInteger"),
+        ("sigma^2 = 0", {"sigma2": "0", "dim": "2"}, "OutOfRange")],
+    "binomial": [("n < 0", {"n": "-1", "p": "1/2"}, "OutOfRange"),
+                 ("fractional n", {"n": "5/2", "p": "1/2"}, "NotInteger"),
+                 ("p > 1", {"n": "5", "p": "2"}, "OutOfRange")],
+    "binomial_textbook": [("p < 0", {"n": "5", "p": "-1/3"}, "OutOfRange"),
+                          ("n < 0", {"n": "-2", "p": "1/3"}, "OutOfRange")],
+    "binomial_rr": [("eps < 0", {"n": "5", "eps": "-1"}, "OutOfRange"),
+                    ("n < 0", {"n": "-5", "eps": "1"}, "OutOfRange")],
+    "poisson": [("lam < 0", {"lam": "-1"}, "OutOfRange"),
+                ("lam above the cost limit", {"lam": str(MAX_MEAN + 1)}, "MeanTooLarge")],
+    "negative_binomial": [("r = 0", {"r": "0", "p": "1/2"}, "OutOfRange"),
+                          ("p = 1", {"r": "1", "p": "1"}, "OutOfRange"),
+                          ("p < 0", {"r": "1", "p": "-1/2"}, "OutOfRange"),
+                          ("mean above the cost limit", {"r": "2000000", "p": "1/2"},
+                           "MeanTooLarge")],
+    "negative_binomial_exp": [("r = 0", {"r": "0", "gamma": "1"}, "OutOfRange"),
+                              ("gamma = 0 (p = 1)", {"r": "1", "gamma": "0"}, "OutOfRange"),
+                              ("gamma < 0", {"r": "1", "gamma": "-1"}, "OutOfRange"),
+                              ("mean above the cost limit", {"r": "1", "gamma": "1/10000000"},
+                               "MeanTooLarge")],
+}
+
+NOTES = {
+    "OutOfRange": "A parameter lies outside the sampler's domain; the call must be rejected.",
+    "NotRational": "A parameter is not an exact rational number; it must be rejected.",
+    "NotInteger": "An integer parameter (n, dim) is given a non-integral value.",
+    "MeanTooLarge": f"The mean exceeds {MAX_MEAN}; dpspec refuses it because the exact method's"
+                    " cost grows linearly with the mean.",
+    "EdgeCase": "A degenerate parameter: the output is fixed and no bits are read.",
+}
+
+
+class SamplersFamily(Family):
+    name = "samplers"
+    summary = "exact seeded samplers: Bernoulli family, geometric, discrete Laplace/Gaussian, counts"
+
+    def handlers(self) -> dict[str, Handler]:
+        return {f"sampler.{name}": _handler(s) for name, s in SAMPLERS.items()}
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+        for name, s in SAMPLERS.items():
+            props: dict[str, Any] = {"seed": HEX, "tag": {"type": "string"}, "count": COUNT}
+            for p in s.params:
+                props[p.name] = _PARAM
+            item: dict[str, Any] = {"type": "array", "items": DEC} if s.vector else DEC
+            outs = {"type": "object", "required": ["samples", "bitsConsumed", "bytesConsumed"],
+                    "additionalProperties": False,
+                    "properties": {"samples": {"type": "array", "items": item},
+                                   "bitsConsumed": COUNT, "bytesConsumed": COUNT}}
+            ops[f"sampler.{name}"] = ({"properties": props}, outs)
+        return {SCHEMA: family_schema(SCHEMA, "exact sampler vectors", ops)}
+
+    def files(self) -> list[VectorFile]:
+        return [self._file(name) for name in SAMPLERS]
+
+    def _file(self, name: str) -> VectorFile:
+        sampler = SAMPLERS[name]
+        handler = _handler(sampler)
+        tc = TestNumberer()
+        tests = []
+        for i, (comment, params, count) in enumerate(VALID[name]):
+            inputs: dict[str, Any] = {"seed": vector_seed(f"samplers/{name}/{i}").hex(),
+                                      **params, "count": count}
+            flags = ["EdgeCase"] if comment.startswith("edge") and "no bits" in comment else []
+            out = handler({**inputs, "tag": sampler.tag})
+            tests.append(test_entry(tc(), comment, inputs, out, flags=flags))
+        for i, (comment, params, flag) in enumerate(INVALID[name]):
+            inputs = {"seed": vector_seed(f"samplers/{name}/invalid/{i}").hex(), **params,
+                      "count": 4}
+            try:
+                handler({**inputs, "tag": sampler.tag})
+            except ValueError:
+                pass
+            else:
+                raise AssertionError(f"{name}: invalid case {comment!r} was accepted")
+            tests.append(test_entry(tc(), comment, inputs, None, "invalid", [flag]))
+        groups = [{"op": f"sampler.{name}", "params": {"tag": sampler.tag}, "tests": tests}]
+        doc = envelope(algorithm=f"dpspec sampler {name}", family=self.name, schema=SCHEMA,
+                       header=header_for(name), notes=NOTES, groups=groups)
+        return VectorFile(f"samplers/{name}.json", doc, SCHEMA)
+
+
+FAMILY = SamplersFamily()

@@ -1,0 +1,438 @@
+"""Vector family ``shuffled``: the shuffled-model counting mechanisms of [GKMP20] (dpspec.spec.shuffled).
+
+Three files: the D-distributed mechanism (Algorithms 1, 2), the correlated distributed mechanism
+(Algorithms 3, 4) and the B-bucket histogram built from either. A randomize test gives a user's
+seed, parameters and input and expects the noise draws (intermediate values) and the user's
+messages as counts of +1 and -1; an analyze test gives the shuffled totals and expects the estimate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from dpspec.conformance.jsonargs import COUNT, DEC, HEX, RAT, hex_arg, int_arg
+from dpspec.conformance.vectors import (
+    Family,
+    Handler,
+    TestNumberer,
+    VectorFile,
+    envelope,
+    family_schema,
+    test_entry,
+    vector_seed,
+)
+from dpspec.spec.shuffled.counting import (
+    TAG_CORRELATED,
+    TAG_DISTRIBUTED,
+    CorrelatedMechanism,
+    DistributedMechanism,
+    Messages,
+)
+from dpspec.spec.shuffled.divisible import (
+    Divisible,
+    NegativeBinomial,
+    ParameterError,
+    Poisson,
+    format_rational,
+)
+from dpspec.spec.shuffled.histogram import TAG_HISTOGRAM, HistogramMechanism
+from dpspec.spec.tape import RandomTape
+
+DISTRIBUTED_SCHEMA = "ghazi_distributed-v1.json"
+CORRELATED_SCHEMA = "ghazi_correlated-v1.json"
+HISTOGRAM_SCHEMA = "ghazi_histogram-v1.json"
+
+_NOISE: dict[str, Any] = {
+    "type": "object",
+    "required": ["family"],
+    "additionalProperties": False,
+    "properties": {"family": {"enum": ["poisson", "negative_binomial"]},
+                   "lambda": {"type": "string"}, "r": {"type": "string"},
+                   "p": {"type": "string"}},
+}
+
+
+# -- argument parsing ------------------------------------------------------------------------
+def noise_from_json(obj: Any, name: str) -> Divisible:
+    """``{"family": "poisson", "lambda": L}`` or ``{"family": "negative_binomial", "r": R, "p": P}``."""
+    if not isinstance(obj, dict):
+        raise ParameterError(f"{name} must be an object")
+    fam = obj.get("family")
+    if fam == "poisson" and set(obj) == {"family", "lambda"}:
+        return Poisson(obj["lambda"])
+    if fam == "negative_binomial" and set(obj) == {"family", "r", "p"}:
+        return NegativeBinomial(obj["r"], obj["p"])
+    raise ParameterError(f"{name}: unknown noise description {obj!r}")
+
+
+def noise_to_json(d: Divisible) -> dict[str, str]:
+    return {"family": d.family, **d.params()}
+
+
+def _messages(args: dict[str, Any]) -> Messages:
+    return Messages(int_arg(args, "plus"), int_arg(args, "minus"))
+
+
+def _distributed(args: dict[str, Any]) -> DistributedMechanism:
+    return DistributedMechanism(noise_from_json(args["noise"], "noise"), int_arg(args, "n"),
+                                int_arg(args, "Delta"))
+
+
+def _correlated(args: dict[str, Any]) -> CorrelatedMechanism:
+    return CorrelatedMechanism(noise_from_json(args["d1"], "d1"), noise_from_json(args["d2"], "d2"),
+                               noise_from_json(args["d3"], "d3"), int_arg(args, "n"))
+
+
+def _histogram(args: dict[str, Any]) -> HistogramMechanism:
+    bucket: CorrelatedMechanism | DistributedMechanism
+    if "noise" in args:
+        bucket = DistributedMechanism(noise_from_json(args["noise"], "noise"), int_arg(args, "n"))
+    else:
+        bucket = _correlated(args)
+    return HistogramMechanism(bucket, int_arg(args, "B"))
+
+
+# -- reference handlers ----------------------------------------------------------------------
+def distributed_randomize(args: dict[str, Any]) -> dict[str, Any]:
+    mech = _distributed(args)
+    tape = RandomTape(hex_arg(args, "seed"), TAG_DISTRIBUTED)
+    x = int_arg(args, "x")
+    out = mech.randomize(x, tape)
+    return {"z": str(out.plus - x), "plus": str(out.plus), "bitsConsumed": tape.bits_consumed}
+
+
+def distributed_analyze(args: dict[str, Any]) -> dict[str, Any]:
+    mech = _distributed(args)
+    return {"estimate": format_rational(mech.analyze(int_arg(args, "plus")))}
+
+
+def correlated_randomize(args: dict[str, Any]) -> dict[str, Any]:
+    mech = _correlated(args)
+    x = int_arg(args, "x")
+    if x not in (0, 1):
+        raise ParameterError("the correlated mechanism is for binary inputs")
+    tape = RandomTape(hex_arg(args, "seed"), TAG_CORRELATED)
+    z1, z2, z3 = mech.sample_noise(tape)
+    return {"z1": str(z1), "z2": str(z2), "z3": str(z3), "plus": str(x + z1 + z3),
+            "minus": str(z2 + z3), "bitsConsumed": tape.bits_consumed}
+
+
+def correlated_analyze(args: dict[str, Any]) -> dict[str, Any]:
+    mech = _correlated(args)
+    return {"estimate": format_rational(mech.analyze(_messages(args)))}
+
+
+def histogram_randomize(args: dict[str, Any]) -> dict[str, Any]:
+    mech = _histogram(args)
+    tape = RandomTape(hex_arg(args, "seed"), TAG_HISTOGRAM)
+    out = mech.randomize(int_arg(args, "x"), tape)
+    return {"plus": [str(m.plus) for m in out], "minus": [str(m.minus) for m in out],
+            "bitsConsumed": tape.bits_consumed}
+
+
+def histogram_analyze(args: dict[str, Any]) -> dict[str, Any]:
+    mech = _histogram(args)
+    plus, minus = args["plus"], args["minus"]
+    if not isinstance(plus, list) or not isinstance(minus, list) or len(plus) != len(minus):
+        raise ParameterError("plus and minus must be lists of equal length")
+    view = [Messages(int(p), int(m)) for p, m in zip(plus, minus, strict=True)]
+    return {"estimates": [format_rational(e) for e in mech.analyze(view)]}
+
+
+# -- headers -----------------------------------------------------------------------------------
+COMMON_HEADER = [
+    "Source: Ghazi, Kumar, Manurangsi, Pagh, 'Private Counting from Anonymous Messages: Near-Optimal"
+    " Accuracy with Vanishing Communication Overhead' (ICML 2020), [GKMP20].",
+    "Noise distributions are given as {family, parameters} with exact rational parameters:"
+    " poisson(lambda), P[k] = lambda^k e^-lambda / k!; negative_binomial(r, p),"
+    " P[k] = C(k+r-1, k) (1-p)^r p^k (k successes of probability p before the r-th failure,"
+    " mean r p/(1-p)). The per-user share D/n is poisson(lambda/n) or negative_binomial(r/n, p).",
+    "A sample from a share is exactly one call of the dpspec sampler of that family"
+    " (dpspec.spec.samplers.poisson(tape, lambda/n) or"
+    " dpspec.spec.samplers.negative_binomial(tape, r/n, p), see"
+    " the samplers vectors), all on the user's random tape RandomTape(seed, TAG), TAG given below.",
+    "Integers that are samples or message counts are decimal strings; estimates are exact"
+    " rationals written 'a' or 'a/b' in lowest terms. bitsConsumed counts tape bits handed out.",
+    "Vector seeds are TurboSHAKE128(b'dpspec vector seed ' || label, D = 1, 32 bytes); in"
+    " production each user draws a fresh random seed.",
+]
+
+DISTRIBUTED_HEADER = COMMON_HEADER + [
+    f"ghazi.distributed.randomize (Algorithm 1): tape = RandomTape(seed, '{TAG_DISTRIBUTED}');"
+    " z = one sample of noise/n; the user sends plus = x + z messages '1'. x in {0..Delta}.",
+    "ghazi.distributed.analyze (Algorithm 2): estimate = plus - E[noise].",
+    "Invalid: x outside {0..Delta}, n < 1, Delta < 1, lambda < 0, r <= 0, p outside [0, 1),"
+    " parameters that are not exact rationals.",
+]
+
+CORRELATED_HEADER = COMMON_HEADER + [
+    f"ghazi.correlated.randomize (Algorithm 3): tape = RandomTape(seed, '{TAG_CORRELATED}');"
+    " z1 = sample of d1/n, z2 = sample of d2/n, z3 = sample of d3/n, in this order on one tape;"
+    " the user sends plus = x + z1 + z3 messages +1 and minus = z2 + z3 messages -1. x in {0, 1}.",
+    "ghazi.correlated.analyze (Algorithm 4): estimate = plus - minus - (E[d1] - E[d2]).",
+    "With d1 = d2 = negative_binomial(1, a) the estimate's error is the discrete Laplace"
+    " P[k] = (1-a)/(1+a) a^|k| (Observation 16).",
+]
+
+HISTOGRAM_HEADER = COMMON_HEADER + [
+    f"ghazi.histogram.randomize (Corollary 2): tape = RandomTape(seed, '{TAG_HISTOGRAM}'); for"
+    " buckets j = 0..B-1 in order, run the per-bucket randomizer with input bit [x == j] on the"
+    " same tape: Algorithm 3 (params d1, d2, d3) or Algorithm 1 (param noise, Delta = 1)."
+    " Outputs plus[j], minus[j] are the counts of messages (j, +1) and (j, -1).",
+    "ghazi.histogram.analyze: estimates[j] = the per-bucket analyzer (Algorithm 4 or 2) on"
+    " plus[j], minus[j].",
+    "Invalid: x outside {0..B-1}, B < 1.",
+]
+
+
+class ShuffledFamily(Family):
+    name = "shuffled"
+    summary = "shuffled-model counting and histograms of Ghazi, Kumar, Manurangsi, Pagh (ICML 2020)"
+
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            "ghazi.distributed.randomize": distributed_randomize,
+            "ghazi.distributed.analyze": distributed_analyze,
+            "ghazi.correlated.randomize": correlated_randomize,
+            "ghazi.correlated.analyze": correlated_analyze,
+            "ghazi.histogram.randomize": histogram_randomize,
+            "ghazi.histogram.analyze": histogram_analyze,
+        }
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        dist_args = {"noise": _NOISE, "n": DEC, "Delta": DEC, "seed": HEX, "x": DEC}
+        corr_args = {"d1": _NOISE, "d2": _NOISE, "d3": _NOISE, "n": DEC, "seed": HEX, "x": DEC}
+        est = {"type": "object", "required": ["estimate"], "properties": {"estimate": RAT}}
+        dec_list: dict[str, Any] = {"type": "array", "items": DEC}
+        ops_d: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "ghazi.distributed.randomize": (
+                {"properties": dist_args},
+                {"type": "object", "required": ["z", "plus", "bitsConsumed"],
+                 "properties": {"z": DEC, "plus": DEC, "bitsConsumed": COUNT}}),
+            "ghazi.distributed.analyze": (
+                {"properties": {**dist_args, "plus": DEC}}, est),
+        }
+        ops_c: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "ghazi.correlated.randomize": (
+                {"properties": corr_args},
+                {"type": "object", "required": ["z1", "z2", "z3", "plus", "minus", "bitsConsumed"],
+                 "properties": {"z1": DEC, "z2": DEC, "z3": DEC, "plus": DEC, "minus": DEC,
+                                "bitsConsumed": COUNT}}),
+            "ghazi.correlated.analyze": (
+                {"properties": {**corr_args, "plus": DEC, "minus": DEC}}, est),
+        }
+        hist_args = {**corr_args, "noise": _NOISE, "B": DEC}
+        ops_h: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "ghazi.histogram.randomize": (
+                {"properties": hist_args},
+                {"type": "object", "required": ["plus", "minus", "bitsConsumed"],
+                 "properties": {"plus": dec_list, "minus": dec_list, "bitsConsumed": COUNT}}),
+            "ghazi.histogram.analyze": (
+                {"properties": {**hist_args, "plus": dec_list, "minus": dec_list}},
+                {"type": "object", "required": ["estimates"],
+                 "properties": {"estimates": {"type": "array", "items": RAT}}}),
+        }
+        return {
+            DISTRIBUTED_SCHEMA: family_schema(DISTRIBUTED_SCHEMA,
+                                              "GKMP20 D-distributed mechanism vectors", ops_d),
+            CORRELATED_SCHEMA: family_schema(CORRELATED_SCHEMA,
+                                             "GKMP20 correlated distributed mechanism vectors", ops_c),
+            HISTOGRAM_SCHEMA: family_schema(HISTOGRAM_SCHEMA, "GKMP20 histogram vectors", ops_h),
+        }
+
+    def files(self) -> list[VectorFile]:
+        return [self._distributed_file(), self._correlated_file(), self._histogram_file()]
+
+    # -- generators ------------------------------------------------------------------------
+    def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        return self.handlers()[op](args)
+
+    def _tests(self, tc: TestNumberer, op: str, params: dict[str, Any],
+               cases: list[tuple[str, dict[str, Any]]],
+               invalid: Sequence[tuple[str, dict[str, Any], str]] = ()) -> list[dict[str, Any]]:
+        tests = []
+        for label, inputs in cases:
+            tests.append(test_entry(tc(), label, inputs, self._run(op, {**params, **inputs})))
+        for label, inputs, flag in invalid:
+            try:
+                self._run(op, {**params, **inputs})
+            except ValueError:
+                pass
+            else:  # pragma: no cover - a generator bug
+                raise RuntimeError(f"{op}: invalid case {label!r} was accepted")
+            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        return tests
+
+    def _seeds(self, label: str, count: int) -> list[str]:
+        return [vector_seed(f"shuffled/{label}/{i}").hex() for i in range(count)]
+
+    def _noisy_seeds(self, label: str, op: str, params: dict[str, Any], text: str,
+                     count: int) -> list[tuple[str, dict[str, Any]]]:
+        """The first ``count`` seeds (in label order) whose user sends noise messages: with large n
+        most users send none, and a vector set should show the rare case too."""
+        found: list[tuple[str, dict[str, Any]]] = []
+        i = 0
+        while len(found) < count:
+            inputs = {"seed": vector_seed(f"shuffled/{label}/{i}").hex(), "x": "1"}
+            out = self._run(op, {**params, **inputs})
+            if int(out["plus"]) > 1 or int(out.get("minus", "0")) > 0:
+                found.append((f"{text}, x = 1, a user that sends noise (seed {label}/{i})", inputs))
+            i += 1
+        return found
+
+    def _distributed_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups: list[dict[str, Any]] = []
+        profiles: list[tuple[str, Divisible, int, int, int]] = [
+            # label, noise, n, Delta, number of seeds
+            ("poisson lambda = 35, n = 10000 (eps = 1, delta = 1e-6 size)", Poisson(35), 10_000, 1, 6),
+            ("poisson lambda = 7/2, n = 3 (large shares)", Poisson(Fraction(7, 2)), 3, 1, 6),
+            ("negative binomial r = 5, p = 9/10, n = 4, Delta = 3", NegativeBinomial(5, "0.9"), 4, 3, 6),
+            ("negative binomial r = 1/3, p = 1/2, n = 1 (the share is D itself)",
+             NegativeBinomial(Fraction(1, 3), Fraction(1, 2)), 1, 1, 4),
+        ]
+        for i, (label, noise, n, delta_sum, count) in enumerate(profiles):
+            params = {"noise": noise_to_json(noise), "n": str(n), "Delta": str(delta_sum)}
+            cases = [(f"{label}, x = {j % (delta_sum + 1)}",
+                      {"seed": s, "x": str(j % (delta_sum + 1))})
+                     for j, s in enumerate(self._seeds(f"dist/{i}", count))]
+            if i == 0:
+                cases += self._noisy_seeds(f"dist/{i}/noisy", "ghazi.distributed.randomize", params,
+                                           label, 2)
+            invalid: list[tuple[str, dict[str, Any], str]] = []
+            if i == 0:
+                seed = self._seeds("dist/bad", 1)[0]
+                invalid = [("input above Delta", {"seed": seed, "x": str(delta_sum + 1)}, "BadInput"),
+                           ("negative input", {"seed": seed, "x": "-1"}, "BadInput"),
+                           ("15-byte seed", {"seed": "00" * 15, "x": "0"}, "BadSeed")]
+            groups.append({"op": "ghazi.distributed.randomize", "params": params,
+                           "tests": self._tests(tc, "ghazi.distributed.randomize", params, cases,
+                                                invalid)})
+        seed = self._seeds("dist/badparams", 1)[0]
+        bad_params: list[tuple[str, dict[str, Any], str]] = [
+            ("negative lambda", {"noise": {"family": "poisson", "lambda": "-1"}}, "BadNoise"),
+            ("p = 1", {"noise": {"family": "negative_binomial", "r": "1", "p": "1"}}, "BadNoise"),
+            ("r = 0", {"noise": {"family": "negative_binomial", "r": "0", "p": "1/2"}}, "BadNoise"),
+            ("hexadecimal is not a rational spelling",
+             {"noise": {"family": "poisson", "lambda": "0x23"}}, "BadNoise"),
+            ("a malformed decimal is rejected",
+             {"noise": {"family": "poisson", "lambda": "35.0.0"}}, "BadNoise"),
+            ("n = 0", {"n": "0"}, "BadUsers"),
+            ("Delta = 0", {"Delta": "0"}, "BadDelta"),
+        ]
+        tests = []
+        for label, change, flag in bad_params:
+            inputs = {"noise": noise_to_json(Poisson(2)), "n": "10", "Delta": "1", "seed": seed,
+                      "x": "0", **change}
+            tests.extend(self._tests(tc, "ghazi.distributed.randomize", {}, [], [(label, inputs, flag)]))
+        groups.append({"op": "ghazi.distributed.randomize", "params": {}, "tests": tests})
+
+        params = {"noise": noise_to_json(Poisson(35)), "n": "10000", "Delta": "1"}
+        cases = [(f"U = {u}", {"plus": str(u)}) for u in (0, 35, 4035, 10_000)]
+        groups.append({"op": "ghazi.distributed.analyze", "params": params,
+                       "tests": self._tests(tc, "ghazi.distributed.analyze", params, cases,
+                                            [("negative count", {"plus": "-1"}, "BadCount")])})
+        params = {"noise": noise_to_json(NegativeBinomial(Fraction(5, 2), Fraction(2, 3))),
+                  "n": "7", "Delta": "2"}
+        cases = [(f"U = {u}, E[D] = 5", {"plus": str(u)}) for u in (0, 9)]
+        groups.append({"op": "ghazi.distributed.analyze", "params": params,
+                       "tests": self._tests(tc, "ghazi.distributed.analyze", params, cases)})
+        doc = envelope(algorithm="GKMP20 D-distributed mechanism (Algorithms 1, 2)", family=self.name,
+                       schema=DISTRIBUTED_SCHEMA, header=DISTRIBUTED_HEADER, notes=_NOTES,
+                       groups=groups)
+        return VectorFile("shuffled/ghazi_distributed.json", doc, DISTRIBUTED_SCHEMA)
+
+    def _correlated_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups: list[dict[str, Any]] = []
+        a = Fraction(43, 100)
+        profiles: list[tuple[str, Divisible, Divisible, Divisible, int, int]] = [
+            ("d1 = d2 = NB(1, 43/100), d3 = NB(27/10, 987/1000), n = 10000", NegativeBinomial(1, a),
+             NegativeBinomial(1, a), NegativeBinomial(Fraction(27, 10), Fraction(987, 1000)),
+             10_000, 8),
+            ("d1 = d2 = NB(1, 43/100), d3 = NB(27/10, 987/1000), n = 2 (large shares)",
+             NegativeBinomial(1, a), NegativeBinomial(1, a),
+             NegativeBinomial(Fraction(27, 10), Fraction(987, 1000)), 2, 8),
+            ("d1 = NB(2, 1/3), d2 = NB(1, 1/5), d3 = poisson(40), n = 5", NegativeBinomial(2, "1/3"),
+             NegativeBinomial(1, "0.2"), Poisson(40), 5, 6),
+        ]
+        for i, (label, d1, d2, d3, n, count) in enumerate(profiles):
+            params = {"d1": noise_to_json(d1), "d2": noise_to_json(d2), "d3": noise_to_json(d3),
+                      "n": str(n)}
+            cases = [(f"{label}, x = {j % 2}", {"seed": s, "x": str(j % 2)})
+                     for j, s in enumerate(self._seeds(f"corr/{i}", count))]
+            if i == 0:
+                cases += self._noisy_seeds(f"corr/{i}/noisy", "ghazi.correlated.randomize", params,
+                                           label, 2)
+            invalid: list[tuple[str, dict[str, Any], str]] = []
+            if i == 0:
+                seed = self._seeds("corr/bad", 1)[0]
+                invalid = [("input 2 is not binary", {"seed": seed, "x": "2"}, "BadInput"),
+                           ("negative input", {"seed": seed, "x": "-1"}, "BadInput")]
+            groups.append({"op": "ghazi.correlated.randomize", "params": params,
+                           "tests": self._tests(tc, "ghazi.correlated.randomize", params, cases,
+                                                invalid)})
+        d1, d2, d3 = (NegativeBinomial(1, a), NegativeBinomial(1, Fraction(1, 5)),
+                      NegativeBinomial(Fraction(27, 10), Fraction(987, 1000)))
+        params = {"d1": noise_to_json(d1), "d2": noise_to_json(d2), "d3": noise_to_json(d3),
+                  "n": "10000"}
+        cases = [(f"U+ = {p}, U- = {m}", {"plus": str(p), "minus": str(m)})
+                 for p, m in [(0, 0), (4321, 412), (5000, 5001)]]
+        groups.append({"op": "ghazi.correlated.analyze", "params": params,
+                       "tests": self._tests(tc, "ghazi.correlated.analyze", params, cases,
+                                            [("negative count", {"plus": "3", "minus": "-1"},
+                                              "BadCount")])})
+        doc = envelope(algorithm="GKMP20 correlated distributed mechanism (Algorithms 3, 4)",
+                       family=self.name, schema=CORRELATED_SCHEMA, header=CORRELATED_HEADER,
+                       notes=_NOTES, groups=groups)
+        return VectorFile("shuffled/ghazi_correlated.json", doc, CORRELATED_SCHEMA)
+
+    def _histogram_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups: list[dict[str, Any]] = []
+        a = Fraction(43, 100)
+        corr: dict[str, Any] = {
+            "d1": noise_to_json(NegativeBinomial(1, a)), "d2": noise_to_json(NegativeBinomial(1, a)),
+            "d3": noise_to_json(NegativeBinomial(Fraction(27, 10), Fraction(987, 1000)))}
+        profiles: list[tuple[str, dict[str, Any]]] = [
+            ("correlated, B = 4, n = 3", {**corr, "n": "3", "B": "4"}),
+            ("correlated, B = 10, n = 1000", {**corr, "n": "1000", "B": "10"}),
+            ("poisson(35), B = 5, n = 2", {"noise": noise_to_json(Poisson(35)), "n": "2", "B": "5"}),
+        ]
+        cases: list[tuple[str, dict[str, Any]]]
+        for i, (label, params) in enumerate(profiles):
+            buckets = int(params["B"])
+            cases = [(f"{label}, x = {j % buckets}", {"seed": s, "x": str(j % buckets)})
+                     for j, s in enumerate(self._seeds(f"hist/{i}", 4))]
+            invalid: list[tuple[str, dict[str, Any], str]] = []
+            if i == 0:
+                seed = self._seeds("hist/bad", 1)[0]
+                invalid = [("input equal to B", {"seed": seed, "x": params["B"]}, "BadInput")]
+            groups.append({"op": "ghazi.histogram.randomize", "params": params,
+                           "tests": self._tests(tc, "ghazi.histogram.randomize", params, cases,
+                                                invalid)})
+        params = {**corr, "n": "1000", "B": "3"}
+        cases = [
+            ("three buckets", {"plus": ["400", "350", "260"], "minus": ["3", "0", "7"]})]
+        groups.append({"op": "ghazi.histogram.analyze", "params": params,
+                       "tests": self._tests(tc, "ghazi.histogram.analyze", params, cases,
+                                            [("two buckets for B = 3",
+                                              {"plus": ["1", "2"], "minus": ["0", "0"]},
+                                              "BadCount")])})
+        doc = envelope(algorithm="GKMP20 histogram (Corollary 2)", family=self.name,
+                       schema=HISTOGRAM_SCHEMA, header=HISTOGRAM_HEADER, notes=_NOTES, groups=groups)
+        return VectorFile("shuffled/ghazi_histogram.json", doc, HISTOGRAM_SCHEMA)
+
+
+_NOTES = {
+    "BadInput": "The user input is outside the mechanism's input domain.",
+    "BadSeed": "The seed must have 16 to 255 bytes (the random tape).",
+    "BadNoise": "Noise parameters must be exact rationals with lambda >= 0, r > 0, 0 <= p < 1.",
+    "BadUsers": "The number of users n must be a positive integer.",
+    "BadDelta": "Delta must be a positive integer.",
+    "BadCount": "Message counts must be non-negative integers, one pair per bucket.",
+}
+
+FAMILY = ShuffledFamily()

@@ -1,0 +1,292 @@
+"""Vector family ``tape``: XofTurboShake128 and the random tape (dpspec.spec.xof, dpspec.spec.tape)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dpspec.conformance.jsonargs import COUNT, DEC, HEX, count_arg, hex_arg, int_arg, parse_int
+from dpspec.conformance.vectors import (
+    Family,
+    Handler,
+    TestNumberer,
+    VectorFile,
+    envelope,
+    family_schema,
+    test_entry,
+    vector_seed,
+)
+from dpspec.spec.field import FIELDS
+from dpspec.spec.tape import RandomTape
+from dpspec.spec.xof import XofTurboShake128
+
+XOF_SCHEMA = "xof-v1.json"
+TAPE_SCHEMA = "tape-v1.json"
+
+
+# -- reference handlers ----------------------------------------------------------------------
+def xof_next(args: dict[str, Any]) -> dict[str, Any]:
+    """Read ``lengths`` consecutive chunks of the XOF stream."""
+    xof = XofTurboShake128(hex_arg(args, "seed"), hex_arg(args, "dst"), hex_arg(args, "binder"))
+    return {"chunks": [xof.next(n).hex() for n in args["lengths"]]}
+
+
+def xof_derive_seed(args: dict[str, Any]) -> dict[str, Any]:
+    seed = hex_arg(args, "seed")
+    if len(seed) != XofTurboShake128.SEED_SIZE:
+        raise ValueError(f"derive_seed needs a {XofTurboShake128.SEED_SIZE}-byte seed")
+    out = XofTurboShake128.derive_seed(seed, hex_arg(args, "dst"), hex_arg(args, "binder"))
+    return {"derivedSeed": out.hex()}
+
+
+def xof_expand_into_vec(args: dict[str, Any]) -> dict[str, Any]:
+    field = FIELDS.get(args["field"])
+    if field is None:
+        raise ValueError(f"unknown field {args['field']!r}")
+    length = int_arg(args, "length")
+    if length <= 0:
+        raise ValueError("length must be > 0")
+    seed = hex_arg(args, "seed")
+    if len(seed) != XofTurboShake128.SEED_SIZE:
+        raise ValueError(f"expand_into_vec needs a {XofTurboShake128.SEED_SIZE}-byte seed")
+    vec = XofTurboShake128.expand_into_vec(
+        field, seed, hex_arg(args, "dst"), hex_arg(args, "binder"), length
+    )
+    return {"encoded": field.encode_vec(vec).hex()}
+
+
+def tape_uniform(args: dict[str, Any]) -> dict[str, Any]:
+    """``count`` draws of ``uniform(n)`` from a fresh tape."""
+    tape = RandomTape(hex_arg(args, "seed"), args["tag"])
+    n = int_arg(args, "n")
+    count = count_arg(args, "count")
+    values = [str(tape.uniform(n)) for _ in range(count)]
+    return {"values": values, "bitsConsumed": tape.bits_consumed,
+            "bytesConsumed": tape.bytes_consumed}
+
+
+def tape_mixed(args: dict[str, Any]) -> dict[str, Any]:
+    """Draws with a different ``n`` each, from one tape, in order."""
+    tape = RandomTape(hex_arg(args, "seed"), args["tag"])
+    values = [str(tape.uniform(parse_int(n, "moduli"))) for n in args["moduli"]]
+    return {"values": values, "bitsConsumed": tape.bits_consumed,
+            "bytesConsumed": tape.bytes_consumed}
+
+
+TAPE_HEADER = [
+    "The dpspec random tape, version 1 (module dpspec.spec.tape). Every randomized dpspec algorithm",
+    "draws its coins from it, so one seed gives one output in every language.",
+    "Inputs: seed, 16 to 255 bytes; tag, 1 to 255 printable ASCII characters (0x20-0x7E).",
+    "1. Byte stream S = XofTurboShake128(seed, dst = b'dpspec/tape/v1/' || ASCII(tag),"
+    " binder = b'') of VDAF draft-irtf-cfrg-vdaf-20 sec. 6.2.1 (TurboSHAKE128 of RFC 9861, D = 1,"
+    " absorbing le16(len(dst)) || dst || le8(len(seed)) || seed || binder).",
+    "2. Bit stream: bit 8i+j is (S[i] >> j) & 1 (least-significant bit of each byte first).",
+    "3. uniform(n), n >= 1: k = bit_length(n - 1); take the next k bits c_0..c_{k-1},"
+    " x = sum(c_j * 2^j); return x if x < n, else discard them and repeat."
+    " uniform(1) = 0 takes no bits. n <= 0 is an error.",
+    "bitsConsumed counts the bits handed out (rejected candidates included);"
+    " bytesConsumed = ceil(bitsConsumed / 8), the prefix of S that was needed.",
+    "Integers n and values are decimal strings; seeds are hex.",
+    "Vector seeds are TurboSHAKE128(b'dpspec vector seed ' || label, D = 1, 32 bytes);"
+    " never use fixed seeds in production.",
+]
+
+XOF_HEADER = [
+    "XofTurboShake128 of VDAF draft-irtf-cfrg-vdaf-20 sec. 6.2.1 (wire VERSION 18).",
+    "xof.next: absorb le16(len(dst)) || dst || le8(len(seed)) || seed || binder into TurboSHAKE128"
+    " with domain byte 1, then read the chunks of lengths `lengths` in order from one stream.",
+    "xof.derive_seed: the first 32 bytes of the stream (seed must be 32 bytes).",
+    "xof.expand_into_vec: rejection-sample `length` elements of `field`: read ENCODED_SIZE bytes,"
+    " little-endian, mask to bit_length(MODULUS) bits, keep if < MODULUS; output is the"
+    " concatenated little-endian encodings.",
+    "Invalid: seed longer than 255 bytes; a seed that is not 32 bytes for derive_seed and"
+    " expand_into_vec; length <= 0; an unknown field.",
+]
+
+
+class TapeFamily(Family):
+    name = "tape"
+    summary = "XofTurboShake128 (VDAF draft-20) and the dpspec random tape"
+
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            "xof.next": xof_next,
+            "xof.derive_seed": xof_derive_seed,
+            "xof.expand_into_vec": xof_expand_into_vec,
+            "tape.uniform": tape_uniform,
+            "tape.uniform_mixed": tape_mixed,
+        }
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        seed_args: dict[str, Any] = {"seed": HEX, "dst": HEX, "binder": HEX}
+        xof_ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "xof.next": ({"properties": {**seed_args, "lengths": {"type": "array",
+                          "items": COUNT}}},
+                         {"type": "object", "required": ["chunks"],
+                          "properties": {"chunks": {"type": "array", "items": HEX}}}),
+            "xof.derive_seed": ({"properties": seed_args},
+                                {"type": "object", "required": ["derivedSeed"],
+                                 "properties": {"derivedSeed": HEX}}),
+            "xof.expand_into_vec": ({"properties": {**seed_args, "field": {"type": "string"},
+                                                    "length": {"type": "integer"}}},
+                                    {"type": "object", "required": ["encoded"],
+                                     "properties": {"encoded": HEX}}),
+        }
+        tape_out: dict[str, Any] = {"type": "object", "required": ["values", "bitsConsumed", "bytesConsumed"],
+                    "properties": {"values": {"type": "array", "items": DEC},
+                                   "bitsConsumed": COUNT, "bytesConsumed": COUNT}}
+        tape_args: dict[str, Any] = {"seed": HEX, "tag": {"type": "string"}}
+        tape_ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "tape.uniform": ({"properties": {**tape_args, "n": DEC, "count": COUNT}}, tape_out),
+            "tape.uniform_mixed": ({"properties": {**tape_args, "moduli": {"type": "array",
+                                    "items": DEC}}}, tape_out),
+        }
+        return {
+            XOF_SCHEMA: family_schema(XOF_SCHEMA, "XofTurboShake128 vectors", xof_ops),
+            TAPE_SCHEMA: family_schema(TAPE_SCHEMA, "random tape vectors", tape_ops),
+        }
+
+    def files(self) -> list[VectorFile]:
+        return [self._xof_file(), self._tape_file()]
+
+    # -- generators ------------------------------------------------------------------------
+    def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        return self.handlers()[op](args)
+
+    def _xof_file(self) -> VectorFile:
+        tc = TestNumberer()
+        official: dict[str, Any] = {"seed": bytes(range(32)).hex(), "dst": b"domain separation tag".hex(),
+                    "binder": b"binder string".hex()}
+        groups: list[dict[str, Any]] = []
+
+        tests = []
+        xof_cases: list[tuple[str, dict[str, Any]]] = [
+            ("official draft-20 XofTurboShake128 inputs", dict(official, lengths=[32, 640])),
+            ("empty dst, binder and seed", {"seed": "", "dst": "", "binder": "",
+                                             "lengths": [0, 1, 167, 168, 169]}),
+            ("chunks across the 168-byte TurboSHAKE128 block boundary",
+             {"seed": vector_seed("xof/1").hex(), "dst": bytes([18, 0, 0, 0, 0, 1, 0, 1]).hex(),
+              "binder": bytes(range(100)).hex(), "lengths": [100, 68, 1, 335]}),
+            ("255-byte seed (the maximum)", {"seed": vector_seed("xof/2", 255).hex(),
+                                             "dst": "00", "binder": "", "lengths": [16]}),
+        ]
+        for label, inputs in xof_cases:
+            tests.append(test_entry(tc(), label, inputs, self._run("xof.next", inputs)))
+        bad = {"seed": vector_seed("xof/3", 256).hex(), "dst": "", "binder": "", "lengths": [16]}
+        tests.append(test_entry(tc(), "256-byte seed is rejected", bad, None, "invalid",
+                                ["SeedTooLong"]))
+        groups.append({"op": "xof.next", "params": {}, "tests": tests})
+
+        tests = []
+        for label, inputs in [
+            ("official draft-20 XofTurboShake128 inputs", official),
+            ("empty dst and binder", {"seed": vector_seed("xof/4").hex(), "dst": "",
+                                      "binder": ""}),
+        ]:
+            tests.append(test_entry(tc(), label, inputs, self._run("xof.derive_seed", inputs)))
+        bad2: dict[str, Any] = {"seed": vector_seed("xof/5", 31).hex(), "dst": "", "binder": ""}
+        tests.append(test_entry(tc(), "31-byte seed is rejected", bad2, None, "invalid",
+                                ["WrongSeedSize"]))
+        groups.append({"op": "xof.derive_seed", "params": {}, "tests": tests})
+
+        tests = []
+        for fname, length in [("Field128", 40), ("Field64", 40), ("Field64", 1), ("Field128", 257)]:
+            inputs = {**official, "field": fname, "length": length}
+            tests.append(test_entry(tc(), f"{length} elements of {fname}", inputs,
+                                    self._run("xof.expand_into_vec", inputs)))
+        bad_vec: list[tuple[str, dict[str, Any], str]] = [
+            ("length 0 is rejected", {**official, "field": "Field64", "length": 0}, "BadLength"),
+            ("unknown field is rejected", {**official, "field": "Field32", "length": 4},
+             "UnknownField"),
+        ]
+        for label, inputs, flag in bad_vec:
+            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        groups.append({"op": "xof.expand_into_vec", "params": {}, "tests": tests})
+
+        doc = envelope(
+            algorithm="XofTurboShake128", family=self.name, schema=XOF_SCHEMA,
+            header=XOF_HEADER,
+            notes={
+                "SeedTooLong": "The seed exceeds 255 bytes, so its length does not fit le8.",
+                "WrongSeedSize": "derive_seed and expand_into_vec take a SEED_SIZE (32) byte seed.",
+                "BadLength": "The number of field elements must be positive.",
+                "UnknownField": "Only Field64 and Field128 are defined.",
+            },
+            groups=groups,
+        )
+        return VectorFile("tape/xof_turboshake128.json", doc, XOF_SCHEMA)
+
+    def _tape_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups: list[dict[str, Any]] = []
+        tests = []
+        cases = [
+            ("n = 1 takes no bits", "1", 5),
+            ("n = 2: one bit per draw", "2", 64),
+            ("n = 3: two-bit candidates, 3 rejected", "3", 64),
+            ("n = 6", "6", 64),
+            ("n = 10", "10", 64),
+            ("n = 255", "255", 32),
+            ("n = 256: one byte, never rejects", "256", 16),
+            ("n = 257: nine bits, rejection about half the time", "257", 32),
+            ("n = 1000000", "1000000", 16),
+            ("n = 2^64 - 59 (a prime just below 2^64)", str(2**64 - 59), 8),
+            ("n = 2^64 + 1 (65-bit candidates)", str(2**64 + 1), 8),
+            ("n = 2^255 - 19", str(2**255 - 19), 4),
+            ("count 0 consumes nothing", "1000", 0),
+        ]
+        inputs: dict[str, Any]
+        for i, (label, n, count) in enumerate(cases):
+            inputs = {"seed": vector_seed(f"tape/{i}").hex(), "tag": "vectors/uniform",
+                      "n": n, "count": count}
+            tests.append(test_entry(tc(), label, inputs, self._run("tape.uniform", inputs)))
+        same_seed = vector_seed("tape/tags").hex()
+        for tag in ["a", "b", "discrete_gaussian", "~ !#printable ascii 0123456789~"]:
+            inputs = {"seed": same_seed, "tag": tag, "n": "1000", "count": 8}
+            tests.append(test_entry(tc(), f"same seed, tag {tag!r}: tags separate streams",
+                                    inputs, self._run("tape.uniform", inputs)))
+        for label, seed_len in [("16-byte seed (the minimum)", 16),
+                                ("255-byte seed (the maximum)", 255)]:
+            inputs = {"seed": vector_seed(f"tape/len{seed_len}", seed_len).hex(),
+                      "tag": "vectors/uniform", "n": "100", "count": 8}
+            tests.append(test_entry(tc(), label, inputs, self._run("tape.uniform", inputs)))
+        invalid = [
+            ("n = 0 is rejected", {"n": "0"}, "BadModulus"),
+            ("negative n is rejected", {"n": "-5"}, "BadModulus"),
+            ("empty seed is rejected", {"seed": ""}, "BadSeed"),
+            ("15-byte seed is rejected", {"seed": vector_seed("tape/15", 15).hex()}, "BadSeed"),
+            ("256-byte seed is rejected", {"seed": vector_seed("tape/256", 256).hex()},
+             "BadSeed"),
+            ("empty tag is rejected", {"tag": ""}, "BadTag"),
+            ("non-ASCII tag is rejected", {"tag": "caf\u00e9"}, "BadTag"),
+            ("control character in tag is rejected", {"tag": "a\nb"}, "BadTag"),
+            ("256-character tag is rejected", {"tag": "t" * 256}, "BadTag"),
+        ]
+        for label, change, flag in invalid:
+            inputs = {"seed": vector_seed("tape/invalid").hex(), "tag": "vectors/uniform",
+                      "n": "10", "count": 4}
+            inputs.update(change)
+            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        groups.append({"op": "tape.uniform", "params": {}, "tests": tests})
+
+        tests = []
+        moduli = ["2", "3", "1", "1000", "2", "257", str(2**70), "7", "1", "65536"]
+        for i in range(3):
+            inputs = {"seed": vector_seed(f"tape/mixed/{i}").hex(), "tag": "vectors/mixed",
+                      "moduli": moduli}
+            tests.append(test_entry(tc(), "draws of several sizes share one bit stream", inputs,
+                                    self._run("tape.uniform_mixed", inputs)))
+        groups.append({"op": "tape.uniform_mixed", "params": {}, "tests": tests})
+
+        doc = envelope(
+            algorithm="RandomTape-v1", family=self.name, schema=TAPE_SCHEMA, header=TAPE_HEADER,
+            notes={
+                "BadModulus": "uniform(n) is defined for n >= 1 only.",
+                "BadSeed": "The seed must have 16 to 255 bytes.",
+                "BadTag": "The tag must be 1 to 255 printable ASCII characters.",
+            },
+            groups=groups,
+        )
+        return VectorFile("tape/random_tape.json", doc, TAPE_SCHEMA)
+
+
+FAMILY = TapeFamily()

@@ -1,0 +1,61 @@
+"""An adapter together with what it said it supports (the ``capabilities`` op)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dpspec.conformance.harness.process import AdapterProcess, ProtocolFailure, Response
+
+CAPABILITIES_TIMEOUT = 30.0
+
+
+class Session:
+    """Requests to one adapter, filtered by its capabilities.
+
+    An op the adapter did not list is answered locally as unsupported, without a request.
+    """
+
+    def __init__(self, process: AdapterProcess) -> None:
+        self.process = process
+        self.capabilities: dict[str, Any] | None = None
+        self.ops: frozenset[str] = frozenset()
+        self.modes: frozenset[str] = frozenset()
+        self.problem: str | None = None
+
+    def handshake(self) -> bool:
+        """Ask for the capabilities; False (with ``problem`` set) if the answer is unusable."""
+        try:
+            response = self.process.request("capabilities", {}, timeout=CAPABILITIES_TIMEOUT)
+        except ProtocolFailure as exc:
+            self.problem = f"capabilities: {exc}"
+            return False
+        caps = response.result
+        if not response.ok or not isinstance(caps, dict):
+            self.problem = "capabilities: the adapter did not return an object"
+            return False
+        ops, modes = caps.get("ops"), caps.get("modes")
+        if not isinstance(ops, list) or not all(isinstance(o, str) for o in ops):
+            self.problem = "capabilities: ops must be a list of strings"
+            return False
+        if not isinstance(modes, list) or not all(isinstance(m, str) for m in modes):
+            self.problem = "capabilities: modes must be a list of strings"
+            return False
+        if caps.get("protocol") != 1:
+            self.problem = f"capabilities: protocol {caps.get('protocol')!r} is not 1"
+            return False
+        self.capabilities = caps
+        self.ops = frozenset(ops)
+        self.modes = frozenset(modes)
+        return True
+
+    def supports(self, op: str) -> bool:
+        return op in self.ops
+
+    def call(self, op: str, args: dict[str, Any], timeout: float | None = None) -> Response:
+        """The adapter's response; unsupported without asking if ``op`` is not in its list.
+
+        Raises ProtocolFailure when the adapter breaks the protocol.
+        """
+        if op not in self.ops:
+            return Response(False, unsupported=f"op {op} is not in the adapter's capabilities")
+        return self.process.request(op, args, timeout=timeout)

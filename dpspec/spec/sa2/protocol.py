@@ -1,0 +1,724 @@
+"""The SA2 architecture of sec. 4 of [SA2], simulated faithfully on one machine.
+
+Components and where the paper describes them:
+
+* **Recipe** (sec. 4.1; [PFS] sec. 4.1 and App. B): a JSON document naming the randomizer R, the
+  decoding, the cohort size B, the sampling rate q, the Prio3 VDAF and its parameters, the two
+  aggregators' HPKE public keys, the token issuer's key, the privacy claim and the dummy rate.
+  The client checks it (:func:`check_recipe`) and refuses with a reason (:class:`RecipeRefused`).
+* **Client** (sec. 4.1): its own coin decides participation at rate q; it runs R, shards the
+  measurement with Prio3, seals each input share with HPKE to its aggregator, with the task and B
+  in the associated data (sec. 4.8 "Reliance on client code"), and attaches its anonymous token.
+* **Tokens** (sec. 4.3): :mod:`dpspec.spec.sa2.tokens`, one per device per collection.
+* **Anonymization** (sec. 4.2): :func:`anonymize` drops reports (network loss, optional) and
+  delivers the rest in a uniformly shuffled order; reports carry no sender identity.
+* **Leader and helper** (sec. 4.4, 4.5): each checks the token (and rejects a double spend),
+  opens its share, runs Prio3 verification with the other, aggregates the output shares of the
+  reports both accepted, and refuses to release an aggregate share over fewer than B reports.
+* **Dummy reports** (sec. 4.6): a device that did not select itself sends, with probability q',
+  a report of the zero measurement, which hides the number of real contributions.
+* **Collector**: unshards the two aggregate shares.
+
+The VDAF is a parameter: any object with the VDAF draft-20 interface (``shard``, ``verify_init``,
+``verifier_shares_to_message``, ``verify_next``, ``agg_init``, ``agg_update``, ``unshard``,
+``encode_/decode_public_share``, ``encode_/decode_input_share``, ``NONCE_SIZE``, ``RAND_SIZE``,
+``VERIFY_KEY_SIZE``); a failed verification is any ``ValueError`` (Prio3 raises ``VerifyError``).
+
+Wire formats (all integers big-endian):
+
+* HPKE ``info = b"dpspec/sa2 input share" || 0x01 || role`` with role 0x02 (leader), 0x03 (helper).
+* HPKE ``aad = b"dpspec/sa2/v1" || task_id (32) || uint32(B) || nonce (16) ||
+  uint32(len(public_share)) || public_share || token``.
+* VDAF application context ``ctx = b"dpspec/sa2/v1" || task_id``.
+* A report: ``nonce``, ``public_share``, ``token``, and per aggregator ``(enc, ciphertext)``.
+
+Coins (randomness is an argument): the simulation :func:`run_collection` derives every tape from
+one seed, under the tags listed in :data:`TAGS`, so that a run is reproducible and an implementation
+can be compared with the ideal functionality on the *same* coins (the participation coins are the
+``poisson_sample`` draws of :mod:`dpspec.spec.sa2.ideal`, one per device in device order). A client's
+report coins, in order: nonce (``NONCE_SIZE`` bytes), the VDAF ``rand`` (``RAND_SIZE`` bytes), the
+leader's then the helper's HPKE ephemeral IKM (32 bytes each); a byte is ``uniform(256)``. Fixed
+HPKE ephemeral keys from a tape are FOR SIMULATION AND VECTORS ONLY (see :mod:`dpspec.spec.sa2.hpke`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+from dpspec.spec.sa2 import hpke, ideal, privacy, tokens
+from dpspec.spec.sa2.ideal import Aggregation, Sa2Error, parse_rate, parse_rational
+from dpspec.spec.sa2.privacy import AggregateBound, PrivacyStatement
+from dpspec.spec.sa2.randomizers import Randomizer
+from dpspec.spec.samplers import bernoulli
+from dpspec.spec.tape import RandomTape
+from dpspec.spec.vdaf import prio3
+
+PROTOCOL_LABEL = b"dpspec/sa2/v1"
+INFO_PREFIX = b"dpspec/sa2 input share"
+ROLE_CLIENT, ROLE_LEADER, ROLE_HELPER = 1, 2, 3
+RECIPE_VERSION = 1
+MIN_ISSUER_MODULUS_BITS = 2048
+DEFAULT_ACCOUNTANT = "shuffle-closed-form"
+
+#: Tape tags of the simulation (``{i}`` is the device index, ``{j}`` the malicious device index).
+TAGS = {
+    "participation": "sa2/poisson",
+    "dummy": "sa2/dummy",
+    "network": "sa2/network",
+    "shuffle": "sa2/shuffle",
+    "data": "sa2/sim/data",
+    "randomizer": "sa2/client/{i}/randomizer",
+    "report": "sa2/client/{i}/report",
+    "token": "sa2/client/{i}/token",
+    "malicious": "sa2/malicious/{j}",
+    "setup": "sa2/setup",
+}
+
+MALICIOUS_KINDS = ("invalid_proof", "forged_token", "replayed_token", "wrong_B")
+
+
+class RecipeRefused(Sa2Error):
+    """The client refuses a recipe; ``reason`` is a short code, the message says why."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(f"{reason}: {message}")
+        self.reason = reason
+
+
+# -- recipes (sec. 4.1) ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AggregatorInfo:
+    role: str
+    hpke_public_key: bytes
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A parsed recipe. ``doc`` is the JSON document it came from."""
+
+    recipe_id: str
+    task_id: bytes
+    randomizer: Randomizer
+    B: int
+    q: Fraction
+    vdaf_params: dict[str, Any]
+    leader: AggregatorInfo
+    helper: AggregatorInfo
+    issuer_key: tokens.PublicKey
+    epsilon: Fraction
+    delta: Fraction
+    dummy_rate: Fraction
+    doc: dict[str, Any]
+    accountant: str = DEFAULT_ACCOUNTANT
+
+
+def _hex_field(doc: dict[str, Any], key: str, size: int | None = None) -> bytes:
+    value = doc.get(key)
+    if not isinstance(value, str):
+        raise RecipeRefused("malformed", f"{key} must be a hex string")
+    try:
+        out = bytes.fromhex(value)
+    except ValueError as exc:
+        raise RecipeRefused("malformed", f"{key} is not hex") from exc
+    if size is not None and len(out) != size:
+        raise RecipeRefused("malformed", f"{key} must have {size} bytes")
+    return out
+
+
+def parse_recipe(doc: Any) -> Recipe:
+    """Read a recipe document (the format is in the README and :func:`make_recipe`)."""
+    if not isinstance(doc, dict):
+        raise RecipeRefused("malformed", "a recipe is a JSON object")
+    required = ["recipeId", "version", "taskId", "randomizer", "cohortSize", "samplingRate",
+                "vdaf", "aggregators", "issuer", "privacy"]
+    missing = [k for k in required if k not in doc]
+    if missing:
+        raise RecipeRefused("malformed", f"missing fields {missing}")
+    if doc["version"] != RECIPE_VERSION:
+        raise RecipeRefused("unsupported_version", f"recipe version {doc['version']!r}; "
+                            f"this client understands {RECIPE_VERSION}")
+    try:
+        randomizer = Randomizer.from_json(doc["randomizer"])
+        B = ideal.check_cohort_size(doc["cohortSize"])
+        q = parse_rate(doc["samplingRate"], "samplingRate")
+        dummy = parse_rate(doc.get("dummyRate", "0"), "dummyRate")
+        priv = doc["privacy"]
+        if not isinstance(priv, dict):
+            raise Sa2Error("privacy must be an object")
+        eps = parse_rational(priv.get("epsilon", "missing"), "privacy.epsilon")
+        delta = parse_rate(priv.get("delta", "missing"), "privacy.delta")
+        accountant = priv.get("accountant", DEFAULT_ACCOUNTANT)
+    except RecipeRefused:
+        raise
+    except Sa2Error as exc:
+        raise RecipeRefused("malformed", str(exc)) from exc
+    if accountant not in ACCOUNTANTS:
+        raise RecipeRefused("unsupported_accountant", f"privacy.accountant {accountant!r}; this "
+                            f"client knows {', '.join(sorted(ACCOUNTANTS))}")
+    vdaf = doc["vdaf"]
+    if not isinstance(vdaf, dict) or not isinstance(vdaf.get("type"), str):
+        raise RecipeRefused("malformed", "vdaf must be an object with a type")
+    aggs = doc["aggregators"]
+    if not isinstance(aggs, list) or len(aggs) != 2 or not all(isinstance(a, dict) for a in aggs):
+        raise RecipeRefused("malformed", "aggregators must list the leader and the helper")
+    if [a.get("role") for a in aggs] != ["leader", "helper"]:
+        raise RecipeRefused("malformed", "aggregators must be [leader, helper] in that order")
+    infos = [AggregatorInfo(a["role"], _hex_field(a, "hpkePublicKey", hpke.NENC)) for a in aggs]
+    issuer = doc["issuer"]
+    if not isinstance(issuer, dict):
+        raise RecipeRefused("malformed", "issuer must be an object")
+    n = int.from_bytes(_hex_field(issuer, "modulus"), "big")
+    e = issuer.get("exponent")
+    if isinstance(e, bool) or not isinstance(e, int) or e < 3 or e % 2 == 0:
+        raise RecipeRefused("malformed", "issuer.exponent must be an odd integer >= 3")
+    rid = doc["recipeId"]
+    if not isinstance(rid, str) or not rid:
+        raise RecipeRefused("malformed", "recipeId must be a non-empty string")
+    return Recipe(rid, _hex_field(doc, "taskId", tokens.TASK_ID_LEN), randomizer, B, q,
+                  dict(vdaf), infos[0], infos[1], tokens.PublicKey(n, e), eps, delta, dummy,
+                  doc, accountant)
+
+
+def make_recipe(*, recipe_id: str, task_id: bytes, randomizer: Randomizer, B: int, q: Fraction,
+                chunk_length: int, leader_pk: bytes, helper_pk: bytes,
+                issuer_key: tokens.PublicKey, epsilon: Fraction, delta: Fraction,
+                dummy_rate: Fraction = Fraction(0),
+                accountant: str = DEFAULT_ACCOUNTANT) -> dict[str, Any]:
+    """A recipe document for the given parameters (the VDAF follows from the randomizer)."""
+    vdaf: dict[str, Any] = {"type": randomizer.vdaf_name(), "shares": 2}
+    if randomizer.name == "randomized_response":
+        vdaf.update(length=randomizer.k, chunkLength=chunk_length)
+    elif randomizer.name == "rappor":
+        vdaf.update(length=randomizer.k, maxWeight=randomizer.k, chunkLength=chunk_length)
+    return {
+        "recipeId": recipe_id,
+        "version": RECIPE_VERSION,
+        "taskId": task_id.hex(),
+        "randomizer": randomizer.to_json(),
+        "decoding": expected_decoding(randomizer),
+        "cohortSize": B,
+        "samplingRate": str(q),
+        "dummyRate": str(dummy_rate),
+        "vdaf": vdaf,
+        "aggregators": [{"role": "leader", "hpkePublicKey": leader_pk.hex()},
+                        {"role": "helper", "hpkePublicKey": helper_pk.hex()}],
+        "issuer": {"modulus": tokens.i2osp(issuer_key.n, issuer_key.modulus_len).hex(),
+                   "exponent": issuer_key.e},
+        "privacy": {"model": "sa2", "epsilon": str(epsilon), "delta": str(delta),
+                    "accountant": accountant},
+    }
+
+
+def expected_decoding(randomizer: Randomizer) -> str:
+    """The name of Dec for a randomizer: "one-hot" (a bucket index becomes its indicator
+    vector) for randomized response, "identity" (the measurement is summed as is) otherwise."""
+    return "one-hot" if randomizer.name == "randomized_response" else "identity"
+
+
+def expected_vdaf_params(randomizer: Randomizer, chunk_length: int) -> dict[str, Any]:
+    doc = make_recipe(recipe_id="x", task_id=bytes(32), randomizer=randomizer, B=1,
+                      q=Fraction(1), chunk_length=chunk_length, leader_pk=bytes(32),
+                      helper_pk=bytes(32), issuer_key=tokens.PublicKey(3, 3),
+                      epsilon=Fraction(1), delta=Fraction(0))
+    vdaf: dict[str, Any] = doc["vdaf"]
+    return vdaf
+
+
+def build_vdaf(recipe: Recipe) -> Any:
+    """The Prio3 instance the recipe names (from :mod:`dpspec.spec.vdaf.prio3`)."""
+    p = recipe.vdaf_params
+    if p["type"] == "Prio3Count":
+        return prio3.Prio3Count(p["shares"])
+    if p["type"] == "Prio3Histogram":
+        return prio3.Prio3Histogram(p["shares"], p["length"], p["chunkLength"])
+    if p["type"] == "Prio3MultihotCountVec":
+        return prio3.Prio3MultihotCountVec(p["shares"], p["length"], p["maxWeight"],
+                                           p["chunkLength"])
+    raise RecipeRefused("vdaf_mismatch", f"unsupported VDAF {p['type']}")
+
+
+def default_aggregate_bound(randomizer: Randomizer, delta: Fraction) -> AggregateBound:
+    """Aggregator-model bound for an eps0-local randomizer: Example 4's analytic shuffle bound.
+
+    Pluggable: :func:`check_recipe` takes any ``(randomizer, delta) -> AggregateBound``.
+    """
+    eps0 = randomizer.epsilon0()
+    with mpmath.workdps(privacy.DPS):
+        eps0_q = Fraction(mpmath.nstr(eps0, 40, min_fixed=-100, max_fixed=100))
+    return privacy.shuffle_aggregate_bound(eps0_q, delta)
+
+
+def fmt22_aggregate_bound(randomizer: Randomizer, delta: Fraction) -> AggregateBound:
+    """Aggregator-model bound for an eps0-local randomizer: the numerical shuffling bound of
+    [FMT22] from :mod:`dpspec.spec.accounting.shuffle` (tighter than the closed form)."""
+    return privacy.shuffle_numeric_bound(randomizer.epsilon0(), delta, "fmt22")
+
+
+BoundFactory = Callable[[Randomizer, Fraction], AggregateBound]
+
+#: The aggregator-model accountants a recipe may name in ``privacy.accountant``.
+ACCOUNTANTS: dict[str, BoundFactory] = {
+    "shuffle-closed-form": default_aggregate_bound,
+    "shuffle-fmt22": fmt22_aggregate_bound,
+}
+
+
+def guarantee(recipe: Recipe, bound: BoundFactory | None = None) -> PrivacyStatement:
+    """The SA2-model guarantee of the recipe's ``(R, Dec, B, q)`` (sec. 3), with the recipe's
+    accountant unless ``bound`` is given."""
+    factory = ACCOUNTANTS[recipe.accountant] if bound is None else bound
+    how = (f"{recipe.randomizer.name} (eps0 = {mpmath.nstr(recipe.randomizer.epsilon0(), 6)}), "
+           f"{recipe.accountant if bound is None else 'custom'} bound at B = {recipe.B}")
+    return privacy.sa2_model(factory(recipe.randomizer, recipe.delta), recipe.B, recipe.q, how)
+
+
+@dataclass
+class PrivacyBudget:
+    """The on-device accountant of [PFS] sec. 4.3 (checks 1 and 3, basic composition)."""
+
+    epsilon_allowed: Fraction
+    queries_allowed: int
+    epsilon_used: Fraction = Fraction(0)
+    queries_used: int = 0
+
+    def charge(self, epsilon: Fraction) -> None:
+        self.epsilon_used += epsilon
+        self.queries_used += 1
+
+
+def check_recipe(doc: Any, budget: PrivacyBudget, bound: BoundFactory | None = None,
+                 chunk_length: int | None = None) -> tuple[Recipe, PrivacyStatement]:
+    """The client's checks before contributing (sec. 4.1; [PFS] sec. 4.3). RecipeRefused if any
+    fails; on success the budget is charged the claimed epsilon (whether or not the device's coin
+    later selects it: the SA2 guarantee already accounts for sampling)."""
+    recipe = parse_recipe(doc)
+    r = recipe.randomizer
+    p = recipe.vdaf_params
+    chunk = p.get("chunkLength", 1) if chunk_length is None else chunk_length
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise RecipeRefused("vdaf_mismatch", "vdaf.chunkLength must be a positive integer")
+    want_dec = expected_decoding(r)
+    if recipe.doc.get("decoding") != want_dec:
+        raise RecipeRefused("decoding_mismatch", f"randomizer {r.name} is decoded by {want_dec!r}, "
+                            f"the recipe says {recipe.doc.get('decoding')!r}")
+    want = expected_vdaf_params(r, chunk)
+    if p != want:
+        raise RecipeRefused("vdaf_mismatch", f"randomizer {r.name} with k = {r.k} needs vdaf {want}, "
+                            f"the recipe names {p}")
+    if recipe.issuer_key.n.bit_length() < MIN_ISSUER_MODULUS_BITS:
+        raise RecipeRefused("weak_issuer_key", f"issuer modulus has {recipe.issuer_key.n.bit_length()} "
+                            f"bits; at least {MIN_ISSUER_MODULUS_BITS} required (RFC 9474)")
+    if recipe.leader.hpke_public_key == recipe.helper.hpke_public_key:
+        raise RecipeRefused("same_aggregator_keys", "leader and helper share a key: no split trust")
+    if recipe.dummy_rate > 0 and r.zero_measurement() is None:
+        raise RecipeRefused("dummy_unsupported", f"dummy reports need a zero measurement; {r.name} "
+                            "(a histogram) has none")
+    if recipe.delta <= 0 or recipe.delta >= 1:
+        raise RecipeRefused("malformed", "privacy.delta must lie in (0, 1)")
+    stmt = guarantee(recipe, bound)
+    with mpmath.workdps(privacy.DPS):
+        over = (stmt.epsilon > mpmath.mpf(recipe.epsilon.numerator) / recipe.epsilon.denominator
+                or stmt.delta > mpmath.mpf(recipe.delta.numerator) / recipe.delta.denominator)
+    if over:
+        raise RecipeRefused("privacy_claim_not_met",
+                            f"for B = {recipe.B} and q = {recipe.q} the client computes "
+                            f"(eps, delta) = ({mpmath.nstr(stmt.epsilon, 6)}, "
+                            f"{mpmath.nstr(stmt.delta, 6)}), above the claimed "
+                            f"({recipe.epsilon}, {recipe.delta})")
+    if budget.epsilon_used + recipe.epsilon > budget.epsilon_allowed:
+        raise RecipeRefused("budget_exhausted", f"epsilon {recipe.epsilon} would bring the device "
+                            f"to {budget.epsilon_used + recipe.epsilon} > {budget.epsilon_allowed}")
+    if budget.queries_used + 1 > budget.queries_allowed:
+        raise RecipeRefused("budget_exhausted", f"the device allows {budget.queries_allowed} queries")
+    budget.charge(recipe.epsilon)
+    return recipe, stmt
+
+
+def ideal_aggregation(recipe: Recipe, vdaf: Any) -> Aggregation[Any, tuple[int, ...]]:
+    """``Dec`` and the sum that Prio3 computes, for the ideal functionality (modulo the field)."""
+    r = recipe.randomizer
+    dim = 1 if r.name == "binary_randomized_response" else r.k
+    return ideal.vector_sum(dim, dec=r.dec, modulus=vdaf.field.MODULUS)
+
+
+# -- messages --------------------------------------------------------------------------------------
+def tape_bytes(tape: RandomTape, n: int) -> bytes:
+    """``n`` bytes, each ``uniform(256)``."""
+    return bytes(tape.uniform(256) for _ in range(n))
+
+
+def vdaf_ctx(task_id: bytes) -> bytes:
+    return PROTOCOL_LABEL + task_id
+
+
+def hpke_info(role: int) -> bytes:
+    return INFO_PREFIX + bytes([ROLE_CLIENT, role])
+
+
+def hpke_aad(task_id: bytes, B: int, nonce: bytes, public_share: bytes, token: bytes) -> bytes:
+    return (PROTOCOL_LABEL + task_id + B.to_bytes(4, "big") + nonce
+            + len(public_share).to_bytes(4, "big") + public_share + token)
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a client uploads (through the anonymizer): no sender identity."""
+
+    nonce: bytes
+    public_share: bytes
+    token: bytes
+    leader_enc: bytes
+    leader_ct: bytes
+    helper_enc: bytes
+    helper_ct: bytes
+
+    def to_json(self) -> dict[str, str]:
+        return {"nonce": self.nonce.hex(), "publicShare": self.public_share.hex(),
+                "token": self.token.hex(), "leaderEnc": self.leader_enc.hex(),
+                "leaderCiphertext": self.leader_ct.hex(), "helperEnc": self.helper_enc.hex(),
+                "helperCiphertext": self.helper_ct.hex()}
+
+
+def client_report(recipe: Recipe, vdaf: Any, measurement: Any, token: tokens.Token,
+                  tape: RandomTape, *, aad_B: int | None = None,
+                  encoded_measurement: list[Any] | None = None,
+                  trace: list[dict[str, str]] | None = None) -> Report:
+    """Shard ``measurement`` and seal the two input shares (coins: module docstring).
+
+    ``aad_B`` (a different B in the associated data) and ``encoded_measurement`` (shard an
+    arbitrary field vector, e.g. an invalid one) exist to simulate malicious clients only.
+    ``trace``, if given, receives the report's intermediate values (for transcripts).
+    """
+    nonce = tape_bytes(tape, vdaf.NONCE_SIZE)
+    rand = tape_bytes(tape, vdaf.RAND_SIZE)
+    ctx = vdaf_ctx(recipe.task_id)
+    if encoded_measurement is None:
+        public_share, input_shares = vdaf.shard(ctx, measurement, nonce, rand)
+    else:
+        public_share, input_shares = vdaf.shard_encoded(ctx, encoded_measurement, nonce, rand)
+    ps = vdaf.encode_public_share(public_share)
+    tok = token.encode()
+    aad = hpke_aad(recipe.task_id, recipe.B if aad_B is None else aad_B, nonce, ps, tok)
+    encs = []
+    step: dict[str, str] = {"rand": rand.hex(), "aad": aad.hex()}
+    for role, name, info, share in ((ROLE_LEADER, "leader", recipe.leader, input_shares[0]),
+                                    (ROLE_HELPER, "helper", recipe.helper, input_shares[1])):
+        ikm = tape_bytes(tape, 32)
+        plain = vdaf.encode_input_share(share)
+        step[f"{name}EphemeralIkm"] = ikm.hex()
+        step[f"{name}InputShare"] = plain.hex()
+        encs.append(hpke.seal(info.hpke_public_key, hpke_info(role), aad, plain,
+                              ephemeral_ikm=ikm))
+    report = Report(nonce, ps, tok, encs[0][0], encs[0][1], encs[1][0], encs[1][1])
+    if trace is not None:
+        trace.append({**step, **report.to_json()})
+    return report
+
+
+# -- aggregators (sec. 4.4, 4.5) --------------------------------------------------------------------
+@dataclass
+class TaskConfig:
+    """What an aggregator is provisioned with for one collection (from the logged recipe)."""
+
+    task_id: bytes
+    B: int
+    verify_key: bytes
+    issuer_key: tokens.PublicKey
+
+
+@dataclass
+class Aggregator:
+    """The leader (agg_id 0) or the helper (agg_id 1)."""
+
+    role: int
+    task: TaskConfig
+    hpke_private_key: bytes
+    vdaf: Any
+    tokens_seen: tokens.TokenVerifier = field(init=False)
+    agg_share: Any = field(init=False)
+    count: int = 0
+
+    def __post_init__(self) -> None:
+        self.tokens_seen = tokens.TokenVerifier(self.task.issuer_key, self.task.task_id)
+        self.agg_share = self.vdaf.agg_init(None)
+
+    @property
+    def agg_id(self) -> int:
+        return 0 if self.role == ROLE_LEADER else 1
+
+    def open_report(self, nonce: bytes, public_share: bytes, token: bytes, enc: bytes,
+                    ct: bytes) -> tuple[str | None, Any]:
+        """Check the token, open the input share, start verification.
+
+        Returns ``(None, (verify_state, verifier_share))`` or ``(reason, None)``.
+        """
+        v = self.vdaf
+        if len(nonce) != v.NONCE_SIZE:
+            return "malformed", None
+        try:
+            tok = tokens.decode_token(token, self.task.issuer_key.modulus_len)
+        except tokens.TokenError:
+            return "token_malformed", None
+        why = self.tokens_seen.check(tok)
+        if why is not None:
+            return why, None
+        aad = hpke_aad(self.task.task_id, self.task.B, nonce, public_share, token)
+        try:
+            plain = hpke.open_(self.hpke_private_key, enc, hpke_info(self.role), aad, ct)
+        except hpke.HpkeError:
+            return "decrypt_failed", None
+        try:
+            pub = v.decode_public_share(public_share)
+            share = v.decode_input_share(self.agg_id, plain)
+        except ValueError:
+            return "decode_failed", None
+        try:
+            return None, v.verify_init(self.task.verify_key, vdaf_ctx(self.task.task_id),
+                                       self.agg_id, None, nonce, pub, share)
+        except ValueError:
+            return "vdaf_verify_failed", None
+
+    def finish(self, state: Any, message: Any) -> str | None:
+        try:
+            out_share = self.vdaf.verify_next(vdaf_ctx(self.task.task_id), state, message)
+        except ValueError:
+            return "vdaf_verify_failed"
+        self.agg_share = self.vdaf.agg_update(None, self.agg_share, out_share)
+        self.count += 1
+        return None
+
+    def release(self) -> Any | None:
+        """The aggregate share, or None (⊥) below B: each aggregator enforces B itself."""
+        return self.agg_share if self.count >= self.task.B else None
+
+
+@dataclass
+class BatchOutcome:
+    accepted: int
+    rejected: Counter[str]
+    leader_share: Any | None
+    helper_share: Any | None
+    verdicts: list[str]
+
+
+def aggregate_batch(leader: Aggregator, helper: Aggregator, reports: Sequence[Report],
+                    progress: Callable[[int], None] | None = None) -> BatchOutcome:
+    """The leader processes reports in arrival order, forwarding the helper's part (sec. 4.4).
+
+    A report is aggregated only if both accept it, so both sum over the same set. ``verdicts``
+    lists ``"accepted"`` or the rejection reason per report, in arrival order.
+    """
+    vdaf = leader.vdaf
+    rejected: Counter[str] = Counter()
+    verdicts: list[str] = []
+    ctx = vdaf_ctx(leader.task.task_id)
+    for idx, rep in enumerate(reports):
+        if progress is not None:
+            progress(idx)
+        why, lead = leader.open_report(rep.nonce, rep.public_share, rep.token, rep.leader_enc,
+                                       rep.leader_ct)
+        if why is None:
+            why_h, help_ = helper.open_report(rep.nonce, rep.public_share, rep.token,
+                                              rep.helper_enc, rep.helper_ct)
+            if why_h is not None:
+                why = f"helper_{why_h}"
+        if why is None:
+            try:
+                message = vdaf.verifier_shares_to_message(ctx, None, [lead[1], help_[1]])
+            except ValueError:
+                why = "vdaf_verify_failed"
+        if why is None:
+            w1 = leader.finish(lead[0], message)
+            w2 = helper.finish(help_[0], message)
+            if w1 or w2:  # pragma: no cover - Prio3's verify_next fails only on joint_rand
+                raise Sa2Error("aggregators disagree after verification")
+        if why is None:
+            verdicts.append("accepted")
+        else:
+            rejected[why] += 1
+            verdicts.append(why)
+    return BatchOutcome(leader.count, rejected, leader.release(), helper.release(), verdicts)
+
+
+def collect(vdaf: Any, outcome: BatchOutcome) -> tuple[int, ...] | None:
+    """The collector's unshard; None (⊥) if either aggregator refused (fewer than B reports)."""
+    if outcome.leader_share is None or outcome.helper_share is None:
+        return None
+    result = vdaf.unshard(None, [outcome.leader_share, outcome.helper_share], outcome.accepted)
+    return (result,) if isinstance(result, int) else tuple(result)
+
+
+# -- anonymization (sec. 4.2) ------------------------------------------------------------------------
+def anonymize(reports: Sequence[Report], drop_rate: Fraction, network: RandomTape,
+              shuffle: RandomTape) -> tuple[list[Report], list[bool]]:
+    """Drop each report with probability ``drop_rate`` (one ``dpspec.spec.samplers.bernoulli`` coin per
+    report, in order, from ``network``), then deliver the survivors in a uniformly random order
+    (Fisher-Yates from ``shuffle``: for ``j = n-1 .. 1``, swap ``j`` with ``uniform(j + 1)``).
+    Returns the delivered reports and the per-report drop flags."""
+    dropped = [bernoulli(network, drop_rate) == 1 for _ in reports]
+    out = [r for r, d in zip(reports, dropped, strict=True) if not d]
+    for j in range(len(out) - 1, 0, -1):
+        k = shuffle.uniform(j + 1)
+        out[j], out[k] = out[k], out[j]
+    return out, dropped
+
+
+# -- setup and the whole collection ------------------------------------------------------------------
+@dataclass
+class Deployment:
+    """Keys and configuration of one collection (provisioned from a setup tape in simulations)."""
+
+    issuer_sk: tokens.PrivateKey
+    leader_ikm: bytes
+    helper_ikm: bytes
+    verify_key: bytes
+    leader_hpke: hpke.HpkeKeyPair = field(init=False)
+    helper_hpke: hpke.HpkeKeyPair = field(init=False)
+
+    def __post_init__(self) -> None:
+        """The HPKE key pairs are DeriveKeyPair(IKM) (RFC 9180 sec. 7.1.3)."""
+        self.leader_hpke = hpke.derive_key_pair(self.leader_ikm)
+        self.helper_hpke = hpke.derive_key_pair(self.helper_ikm)
+
+
+def provision(seed: bytes, issuer_bits: int = 2048) -> Deployment:
+    """Deterministic keys for a simulation from ``seed`` (tape tag ``sa2/setup``), in order: the
+    issuer's RSA key (:func:`dpspec.spec.sa2.tokens.generate_key`), the leader's then the helper's HPKE
+    IKM (32 bytes each), the VDAF verify key (32 bytes). FOR SIMULATIONS AND VECTORS ONLY."""
+    tape = RandomTape(seed, TAGS["setup"])
+    sk = tokens.generate_key(issuer_bits, tape)
+    return Deployment(sk, tape_bytes(tape, 32), tape_bytes(tape, 32), tape_bytes(tape, 32))
+
+
+def check_deployment(recipe: Recipe, dep: Deployment) -> None:
+    if recipe.leader.hpke_public_key != dep.leader_hpke.public_key or \
+            recipe.helper.hpke_public_key != dep.helper_hpke.public_key or \
+            recipe.issuer_key != dep.issuer_sk.public_key():
+        raise Sa2Error("the recipe's keys are not those of the provisioned aggregators/issuer "
+                       "(generate the recipe from the same seed)")
+
+
+@dataclass
+class CollectionResult:
+    release: tuple[int, ...] | None
+    outcome: BatchOutcome
+    participants: int
+    dummies: int
+    sent: int
+    dropped: int
+    drop_flags: list[bool]
+    tokens_issued: int
+    reports: list[Report]
+    delivered: list[Report]
+
+
+def malicious_reports(j: int, kind: str, recipe: Recipe, vdaf: Any, attester: tokens.Attester,
+                      seed: bytes) -> list[Report]:
+    """The reports of malicious device ``j`` (tape ``sa2/malicious/{j}``), by ``kind``:
+
+    * ``invalid_proof``: a real token, but the encoded measurement's first element is 2 (never a
+      valid Prio3 encoding), so the proof fails;
+    * ``forged_token``: a valid report whose token signature is random bytes;
+    * ``replayed_token``: a valid report of the zero-decoding measurement (or R(0)), then a
+      second, freshly encrypted report of the same measurement with the same token;
+    * ``wrong_B``: a valid report sealed with ``B - 1`` (``B + 1`` when B = 1) in the AAD.
+    """
+    tape = RandomTape(seed, TAGS["malicious"].format(j=j))
+    pk = recipe.issuer_key
+    if kind == "forged_token":
+        nonce = tape_bytes(tape, tokens.NONCE_LEN)
+        sig = tape_bytes(tape, pk.modulus_len)
+        tok = tokens.Token(tokens.token_input(recipe.task_id, nonce), sig)
+    else:
+        tok = tokens.obtain_token(f"malicious-{j}", attester, pk, recipe.task_id, tape)
+    meas = adversary_measurement(recipe, tape)
+    if kind == "invalid_proof":
+        enc = vdaf.flp.encode(meas)
+        enc[0] = vdaf.field(2)
+        return [client_report(recipe, vdaf, None, tok, tape, encoded_measurement=enc)]
+    if kind == "wrong_B":
+        return [client_report(recipe, vdaf, meas, tok, tape, aad_B=recipe.B - 1 if recipe.B > 1
+                              else recipe.B + 1)]
+    if kind == "replayed_token":
+        return [client_report(recipe, vdaf, meas, tok, tape),
+                client_report(recipe, vdaf, meas, tok, tape)]
+    if kind == "forged_token":
+        return [client_report(recipe, vdaf, meas, tok, tape)]
+    raise Sa2Error(f"unknown malicious kind {kind!r}")
+
+
+def adversary_measurement(recipe: Recipe, tape: RandomTape) -> Any:
+    """The (valid) measurement a malicious device puts in its reports: ``R(0)`` on its tape."""
+    return recipe.randomizer.apply(0, tape)
+
+
+def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[int], seed: bytes,
+                   *, malicious: int = 0, drop_rate: Fraction = Fraction(0),
+                   progress: Callable[[str, int, int], None] | None = None,
+                   trace: list[dict[str, str]] | None = None) -> CollectionResult:
+    """One collection: ``len(data)`` honest devices (device ``i`` holds ``data[i]``), ``malicious``
+    adversarial devices (kinds cycling through :data:`MALICIOUS_KINDS`), the anonymizer, the
+    leader and helper, and the collector.
+
+    Coins (tags in :data:`TAGS`): participation ``poisson_sample(len(data), q)`` from
+    ``sa2/poisson``; then for each non-participating device in order a ``bernoulli(q')`` dummy coin
+    from ``sa2/dummy``; device ``i``'s randomizer from ``sa2/client/{i}/randomizer``, its token
+    from ``sa2/client/{i}/token`` and its report from ``sa2/client/{i}/report``. Reports are sent
+    in device order (honest devices, then malicious ones) and pass :func:`anonymize` with tapes
+    ``sa2/network`` and ``sa2/shuffle``.
+
+    Simulation note: devices that send nothing fetch no token here; a deployment should have
+    every device fetch its token at a random time (sec. 4.3) so the fetch reveals nothing.
+    """
+    check_deployment(recipe, dep)
+    keep = ideal.poisson_sample(len(data), recipe.q, RandomTape(seed, TAGS["participation"]))
+    dummy_tape = RandomTape(seed, TAGS["dummy"])
+    issuer = tokens.Issuer(dep.issuer_sk)
+    attester = tokens.Attester(issuer)
+    pk = dep.issuer_sk.public_key()
+    reports: list[Report] = []
+    participants = dummies = 0
+    zero = recipe.randomizer.zero_measurement()
+    for i, x in enumerate(data):
+        if progress is not None and i % 1000 == 0:
+            progress("clients", i, len(data))
+        if keep[i]:
+            meas = recipe.randomizer.apply(x, RandomTape(seed, TAGS["randomizer"].format(i=i)))
+            participants += 1
+        elif recipe.dummy_rate > 0 and bernoulli(dummy_tape, recipe.dummy_rate):
+            meas = zero
+            dummies += 1
+        else:
+            continue
+        tok = tokens.obtain_token(f"device-{i}", attester, pk, recipe.task_id,
+                                  RandomTape(seed, TAGS["token"].format(i=i)))
+        reports.append(client_report(recipe, vdaf, meas, tok,
+                                     RandomTape(seed, TAGS["report"].format(i=i)), trace=trace))
+        if trace is not None:
+            trace[-1] = {"sender": f"device {i}" + ("" if keep[i] else " (dummy)"), **trace[-1]}
+    for j in range(malicious):
+        kind = MALICIOUS_KINDS[j % len(MALICIOUS_KINDS)]
+        new = malicious_reports(j, kind, recipe, vdaf, attester, seed)
+        reports += new
+        if trace is not None:
+            trace += [{"sender": f"malicious {j} ({kind})", **r.to_json()} for r in new]
+    delivered, dropped = anonymize(reports, drop_rate, RandomTape(seed, TAGS["network"]),
+                                   RandomTape(seed, TAGS["shuffle"]))
+    task = TaskConfig(recipe.task_id, recipe.B, dep.verify_key, pk)
+    leader = Aggregator(ROLE_LEADER, task, dep.leader_hpke.private_key, vdaf)
+    helper = Aggregator(ROLE_HELPER, TaskConfig(recipe.task_id, recipe.B, dep.verify_key, pk),
+                        dep.helper_hpke.private_key, vdaf)
+
+    def tick(k: int) -> None:
+        if progress is not None and k % 100 == 0:
+            progress("reports", k, len(delivered))
+
+    outcome = aggregate_batch(leader, helper, delivered, tick)
+    return CollectionResult(collect(vdaf, outcome), outcome, participants, dummies, len(reports),
+                            sum(dropped), dropped, issuer.issued, reports, delivered)
