@@ -1,4 +1,4 @@
-"""The adapter side of the dpspec conformance protocol (version 1; the full text is dpspec/conformance/PROTOCOL.md).
+"""The adapter side of the dpspec conformance protocol (version 1; full text: dpspec/conformance/PROTOCOL.md).
 
 An implementation under test runs as a subprocess. It reads one JSON object per line on stdin and
 writes exactly one JSON object per line on stdout for each, in order:
