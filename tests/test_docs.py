@@ -102,9 +102,11 @@ PAGE_STEPS = [(page, steps(page)) for page in PAGES if page.is_file()]
 def test_pages_show_commands_only_as_console_sessions() -> None:
     offenders = []
     for page in PAGES:
-        for first, lang, _, before in blocks(page):
-            if lang in ("sh", "bash", "shell") and not (page.name == "README.md"
-                                                        and before.strip() == QUICK_START_MARKER):
+        for first, lang, body, before in blocks(page):
+            if lang == "console" or (page.name == "README.md" and before.strip() == QUICK_START_MARKER):
+                continue
+            shows_command = any(re.match(r"\s*(\$ |dpspec |python3? -m dpspec)", line) for line in body)
+            if lang in ("sh", "bash", "shell") or shows_command:
                 offenders.append(f"{page.relative_to(REPO)}:{first}")
     assert not offenders, f"use ```console blocks (run by this test): {offenders}"
 
