@@ -56,6 +56,15 @@ def register(sub: Any) -> None:
     g.add_argument("--figures", type=Path, default=None, metavar="DIR",
                    help="write the sweep plots (PNG) and tables (markdown) into DIR")
     g.set_defaults(func=run_ghazi)
+    m = esub.add_parser(
+        "mjtb", help="interactive n-gram discovery of McMillan et al. (2022): recall vs rounds, budget")
+    m.add_argument("--devices", type=int, default=5000, help="number of devices (default 5000)")
+    m.add_argument("--rounds", type=int, default=3, help="rounds = largest n-gram (default 3)")
+    m.add_argument("--min-cohort", type=int, default=1000, help="m of every round (default 1000)")
+    m.add_argument("--seed", default="6d6a746232322d646973636f76657279",
+                   help="hex seed of the population, invitations and devices")
+    m.add_argument("--json", action="store_true", help="print JSON")
+    m.set_defaults(func=run_mjtb)
 
 
 def _rational(text: str, name: str) -> Fraction:
@@ -341,4 +350,39 @@ def write_figures(folder: Path, n: int, buckets: int, factor: Fraction) -> int:
     parts += _notes(one, eps_sweep, n)
     (folder / "README.md").write_text("\n".join(parts), encoding="utf-8")
     print(f"wrote {folder / 'README.md'} and 6 PNG plots")
+    return 0
+
+
+# -- dpspec experiment mjtb ------------------------------------------------------------------------
+def run_mjtb(args: argparse.Namespace) -> int:
+    """Recall of the interactive n-gram discovery against rounds and budget (MJTB+22 sec. 1, 4)."""
+    import sys
+
+    from dpspec.spec.mjtb.discovery import recall_experiment
+
+    if not 1 <= args.devices <= 10**6:
+        raise CliError("--devices must be in [1, 10^6]")
+    if not 1 <= args.rounds <= 6:
+        raise CliError("--rounds must be in [1, 6]")
+    if not 2 <= args.min_cohort <= 10**6:
+        raise CliError("--min-cohort must be in [2, 10^6]")
+    try:
+        seed = bytes.fromhex(args.seed)
+    except ValueError as exc:
+        raise CliError("--seed must be hexadecimal") from exc
+    if not 16 <= len(seed) <= 255:
+        raise CliError("--seed must have 16 to 255 bytes")
+    print(f"running 6 configurations of {args.devices} devices ...", file=sys.stderr)
+    rows = recall_experiment(seed, args.devices, args.rounds, min_cohort=args.min_cohort)
+    if args.json:
+        print(json.dumps({"seed": args.seed, "rows": rows}, indent=2))
+        return 0
+    head = " | ".join(f"recall after round {r + 1}" for r in range(args.rounds))
+    print(f"| eps0 | eps per round | eps_allowed | {head} | answered per round |")
+    print("|---|---|---|" + "---:|" * args.rounds + "---|")
+    for row in rows:
+        rec = " | ".join(f"{x:.3f}" for x in row["recall_by_round"])
+        print(f"| {row['eps0']} | {row['eps_per_round']} | {row['eps_allowed']} | {rec} | "
+              f"{', '.join(map(str, row['answered_by_round']))} |")
+    print(f"\ntrue frequent prefixes (tau = 1/50): {rows[0]['true_frequent']}; seed {args.seed}")
     return 0

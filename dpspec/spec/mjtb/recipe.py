@@ -123,6 +123,16 @@ class PrefixTree:
         return (*self.leaves[i], END if r == 0 else self.words[r - 2])
 
 
+def select_bucket(tree: PrefixTree, ngrams: Sequence[Sequence[str]], tape: RandomTape) -> int:
+    """The n-gram bucket a device reports: one of its matching n-grams chosen uniformly
+    (``tape.uniform(#matches)``), or, with no match, a uniformly random n-gram bucket
+    (``tape.uniform(NGRAM_BUCKETS)``; footnote 3 of [MJTB+22])."""
+    matches = [b for b in (tree.bucket(g) for g in ngrams) if b is not None]
+    if matches:
+        return matches[tape.uniform(len(matches))]
+    return tape.uniform(tree.count)
+
+
 @dataclass(frozen=True)
 class Query:
     """The recipe's query: an identifier, the data fields it reads, its budgets (sec. 4.3)."""
@@ -155,13 +165,8 @@ class Recipe:
         return age_bucket * self.ngrams.count + ngram_bucket
 
     def select(self, ngrams: Sequence[Sequence[str]], tape: RandomTape) -> int:
-        """The n-gram bucket a device reports: one of its matching n-grams chosen uniformly
-        (``tape.uniform(#matches)``), or, with no match, a uniformly random n-gram bucket
-        (``tape.uniform(NGRAM_BUCKETS)``; footnote 3)."""
-        matches = [b for b in (self.ngrams.bucket(g) for g in ngrams) if b is not None]
-        if matches:
-            return matches[tape.uniform(len(matches))]
-        return tape.uniform(self.ngrams.count)
+        """The n-gram bucket the device reports (:func:`select_bucket`)."""
+        return select_bucket(self.ngrams, ngrams, tape)
 
     def encode(self, age: int | None, ngrams: Sequence[Sequence[str]], tape: RandomTape
                ) -> list[int]:
