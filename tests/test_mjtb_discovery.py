@@ -68,7 +68,7 @@ def test_min_cohort_withholds_the_aggregate() -> None:
 
 
 def test_nearly_noiseless_rounds_find_the_frequent_prefixes() -> None:
-    p = DiscoveryParams(devices=1000, eps0=Fraction(8), eps=Fraction(16), eps_local_allowed=16,
+    p = DiscoveryParams(devices=1000, eps0=Fraction(8), eps=Fraction(16), eps_local_allowed=Fraction(16),
                         eps_allowed=Fraction(100), top_k=4, rounds=2, max_order=2)
     res = run_discovery(p, SEED)
     pop = RandomTape(SEED, "dpspec/mjtb/population")
