@@ -50,6 +50,8 @@ def register(sub: Any) -> None:
                    help="correlated RMSE / central DLap RMSE (default 1.2, as in sec. 5.1)")
     g.add_argument("--no-theorems", action="store_true",
                    help="skip the rows whose parameters come from Theorems 11, 13, 18")
+    g.add_argument("--near-central", action="store_true",
+                   help="add the near-central instance of sec. 4.1 (DLap(0.99 eps) + 0.01 eps to D3)")
     g.add_argument("--simulate", type=int, default=0, metavar="K",
                    help="add Monte Carlo RMSEs from K seeded protocol runs")
     g.add_argument("--json", action="store_true", help="print JSON")
@@ -134,7 +136,8 @@ def run_ghazi(args: argparse.Namespace) -> int:
     eps, delta, n, buckets, factor = _inputs(args)
     if args.figures is not None:
         return write_figures(args.figures, n, buckets or 10, factor)
-    rows = binary_comparison(eps, delta, n, rmse_factor=factor, theorems=not args.no_theorems)
+    rows = binary_comparison(eps, delta, n, rmse_factor=factor, theorems=not args.no_theorems,
+                             near_central=args.near_central)
     hist = histogram_comparison(eps, delta, n, buckets, rmse_factor=factor) if buckets else []
     sims: dict[str, mpmath.mpf] = {}
     if args.simulate:
