@@ -52,6 +52,8 @@ def register(sub: Any) -> None:
                    help="skip the rows whose parameters come from Theorems 11, 13, 18")
     g.add_argument("--near-central", action="store_true",
                    help="add the near-central instance of sec. 4.1 (DLap(0.99 eps) + 0.01 eps to D3)")
+    g.add_argument("--lower-bounds", action="store_true",
+                   help="print Theorem 3 and Lemma 15 illustrated beside exact errors, and stop")
     g.add_argument("--simulate", type=int, default=0, metavar="K",
                    help="add Monte Carlo RMSEs from K seeded protocol runs")
     g.add_argument("--json", action="store_true", help="print JSON")
@@ -134,6 +136,8 @@ def ratio_line(rows: list[Row]) -> str | None:
 
 def run_ghazi(args: argparse.Namespace) -> int:
     eps, delta, n, buckets, factor = _inputs(args)
+    if args.lower_bounds:
+        return print_lower_bounds(eps, n, args.json)
     if args.figures is not None:
         return write_figures(args.figures, n, buckets or 10, factor)
     rows = binary_comparison(eps, delta, n, rmse_factor=factor, theorems=not args.no_theorems,
@@ -388,4 +392,31 @@ def run_mjtb(args: argparse.Namespace) -> int:
         print(f"| {row['eps0']} | {row['eps_per_round']} | {row['eps_allowed']} | {rec} | "
               f"{', '.join(map(str, row['answered_by_round']))} |")
     print(f"\ntrue frequent prefixes (tau = 1/50): {rows[0]['true_frequent']}; seed {args.seed}")
+    return 0
+
+
+def print_lower_bounds(eps: mpmath.mpf, n: int, as_json: bool) -> int:
+    """Theorem 3 (n = 10^3 ... 10^6, delta = n^-2) and Lemma 15 (delta grid, the given n)."""
+    from dpspec.spec.shuffled.lower_bounds import lemma15_rows, theorem3_rows
+
+    t3 = theorem3_rows(eps, [10**3, 10**4, 10**5, 10**6])
+    l15 = lemma15_rows(eps, ["1e-3", "1e-6", "1e-9", "1e-12"], n)
+    if as_json:
+        print(json.dumps({"epsilon": _fmt(eps), "theorem3": [r.as_json() for r in t3],
+                          "lemma15": {"n": n, "rows": [r.as_json() for r in l15]}}, indent=2))
+        return 0
+    print(f"Theorem 3 (single-message, MSE = Omega(log n)), eps = {_fmt(eps)}, delta = n^-2")
+    print("| n | ln n | RR MSE (exact) | RR MSE / ln n | correlated MSE | central DLap MSE |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for r in t3:
+        print(f"| {r.x} | {_fmt(r.log_term, 5)} | {_fmt(r.bounded_mse)} | {_fmt(r.ratio, 4)} | "
+              f"{_fmt(r.correlated_mse)} | {_fmt(r.central_mse)} |")
+    print(f"\nLemma 15 (non-negative infinitely divisible noise, MSE = Omega(log 1/delta)), "
+          f"eps = {_fmt(eps)}, n = {n}")
+    print("| delta | ln(1/delta) | Poisson MSE (exact lambda) | ratio | correlated MSE | "
+          "central DLap MSE |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for r in l15:
+        print(f"| {r.delta} | {_fmt(r.log_term, 5)} | {_fmt(r.bounded_mse)} | {_fmt(r.ratio, 4)} | "
+              f"{_fmt(r.correlated_mse)} | {_fmt(r.central_mse)} |")
     return 0
