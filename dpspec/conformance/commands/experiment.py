@@ -54,6 +54,8 @@ def register(sub: Any) -> None:
                    help="add the near-central instance of sec. 4.1 (DLap(0.99 eps) + 0.01 eps to D3)")
     g.add_argument("--lower-bounds", action="store_true",
                    help="print Theorem 3 and Lemma 15 illustrated beside exact errors, and stop")
+    g.add_argument("--histogram-growth", action="store_true",
+                   help="print the sec. 5.2 error growth with B on synthetic data, and stop")
     g.add_argument("--simulate", type=int, default=0, metavar="K",
                    help="add Monte Carlo RMSEs from K seeded protocol runs")
     g.add_argument("--json", action="store_true", help="print JSON")
@@ -138,6 +140,8 @@ def run_ghazi(args: argparse.Namespace) -> int:
     eps, delta, n, buckets, factor = _inputs(args)
     if args.lower_bounds:
         return print_lower_bounds(eps, n, args.json)
+    if args.histogram_growth:
+        return print_histogram_growth(eps, delta, n, args.json)
     if args.figures is not None:
         return write_figures(args.figures, n, buckets or 10, factor)
     rows = binary_comparison(eps, delta, n, rmse_factor=factor, theorems=not args.no_theorems,
@@ -419,4 +423,27 @@ def print_lower_bounds(eps: mpmath.mpf, n: int, as_json: bool) -> int:
     for r in l15:
         print(f"| {r.delta} | {_fmt(r.log_term, 5)} | {_fmt(r.bounded_mse)} | {_fmt(r.ratio, 4)} | "
               f"{_fmt(r.correlated_mse)} | {_fmt(r.central_mse)} |")
+    return 0
+
+
+def print_histogram_growth(eps: mpmath.mpf, delta: mpmath.mpf, n: int, as_json: bool) -> int:
+    """Sec. 5.2: error against B on the synthetic distributions (exact RMSE and l-infinity)."""
+    from dpspec.spec.shuffled.histogram_experiment import error_growth
+
+    rows = error_growth(eps, delta, n, [2, 8, 32, 128, 512, 2048])
+    if as_json:
+        print(json.dumps({"epsilon": _fmt(eps), "delta": _fmt(delta), "n": n,
+                          "rows": [r.as_json() for r in rows]}, indent=2))
+        return 0
+    print(f"Histogram error vs B, eps = {_fmt(eps)}, delta = {_fmt(delta)}, n = {n} "
+          "(exact; RMSE over buckets, E[l-inf] for the discrete-Laplace errors)")
+    print("| B | data | central RMSE | correlated RMSE | B-ary RR RMSE | B-ary RR worst bucket | "
+          "RAPPOR RMSE | central E[l-inf] | correlated E[l-inf] |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        m, li = r.rmse, r.linf
+        print(f"| {r.buckets} | {r.distribution} | {_fmt(m['central_dlap'])} | "
+              f"{_fmt(m['correlated'])} | {_fmt(m['bary_rr'])} | "
+              f"{_fmt(m['bary_rr_worst_bucket'])} | {_fmt(m['rappor'])} | "
+              f"{_fmt(li['central_dlap'])} | {_fmt(li['correlated'])} |")
     return 0
