@@ -51,6 +51,7 @@ class DapRun:
     """What each party saw and sent."""
 
     noisy_measurements: list[Any] = field(default_factory=list)
+    not_uploaded: list[int] = field(default_factory=list)        # Clients that could not shard
     outcome: protocol.BatchOutcome | None = None
     agg_shares: list[Any] = field(default_factory=list)          # before the DP hook
     noised_agg_shares: list[Any] = field(default_factory=list)   # what the Collector receives
@@ -91,8 +92,11 @@ def run_policy_in_dap(policy: DpPolicy, recipe: protocol.Recipe, dep: protocol.D
         run.noisy_measurements.append(noisy)
         tok = tokens.obtain_token(f"client-{i}", attester, pk, recipe.task_id,
                                   RandomTape(seed, TAGS["token"].format(i=i)))
-        reports.append(protocol.client_report(recipe, vdaf, noisy, tok,
-                                              RandomTape(seed, TAGS["report"].format(i=i))))
+        try:
+            reports.append(protocol.client_report(recipe, vdaf, noisy, tok,
+                                                  RandomTape(seed, TAGS["report"].format(i=i))))
+        except ValueError:  # e.g. a noised multi-hot vector above max_weight: not uploaded
+            run.not_uploaded.append(i)
     delivered, _ = protocol.anonymize(reports, Fraction(0), RandomTape(seed, TAGS["network"]),
                                       RandomTape(seed, TAGS["shuffle"]))
     # -- aggregation job -----------------------------------------------------------------------
