@@ -39,6 +39,7 @@ def register(sub: Any) -> None:
         p.add_argument("--eps0", required=True, help="local budget of the randomizer")
         p.add_argument("--eps", required=True, help="cohort-aggregate budget of the query")
         p.add_argument("--min-cohort", required=True, type=int, help="m, enforced by aggregation")
+        p.add_argument("--query-id", help="the recipe's query, for a policy with queryClasses")
         p.add_argument("--json", action="store_true")
         p.set_defaults(func=func)
 
@@ -82,7 +83,7 @@ def run_init(args: argparse.Namespace) -> int:
 def _query(args: argparse.Namespace) -> Query:
     try:
         return Query.make(args.analysis, [f.strip() for f in args.fields.split(",") if f.strip()],
-                          args.eps0, args.eps, args.min_cohort)
+                          args.eps0, args.eps, args.min_cohort, args.query_id)
     except (ValueError, TypeError) as exc:
         raise CliError(str(exc)) from exc
 

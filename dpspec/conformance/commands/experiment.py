@@ -50,12 +50,27 @@ def register(sub: Any) -> None:
                    help="correlated RMSE / central DLap RMSE (default 1.2, as in sec. 5.1)")
     g.add_argument("--no-theorems", action="store_true",
                    help="skip the rows whose parameters come from Theorems 11, 13, 18")
+    g.add_argument("--near-central", action="store_true",
+                   help="add the near-central instance of sec. 4.1 (DLap(0.99 eps) + 0.01 eps to D3)")
+    g.add_argument("--lower-bounds", action="store_true",
+                   help="print Theorem 3 and Lemma 15 illustrated beside exact errors, and stop")
+    g.add_argument("--histogram-growth", action="store_true",
+                   help="print the sec. 5.2 error growth with B on synthetic data, and stop")
     g.add_argument("--simulate", type=int, default=0, metavar="K",
                    help="add Monte Carlo RMSEs from K seeded protocol runs")
     g.add_argument("--json", action="store_true", help="print JSON")
     g.add_argument("--figures", type=Path, default=None, metavar="DIR",
                    help="write the sweep plots (PNG) and tables (markdown) into DIR")
     g.set_defaults(func=run_ghazi)
+    m = esub.add_parser(
+        "mjtb", help="interactive n-gram discovery of McMillan et al. (2022): recall vs rounds, budget")
+    m.add_argument("--devices", type=int, default=5000, help="number of devices (default 5000)")
+    m.add_argument("--rounds", type=int, default=3, help="rounds = largest n-gram (default 3)")
+    m.add_argument("--min-cohort", type=int, default=1000, help="m of every round (default 1000)")
+    m.add_argument("--seed", default="6d6a746232322d646973636f76657279",
+                   help="hex seed of the population, invitations and devices")
+    m.add_argument("--json", action="store_true", help="print JSON")
+    m.set_defaults(func=run_mjtb)
 
 
 def _rational(text: str, name: str) -> Fraction:
@@ -123,9 +138,14 @@ def ratio_line(rows: list[Row]) -> str | None:
 
 def run_ghazi(args: argparse.Namespace) -> int:
     eps, delta, n, buckets, factor = _inputs(args)
+    if args.lower_bounds:
+        return print_lower_bounds(eps, n, args.json)
+    if args.histogram_growth:
+        return print_histogram_growth(eps, delta, n, args.json)
     if args.figures is not None:
         return write_figures(args.figures, n, buckets or 10, factor)
-    rows = binary_comparison(eps, delta, n, rmse_factor=factor, theorems=not args.no_theorems)
+    rows = binary_comparison(eps, delta, n, rmse_factor=factor, theorems=not args.no_theorems,
+                             near_central=args.near_central)
     hist = histogram_comparison(eps, delta, n, buckets, rmse_factor=factor) if buckets else []
     sims: dict[str, mpmath.mpf] = {}
     if args.simulate:
@@ -341,4 +361,89 @@ def write_figures(folder: Path, n: int, buckets: int, factor: Fraction) -> int:
     parts += _notes(one, eps_sweep, n)
     (folder / "README.md").write_text("\n".join(parts), encoding="utf-8")
     print(f"wrote {folder / 'README.md'} and 6 PNG plots")
+    return 0
+
+
+# -- dpspec experiment mjtb ------------------------------------------------------------------------
+def run_mjtb(args: argparse.Namespace) -> int:
+    """Recall of the interactive n-gram discovery against rounds and budget (MJTB+22 sec. 1, 4)."""
+    import sys
+
+    from dpspec.spec.mjtb.discovery import recall_experiment
+
+    if not 1 <= args.devices <= 10**6:
+        raise CliError("--devices must be in [1, 10^6]")
+    if not 1 <= args.rounds <= 6:
+        raise CliError("--rounds must be in [1, 6]")
+    if not 2 <= args.min_cohort <= 10**6:
+        raise CliError("--min-cohort must be in [2, 10^6]")
+    try:
+        seed = bytes.fromhex(args.seed)
+    except ValueError as exc:
+        raise CliError("--seed must be hexadecimal") from exc
+    if not 16 <= len(seed) <= 255:
+        raise CliError("--seed must have 16 to 255 bytes")
+    print(f"running 6 configurations of {args.devices} devices ...", file=sys.stderr)
+    rows = recall_experiment(seed, args.devices, args.rounds, min_cohort=args.min_cohort)
+    if args.json:
+        print(json.dumps({"seed": args.seed, "rows": rows}, indent=2))
+        return 0
+    head = " | ".join(f"recall after round {r + 1}" for r in range(args.rounds))
+    print(f"| eps0 | eps per round | eps_allowed | {head} | answered per round |")
+    print("|---|---|---|" + "---:|" * args.rounds + "---|")
+    for row in rows:
+        rec = " | ".join(f"{x:.3f}" for x in row["recall_by_round"])
+        print(f"| {row['eps0']} | {row['eps_per_round']} | {row['eps_allowed']} | {rec} | "
+              f"{', '.join(map(str, row['answered_by_round']))} |")
+    print(f"\ntrue frequent prefixes (tau = 1/50): {rows[0]['true_frequent']}; seed {args.seed}")
+    return 0
+
+
+def print_lower_bounds(eps: mpmath.mpf, n: int, as_json: bool) -> int:
+    """Theorem 3 (n = 10^3 ... 10^6, delta = n^-2) and Lemma 15 (delta grid, the given n)."""
+    from dpspec.spec.shuffled.lower_bounds import lemma15_rows, theorem3_rows
+
+    t3 = theorem3_rows(eps, [10**3, 10**4, 10**5, 10**6])
+    l15 = lemma15_rows(eps, ["1e-3", "1e-6", "1e-9", "1e-12"], n)
+    if as_json:
+        print(json.dumps({"epsilon": _fmt(eps), "theorem3": [r.as_json() for r in t3],
+                          "lemma15": {"n": n, "rows": [r.as_json() for r in l15]}}, indent=2))
+        return 0
+    print(f"Theorem 3 (single-message, MSE = Omega(log n)), eps = {_fmt(eps)}, delta = n^-2")
+    print("| n | ln n | RR MSE (exact) | RR MSE / ln n | correlated MSE | central DLap MSE |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for r in t3:
+        print(f"| {r.x} | {_fmt(r.log_term, 5)} | {_fmt(r.bounded_mse)} | {_fmt(r.ratio, 4)} | "
+              f"{_fmt(r.correlated_mse)} | {_fmt(r.central_mse)} |")
+    print(f"\nLemma 15 (non-negative infinitely divisible noise, MSE = Omega(log 1/delta)), "
+          f"eps = {_fmt(eps)}, n = {n}")
+    print("| delta | ln(1/delta) | Poisson MSE (exact lambda) | ratio | correlated MSE | "
+          "central DLap MSE |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for r in l15:
+        print(f"| {r.delta} | {_fmt(r.log_term, 5)} | {_fmt(r.bounded_mse)} | {_fmt(r.ratio, 4)} | "
+              f"{_fmt(r.correlated_mse)} | {_fmt(r.central_mse)} |")
+    return 0
+
+
+def print_histogram_growth(eps: mpmath.mpf, delta: mpmath.mpf, n: int, as_json: bool) -> int:
+    """Sec. 5.2: error against B on the synthetic distributions (exact RMSE and l-infinity)."""
+    from dpspec.spec.shuffled.histogram_experiment import error_growth
+
+    rows = error_growth(eps, delta, n, [2, 8, 32, 128, 512, 2048])
+    if as_json:
+        print(json.dumps({"epsilon": _fmt(eps), "delta": _fmt(delta), "n": n,
+                          "rows": [r.as_json() for r in rows]}, indent=2))
+        return 0
+    print(f"Histogram error vs B, eps = {_fmt(eps)}, delta = {_fmt(delta)}, n = {n} "
+          "(exact; RMSE over buckets, E[l-inf] for the discrete-Laplace errors)")
+    print("| B | data | central RMSE | correlated RMSE | B-ary RR RMSE | B-ary RR worst bucket | "
+          "RAPPOR RMSE | central E[l-inf] | correlated E[l-inf] |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        m, li = r.rmse, r.linf
+        print(f"| {r.buckets} | {r.distribution} | {_fmt(m['central_dlap'])} | "
+              f"{_fmt(m['correlated'])} | {_fmt(m['bary_rr'])} | "
+              f"{_fmt(m['bary_rr_worst_bucket'])} | {_fmt(m['rappor'])} | "
+              f"{_fmt(li['central_dlap'])} | {_fmt(li['correlated'])} |")
     return 0

@@ -1,9 +1,11 @@
 """Vector family ``shuffled``: the shuffled-model counting mechanisms of [GKMP20] (dpspec.spec.shuffled).
 
-Three files: the D-distributed mechanism (Algorithms 1, 2), the correlated distributed mechanism
-(Algorithms 3, 4) and the B-bucket histogram built from either. A randomize test gives a user's
-seed, parameters and input and expects the noise draws (intermediate values) and the user's
-messages as counts of +1 and -1; an analyze test gives the shuffled totals and expects the estimate.
+Four files: the D-distributed mechanism (Algorithms 1, 2), the correlated distributed mechanism
+(Algorithms 3, 4), the B-bucket histogram built from either, and the fast (discrete compound
+Poisson) form of the histogram randomizer (sec. 1.2; dpspec.spec.shuffled.fast). A randomize
+test gives a user's seed, parameters and input and expects the noise draws (intermediate values)
+and the user's messages as counts of +1 and -1; an analyze test gives the shuffled totals and
+expects the estimate.
 """
 
 from __future__ import annotations
@@ -37,12 +39,14 @@ from dpspec.spec.shuffled.divisible import (
     Poisson,
     format_rational,
 )
+from dpspec.spec.shuffled.fast import TAG_FAST_HISTOGRAM, randomize_fast
 from dpspec.spec.shuffled.histogram import TAG_HISTOGRAM, HistogramMechanism
 from dpspec.spec.tape import RandomTape
 
 DISTRIBUTED_SCHEMA = "ghazi_distributed-v1.json"
 CORRELATED_SCHEMA = "ghazi_correlated-v1.json"
 HISTOGRAM_SCHEMA = "ghazi_histogram-v1.json"
+HISTOGRAM_FAST_SCHEMA = "ghazi_histogram_fast-v1.json"
 
 _NOISE: dict[str, Any] = {
     "type": "object",
@@ -132,6 +136,17 @@ def histogram_randomize(args: dict[str, Any]) -> dict[str, Any]:
             "bitsConsumed": tape.bits_consumed}
 
 
+def histogram_randomize_fast(args: dict[str, Any]) -> dict[str, Any]:
+    mech = _histogram(args)
+    tape = RandomTape(hex_arg(args, "seed"), TAG_FAST_HISTOGRAM)
+    out = randomize_fast(mech, int_arg(args, "x"), tape)
+    keys = sorted(out.messages)
+    return {"buckets": [str(j) for j in keys],
+            "plus": [str(out.messages[j].plus) for j in keys],
+            "minus": [str(out.messages[j].minus) for j in keys],
+            "bitsConsumed": tape.bits_consumed}
+
+
 def histogram_analyze(args: dict[str, Any]) -> dict[str, Any]:
     mech = _histogram(args)
     plus, minus = args["plus"], args["minus"]
@@ -176,6 +191,20 @@ CORRELATED_HEADER = COMMON_HEADER + [
     " P[k] = (1-a)/(1+a) a^|k| (Observation 16).",
 ]
 
+HISTOGRAM_FAST_HEADER = COMMON_HEADER + [
+    f"ghazi.histogram.randomize_fast (sec. 1.2, discrete compound Poisson form): tape ="
+    f" RandomTape(seed, '{TAG_FAST_HISTOGRAM}'). For each share S in order (d1/n, d2/n, d3/n for"
+    " the correlated mechanism; noise/n for the distributed one): N = poisson(tape, B * rate(S))"
+    " with rate(poisson(mu)) = mu and rate(negative_binomial(r, p)) = r p / (1 - p); then N times:"
+    " j = tape.uniform(B); for poisson Z[j] += 1; for negative_binomial J = 1 + geometric(tape,"
+    " 1 - p) and, if bernoulli_ratio(tape, 1, J), Z[j] += J. Messages: plus[j] = [x == j] + Z1[j]"
+    " + Z3[j], minus[j] = Z2[j] + Z3[j] (distributed: plus[j] = [x == j] + Z[j]).",
+    "Outputs list only the buckets with a message, in increasing order: buckets, plus, minus.",
+    "The law of the messages equals ghazi.histogram.randomize's (same per-bucket distribution,"
+    " independent buckets); the tape is read differently, so the two have separate vectors.",
+    "Invalid: x outside {0..B-1}, B < 1.",
+]
+
 HISTOGRAM_HEADER = COMMON_HEADER + [
     f"ghazi.histogram.randomize (Corollary 2): tape = RandomTape(seed, '{TAG_HISTOGRAM}'); for"
     " buckets j = 0..B-1 in order, run the per-bucket randomizer with input bit [x == j] on the"
@@ -199,6 +228,7 @@ class ShuffledFamily(Family):
             "ghazi.correlated.analyze": correlated_analyze,
             "ghazi.histogram.randomize": histogram_randomize,
             "ghazi.histogram.analyze": histogram_analyze,
+            "ghazi.histogram.randomize_fast": histogram_randomize_fast,
         }
 
     def schemas(self) -> dict[str, dict[str, Any]]:
@@ -234,7 +264,16 @@ class ShuffledFamily(Family):
                 {"type": "object", "required": ["estimates"],
                  "properties": {"estimates": {"type": "array", "items": RAT}}}),
         }
+        ops_f: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "ghazi.histogram.randomize_fast": (
+                {"properties": hist_args},
+                {"type": "object", "required": ["buckets", "plus", "minus", "bitsConsumed"],
+                 "properties": {"buckets": dec_list, "plus": dec_list, "minus": dec_list,
+                                "bitsConsumed": COUNT}}),
+        }
         return {
+            HISTOGRAM_FAST_SCHEMA: family_schema(
+                HISTOGRAM_FAST_SCHEMA, "GKMP20 fast histogram randomizer vectors", ops_f),
             DISTRIBUTED_SCHEMA: family_schema(DISTRIBUTED_SCHEMA,
                                               "GKMP20 D-distributed mechanism vectors", ops_d),
             CORRELATED_SCHEMA: family_schema(CORRELATED_SCHEMA,
@@ -243,7 +282,8 @@ class ShuffledFamily(Family):
         }
 
     def files(self) -> list[VectorFile]:
-        return [self._distributed_file(), self._correlated_file(), self._histogram_file()]
+        return [self._distributed_file(), self._correlated_file(), self._histogram_file(),
+                self._histogram_fast_file()]
 
     # -- generators ------------------------------------------------------------------------
     def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -424,6 +464,40 @@ class ShuffledFamily(Family):
         doc = envelope(algorithm="GKMP20 histogram (Corollary 2)", family=self.name,
                        schema=HISTOGRAM_SCHEMA, header=HISTOGRAM_HEADER, notes=_NOTES, groups=groups)
         return VectorFile("shuffled/ghazi_histogram.json", doc, HISTOGRAM_SCHEMA)
+
+    def _histogram_fast_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups: list[dict[str, Any]] = []
+        a = Fraction(43, 100)
+        corr: dict[str, Any] = {
+            "d1": noise_to_json(NegativeBinomial(1, a)), "d2": noise_to_json(NegativeBinomial(1, a)),
+            "d3": noise_to_json(NegativeBinomial(Fraction(27, 10), Fraction(987, 1000)))}
+        op = "ghazi.histogram.randomize_fast"
+        profiles: list[tuple[str, dict[str, Any]]] = [
+            ("correlated, B = 4, n = 3 (many messages per bucket)", {**corr, "n": "3", "B": "4"}),
+            ("correlated, B = 1000, n = 1000 (most buckets silent)",
+             {**corr, "n": "1000", "B": "1000"}),
+            ("correlated, B = 100000, n = 10000 (the fast form's case)",
+             {**corr, "n": "10000", "B": "100000"}),
+            ("poisson(35), B = 5, n = 2", {"noise": noise_to_json(Poisson(35)), "n": "2", "B": "5"}),
+            ("poisson(35), B = 10000, n = 10000", {"noise": noise_to_json(Poisson(35)),
+                                                    "n": "10000", "B": "10000"}),
+        ]
+        for i, (label, params) in enumerate(profiles):
+            buckets = int(params["B"])
+            cases = [(f"{label}, x = {(7 * j) % buckets}", {"seed": s, "x": str((7 * j) % buckets)})
+                     for j, s in enumerate(self._seeds(f"hist-fast/{i}", 4))]
+            invalid: list[tuple[str, dict[str, Any], str]] = []
+            if i == 0:
+                seed = self._seeds("hist-fast/bad", 1)[0]
+                invalid = [("input equal to B", {"seed": seed, "x": params["B"]}, "BadInput"),
+                           ("negative input", {"seed": seed, "x": "-1"}, "BadInput")]
+            groups.append({"op": op, "params": params,
+                           "tests": self._tests(tc, op, params, cases, invalid)})
+        doc = envelope(algorithm="GKMP20 histogram randomizer, discrete compound Poisson form "
+                       "(sec. 1.2)", family=self.name, schema=HISTOGRAM_FAST_SCHEMA,
+                       header=HISTOGRAM_FAST_HEADER, notes=_NOTES, groups=groups)
+        return VectorFile("shuffled/ghazi_histogram_fast.json", doc, HISTOGRAM_FAST_SCHEMA)
 
 
 _NOTES = {

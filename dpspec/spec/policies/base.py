@@ -26,7 +26,7 @@ are recorded in the transcript with the reason.
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -175,11 +175,14 @@ class PolicyTranscript:
     meas_count: int = 0
     agg_result: Any = None
     debiased_result: Any = None
+    #: the Aggregators that skipped ``add_noise_to_agg_share`` (``skip_noise``; empty when honest)
+    skipped_noise: list[int] = field(default_factory=list)
 
 
 def run_vdaf_with_dp_policy(dp_policy: DpPolicy, vdaf: Prio3[Any, Any, Any], ctx: bytes,
                             agg_param: None, measurements: Sequence[Any],
-                            randomness: PolicyRandomness) -> PolicyTranscript:
+                            randomness: PolicyRandomness,
+                            skip_noise: Collection[int] = ()) -> PolicyTranscript:
     """Sec. 5.1 of the DP draft: run ``dp_policy`` with ``vdaf`` on ``measurements``.
 
     For each report ``i`` in order: the Client noises its measurement with the tape
@@ -189,13 +192,24 @@ def run_vdaf_with_dp_policy(dp_policy: DpPolicy, vdaf: Prio3[Any, Any, Any], ctx
     reports are aggregated (agg_init, agg_update); each Aggregator ``j`` then noises its aggregate
     share with ``RandomTape(aggregator_noise_seeds[j], AGGREGATOR_TAG)``; the Collector unshards
     the noised shares with ``meas_count`` = the number of accepted reports and debiases.
+
+    ``skip_noise`` models the dishonest Aggregator of sec. 3.3.2 (TODO issue#15 of the draft):
+    each Aggregator listed there sends its aggregate share *without* calling
+    ``add_noise_to_agg_share`` (its noise tape is not read). Nothing else changes: VDAF
+    verification covers reports, not aggregate shares, so the run completes and the Collector
+    unshards and debiases as usual. :mod:`dpspec.spec.policies.corruption` says what guarantee
+    remains for each policy.
     """
+    skipped = sorted(set(skip_noise))
+    if any(isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < vdaf.SHARES
+           for j in skipped):
+        raise ValueError(f"skip_noise lists Aggregator ids in [0, {vdaf.SHARES})")
     if len(randomness.nonces) != len(measurements) or len(randomness.rands) != len(measurements) \
             or len(randomness.client_noise_seeds) != len(measurements):
         raise ValueError("randomness must hold one nonce, rand and client noise seed per report")
     if len(randomness.aggregator_noise_seeds) != vdaf.SHARES:
         raise ValueError("randomness must hold one noise seed per Aggregator")
-    out = PolicyTranscript(randomness=randomness, ctx=ctx)
+    out = PolicyTranscript(randomness=randomness, ctx=ctx, skipped_noise=skipped)
     agg_shares = [vdaf.agg_init(agg_param) for _ in range(vdaf.SHARES)]
     for i, measurement in enumerate(measurements):
         meas = dp_policy.encode_measurement(measurement)
@@ -217,6 +231,9 @@ def run_vdaf_with_dp_policy(dp_policy: DpPolicy, vdaf: Prio3[Any, Any, Any], ctx
     out.meas_count = meas_count
     out.agg_shares = [list(s) for s in agg_shares]
     for j in range(vdaf.SHARES):
+        if j in skipped:
+            out.noised_agg_shares.append(list(agg_shares[j]))
+            continue
         tape = RandomTape(randomness.aggregator_noise_seeds[j], dp_policy.AGGREGATOR_TAG)
         out.noised_agg_shares.append(dp_policy.add_noise_to_agg_share(list(agg_shares[j]),
                                                                       meas_count, tape))

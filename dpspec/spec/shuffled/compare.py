@@ -31,6 +31,7 @@ from dpspec.spec.shuffled.params import (
     DistributedDesign,
     design_correlated,
     design_correlated_exact,
+    design_near_central,
 )
 
 
@@ -122,6 +123,17 @@ def correlated_design(eps: mpmath.mpf, delta: mpmath.mpf, n: int, method: str,
                              rmse_factor)
 
 
+def near_central_design(eps: mpmath.mpf, delta: mpmath.mpf, n: int, method: str
+                        ) -> CorrelatedDesign:
+    """The near-central instance of sec. 4.1 (``D1 - D2 = DLap(0.99 eps)``, ``0.01 eps`` to D3),
+    D3 by Theorems 18 + 13 (``method="theorem"``, the paper's) or by the exact curve."""
+    if method == "exact":
+        return design_near_central(eps, delta, n)
+    if method != "theorem":
+        raise ValueError(f"unknown method {method!r}")
+    return design_near_central(eps, delta, n, privacy.theorem13_noise, privacy.NB_METHODS[method])
+
+
 def poisson_design(eps: mpmath.mpf, delta: mpmath.mpf, n: int, method: str) -> DistributedDesign:
     lam, how = privacy.poisson_lambda(eps, delta, 1, method)
     return DistributedDesign(eps, delta, n, Poisson(lam), how)
@@ -129,9 +141,17 @@ def poisson_design(eps: mpmath.mpf, delta: mpmath.mpf, n: int, method: str) -> D
 
 def binary_comparison(eps: mpmath.mpf, delta: mpmath.mpf, n: int, *,
                       rmse_factor: Fraction = DEFAULT_RMSE_FACTOR,
-                      theorems: bool = True) -> list[Row]:
-    """The rows of sec. 5.1 at one (eps, delta, n)."""
+                      theorems: bool = True, near_central: bool = False) -> list[Row]:
+    """The rows of sec. 5.1 at one (eps, delta, n); ``near_central`` adds the sec. 4.1 instance
+    (D3 by Theorems 18 + 13 when ``theorems``, and by the exact curve)."""
     rows = [central_row(eps)]
+    if near_central:
+        if theorems:
+            rows.append(correlated_row(near_central_design(eps, delta, n, "theorem"),
+                                       "near_central_thm",
+                                       "near-central, sec. 4.1 (Theorems 18 + 13)"))
+        rows.append(correlated_row(near_central_design(eps, delta, n, "exact"), "near_central",
+                                   "near-central, sec. 4.1 (D3 exact)"))
     rows.append(correlated_row(correlated_design(eps, delta, n, "exact", rmse_factor),
                                "correlated", "correlated (D3 exact)"))
     if theorems:

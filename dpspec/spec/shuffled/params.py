@@ -151,14 +151,15 @@ class CorrelatedDesign:
 
 
 def design_correlated_exact(epsilon: Real, delta: Real, n: int,
-                            rmse_factor: Fraction = DEFAULT_RMSE_FACTOR) -> CorrelatedDesign:
-    """D1 = D2 = NB(1, a) with a from the RMSE factor, and the negative binomial D3 with the fewest
-    expected messages for which the whole mechanism is exactly (eps, delta)-DP
-    (:func:`dpspec.spec.shuffled.exact.minimal_correlated_d3`)."""
+                            rmse_factor: Fraction = DEFAULT_RMSE_FACTOR,
+                            decay: Fraction | None = None) -> CorrelatedDesign:
+    """D1 = D2 = NB(1, a) with a from the RMSE factor (or ``decay`` when given), and the negative
+    binomial D3 with the fewest expected messages for which the whole mechanism is exactly
+    (eps, delta)-DP (:func:`dpspec.spec.shuffled.exact.minimal_correlated_d3`)."""
     eps, dlt = _mpf(epsilon), _mpf(delta)
     if eps <= 0 or not 0 < dlt < 1:
         raise ParameterError("need epsilon > 0 and 0 < delta < 1")
-    a = correlated_decay(eps, rmse_factor)
+    a = correlated_decay(eps, rmse_factor) if decay is None else decay
     d3: Divisible
     if exact.correlated_delta(float(eps), a, Poisson(0)) <= float(dlt):
         d3 = Poisson(0)  # delta >= 1 - a: D1 - D2 alone is private enough
@@ -169,9 +170,10 @@ def design_correlated_exact(epsilon: Real, delta: Real, n: int,
 
 def design_correlated(epsilon: Real, delta: Real, n: int, choose_d3: D3Chooser, method: str,
                       rmse_factor: Fraction = DEFAULT_RMSE_FACTOR,
-                      max_extra_sensitivity: int = 6) -> CorrelatedDesign:
+                      max_extra_sensitivity: int = 6,
+                      decay: Fraction | None = None) -> CorrelatedDesign:
     """A Theorem 18 design: split the budget as described in the module docstring and pick D3
-    with ``choose_d3``.
+    with ``choose_d3``; ``decay`` fixes ``a`` instead of the RMSE factor.
 
     Tries ``Delta = Delta_min, ..., Delta_min + max_extra_sensitivity`` (stopping early once the
     expected number of D3 messages has risen twice in a row) and keeps the cheapest.
@@ -180,7 +182,7 @@ def design_correlated(epsilon: Real, delta: Real, n: int, choose_d3: D3Chooser, 
         eps, dlt = _mpf(epsilon), _mpf(delta)
         if eps <= 0 or not 0 < dlt < 1:
             raise ParameterError("need epsilon > 0 and 0 < delta < 1")
-        a = correlated_decay(eps, rmse_factor)
+        a = correlated_decay(eps, rmse_factor) if decay is None else decay
         eps1 = epsilon_of_decay(a)
         eps2 = eps - eps1
         if eps2 <= 0:
@@ -212,6 +214,33 @@ def design_correlated(epsilon: Real, delta: Real, n: int, choose_d3: D3Chooser, 
     if best is None:
         raise ParameterError(f"no D3 found by {method} for eps = {epsilon}, delta = {delta}")
     return best
+
+
+#: sec. 4.1 of [GKMP20]: the share of epsilon given to D1 - D2 in the near-central instance
+NEAR_CENTRAL_SHARE = Fraction(99, 100)
+
+
+def near_central_decay(epsilon: Real) -> Fraction:
+    """``a = e^(-0.99 eps)`` rounded up to ``DECAY_DIGITS`` decimals: ``D1 - D2 = DLap(eps1)`` with
+    ``eps1 <= 0.99 eps`` (rounding up never spends more than 0.99 eps), leaving ``>= 0.01 eps``
+    for D3."""
+    with mpmath.workdps(DPS):
+        return decimal_up(mpmath.exp(-to_mpf(NEAR_CENTRAL_SHARE) * _mpf(epsilon)), DECAY_DIGITS)
+
+
+def design_near_central(epsilon: Real, delta: Real, n: int, choose_d3: D3Chooser | None = None,
+                        method: str = "") -> CorrelatedDesign:
+    """The near-central instance of sec. 4.1 of [GKMP20] (the protocol of its Theorem 1), as a
+    named parameter choice: ``D1 = D2 = NB(1, a)`` with ``D1 - D2 = DLap(0.99 eps)``
+    (:func:`near_central_decay`) and the remaining ``0.01 eps`` to a negative binomial D3 through
+    Theorem 18: chosen by ``choose_d3`` (the paper: Theorem 13, e.g.
+    ``dpspec.spec.shuffled.privacy.theorem13_noise``), or, when ``choose_d3`` is None, by the
+    mechanism's exact privacy curve (:func:`design_correlated_exact` with this ``a``)."""
+    a = near_central_decay(epsilon)
+    if choose_d3 is None:
+        return design_correlated_exact(epsilon, delta, n, decay=a)
+    return design_correlated(epsilon, delta, n, choose_d3, method or "Theorem 18 + chooser",
+                             decay=a)
 
 
 @dataclass(frozen=True)
