@@ -163,28 +163,37 @@ TEXTS: dict[str, list[str]] = {
         "binomial(n, p), p in [0, 1], n >= 0 integer: p = 0 returns 0, p = 1 returns n (no bits);"
         " if p > 1/2 return n - binomial(n, 1 - p). Otherwise (0 < p <= 1/2): if n = 0 return 0;"
         " S = 0, P = 0; loop { P = P + geometric(p) + 1; if P > n return S; S = S + 1 }"
-        " (jumps over runs of failures; cost O(1 + n p))."],
+        " (jumps over runs of failures; cost O(1 + n p)). But if (after the reflection) n p > 256:"
+        " return env(rho, M, d, n) with rho(k) = (n - k) p / ((k + 1)(1 - p)),"
+        " M = floor((n + 1) p), d = isqrt(floor(n p (1 - p))) + 1. Cost limit: n min(p, 1 - p)"
+        " > 1000000 is refused (CostTooLarge)."],
     "binomial_textbook": [
-        "binomial_textbook(n, p): the sum of n samples bernoulli(p), drawn in order."],
+        "binomial_textbook(n, p): the sum of n samples bernoulli(p), drawn in order. Cost limit:"
+        " n > 1000000 is refused (CostTooLarge)."],
     "binomial_rr": [
         "binomial_rr(n, eps), eps >= 0 (success probability p = 1/(1 + exp(eps))): eps = 0 is"
         " binomial(n, 1/2). Otherwise the loop of binomial for p <= 1/2 (if n = 0 return 0; S = 0,"
         " P = 0; loop { P = P + G + 1; if P > n return S; S = S + 1 }) with each G ="
         " hg(1/(1 + exp(-eps)), m), m = the largest integer >= 0 with 2^m <= 1 + exp(eps)."
-        " The numbers compared are irrational."],
+        " The numbers compared are irrational. Cost limit: n p > 1000000 is refused"
+        " (CostTooLarge; eps = 0: n / 2 > 1000000)."],
     "poisson": [
         f"poisson(lam), 0 <= lam <= {MAX_MEAN} (larger means are refused): lam = 0 returns 0 (no"
         " bits). Otherwise k = ceil(2 lam), mu = lam / k (<= 1/2), m = the largest integer >= 0"
         " with 2^m (1 - mu) <= 1 (0 unless mu = 1/2, then 1). Sum of k pieces, drawn in order,"
         " each: loop { K = hg(mu, m) (that is geometric(1 - mu)); if lc(1 / K!) = 1: the piece is"
         " K, stop }. (Infinite divisibility; each piece is Poisson(mu) by rejection: P[K = k]"
-        " proportional to mu^k, accepted with 1/k!.)"],
+        " proportional to mu^k, accepted with 1/k!.) If lam > 256 the pieces are not used: return"
+        " env(rho, M, d, none) with rho(k) = lam/(k + 1), M = floor(lam), d = isqrt(M) + 1"
+        " (cost O(sqrt(lam)))."],
     "negative_binomial": [
         "negative_binomial(r, p), r > 0, p in [0, 1) (P[k] = C(k + r - 1, k) (1-p)^r p^k; r may"
         " be fractional): p = 0 returns 0 (no bits). Otherwise N = poisson(r p / (1 - p))"
         f" (refused if r p / (1 - p) > {MAX_MEAN}); total = 0; N times {{ J = 1 + geometric(1 - p);"
         " if lc(1/J) = 1: total = total + J }; return total. (Compound Poisson: NB(r, p) ="
-        " sum_j j Poisson(r p^j / j), obtained by thinning; exact.)"],
+        " sum_j j Poisson(r p^j / j), obtained by thinning; exact.) But if r >= 1, lam = r p /"
+        " (1 - p) > 256 and 256 r >= lam: return env(rho, M, d, none) with rho(k) = (k + r) p /"
+        " (k + 1), M = floor((r - 1) p / (1 - p)), d = isqrt(floor(lam / (1 - p))) + 1."],
     "negative_binomial_exp": [
         "negative_binomial_exp(r, gamma), r > 0, gamma > 0: NB(r, p) with the irrational"
         " p = exp(-gamma). The mean lambda = r / (exp(gamma) - 1) is irrational (refused if"
@@ -194,6 +203,20 @@ TEXTS: dict[str, list[str]] = {
         " N times { J = 1 + geometric_exp(gamma); if lc(1/J) = 1: total = total + J };"
         " return total."],
 }
+
+ENVELOPE_TEXT = [
+    "MODE ENVELOPE env(rho, M, d, top), for a log-concave PMF f on 0..top (top = none: unbounded)"
+    " given by its rational ratio rho(k) = f(k+1)/f(k), decreasing in k, and its mode M"
+    " (rho(M) <= 1 <= rho(M - 1)); rationals only, cost O(d) big-integer operations."
+    " 1: a = max(0, M - d); b = M + d, or min(top, M + d); W = b - a + 1; r+ = rho(b), or 0 if"
+    " b = top; r- = 1/rho(a - 1), or 0 if a = 0; A = r+/(1 - r+); B = r-/(1 - r-);"
+    " c = W/(W + A + B); c' = A/(A + B), or 0 if A + B = 0. 2: if lc(c) = 1: k = a + uniform(W)"
+    " (the tape's uniform, least significant bit first), h = 1; else if lc(c') = 1:"
+    " G = geometric(1 - r+), k = b + 1 + G, h = r+^(G+1); else G = geometric(1 - r-),"
+    " k = a - 1 - G, h = r-^(G+1), and if k < 0 repeat 2. If top exists and k > top repeat 2."
+    " 3: R = f(k)/f(M) = product of rho(i) for M <= i < k, or of 1/rho(i) for k <= i < M;"
+    " if lc(R/h) = 1 return k, else repeat from 2 (a, b, ..., c' are kept).",
+]
 
 RATIONAL_TEXT = [
     "RATIONAL-ONLY PROFILE (module dpspec.spec.samplers.rational_only): every lc below compares"
@@ -236,10 +259,10 @@ DEPENDS: dict[str, list[str]] = {
     "discrete_laplace": ["geometric_exp"],
     "discrete_gaussian": ["discrete_laplace"],
     "discrete_gaussian_vector": ["discrete_gaussian"],
-    "binomial": ["geometric"],
+    "binomial": ["geometric", "ENV"],
     "binomial_textbook": ["bernoulli"],
     "binomial_rr": ["binomial"],
-    "poisson": ["geometric"],
+    "poisson": ["geometric", "ENV"],
     "negative_binomial": ["poisson", "geometric"],
     "negative_binomial_exp": ["geometric_exp"],
 }
@@ -260,8 +283,10 @@ def header_for(name: str) -> list[str]:
         lines += RATIONAL_TEXT
     if "HG" in order:
         lines += GEOMETRIC_TEXT
+    if "ENV" in order:
+        lines += ENVELOPE_TEXT
     for n in order:
-        if n != "HG":
+        if n not in ("HG", "ENV"):
             lines += RATIONAL_TEXTS[n] if n.startswith("rational.") else TEXTS[n]
     return lines
 
@@ -592,6 +617,32 @@ CORNERS: list[tuple[str, str, dict[str, str], int, bool]] = [
 ]
 
 
+#: Cost-limit vectors (samplers/cost_caps.json): op, comment, params, count (None: invalid).
+CAPS: list[tuple[str, str, dict[str, str], int | None]] = [
+    ("poisson", "lam = 256: the last mean drawn by pieces", {"lam": "256"}, 2),
+    ("poisson", "lam = 257: the first integer mean drawn by the mode envelope", {"lam": "257"}, 8),
+    ("poisson", "lam = 10^6, the cap", {"lam": "1000000"}, 2),
+    ("poisson", "just above the cap", {"lam": "1000001/1"}, None),
+    ("binomial", "n p = 256 exactly: gaps", {"n": "512", "p": "1/2"}, 2),
+    ("binomial", "n p = 257: mode envelope", {"n": "514", "p": "1/2"}, 8),
+    ("binomial", "p > 1/2 reflected into the envelope", {"n": "1000", "p": "3/4"}, 8),
+    ("binomial", "n min(p, 1-p) = 10^6, the cap", {"n": "2000000", "p": "1/2"}, 2),
+    ("binomial", "n = 10^12, p = 10^-6 (n p = 10^6)", {"n": "1000000000000", "p": "1/1000000"},
+     2),
+    ("binomial", "just above the cap", {"n": "2000001", "p": "1/2"}, None),
+    ("binomial", "above the cap with p near 1", {"n": "10000000", "p": "4/5"}, None),
+    ("binomial_textbook", "just above the cap n = 10^6", {"n": "1000001", "p": "1/2"}, None),
+    ("binomial_rr", "n / (1 + e) above the cap", {"n": "10000000", "eps": "1"}, None),
+    ("binomial_rr", "eps = 0: n / 2 above the cap", {"n": "2000001", "eps": "0"}, None),
+    ("negative_binomial", "r = 300, p = 1/2 (mean 300): mode envelope", {"r": "300", "p": "1/2"},
+     8),
+    ("negative_binomial", "r = 10^6, p = 1/2: the cap, mode envelope",
+     {"r": "1000000", "p": "1/2"}, 2),
+    ("negative_binomial", "r = 1/2, mean 1000: compound steps (linear cost)",
+     {"r": "1/2", "p": "1999/2000"}, 2),
+]
+
+
 class SamplersFamily(Family):
     name = "samplers"
     summary = "exact seeded samplers: Bernoulli family, geometric, discrete Laplace/Gaussian, counts"
@@ -615,7 +666,45 @@ class SamplersFamily(Family):
 
     def files(self) -> list[VectorFile]:
         return [*(self._file(name) for name in SAMPLERS), self._grammar_file(),
-                self._corners_file()]
+                self._corners_file(), self._caps_file()]
+
+    def _caps_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups = []
+        ops = list(dict.fromkeys(op for op, *_ in CAPS))
+        for op in ops:
+            sampler = SAMPLERS[op]
+            handler = _handler(sampler)
+            tests = []
+            for i, (name, comment, params, count) in enumerate(CAPS):
+                if name != op:
+                    continue
+                inputs: dict[str, Any] = {"seed": vector_seed(f"samplers/caps/{i}").hex(),
+                                          **params, "count": count or 1}
+                if count is None:
+                    try:
+                        handler({**inputs, "tag": sampler.tag})
+                    except RationalError as exc:
+                        flag = exc.flag
+                    else:
+                        raise AssertionError(f"cap case {comment!r} was accepted")
+                    tests.append(test_entry(tc(), comment, inputs, None, "invalid",
+                                            ["MeanTooLarge" if flag == "OutOfRange" else flag]))
+                else:
+                    out = handler({**inputs, "tag": sampler.tag})
+                    tests.append(test_entry(tc(), comment, inputs, out))
+            groups.append({"op": f"sampler.{op}", "params": {"tag": sampler.tag}, "tests": tests})
+        header: list[str] = []
+        for op in ops:
+            for line in header_for(op):
+                if line not in header:
+                    header.append(line)
+        header.append("This file tests the COST LIMITS: each sampler's largest allowed"
+                      " parameters (sampled well under a second by the stated steps) and the"
+                      " first refused ones, and the switch to the mode envelope at mean 256.")
+        doc = envelope(algorithm="dpspec sampler cost limits", family=self.name,
+                       schema=SCHEMA, header=header, notes=NOTES, groups=groups)
+        return VectorFile("samplers/cost_caps.json", doc, SCHEMA)
 
     def _grammar_file(self) -> VectorFile:
         tc = TestNumberer()
