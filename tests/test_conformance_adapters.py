@@ -60,10 +60,15 @@ def test_node_example_passes_the_exact_bernoulli_vectors() -> None:
     suite = FamilySuite(family, default_vectors_dir())
     impl = run_impl(bundled()["node-example"], [suite], timeout=60.0)
     outcomes = impl.suites[0].outcomes
-    bernoulli = [o for o in outcomes if o.op == "sampler.bernoulli"]
-    assert bernoulli and all(o.status == PASSED for o in bernoulli)
+    ported = {"sampler.bernoulli", "sampler.bernoulli_exp", "sampler.bernoulli_rr"} | {
+        f"sampler.rational.{n}" for n in ("bernoulli_exp", "bernoulli_rr", "geometric_exp",
+                                          "discrete_laplace", "discrete_gaussian",
+                                          "discrete_gaussian_vector")}
+    # the whole rational-only profile, the grammar and the corners on its ops pass
+    assert {o.op for o in outcomes if o.status == PASSED} == ported
+    assert all(o.status == PASSED for o in outcomes if o.op in ported)
     # every other sampler is skipped (not listed, or exact mode not ported), none fails
-    assert all(o.status == SKIPPED for o in outcomes if o.op != "sampler.bernoulli")
+    assert all(o.status == SKIPPED for o in outcomes if o.op not in ported)
 
 
 @needs_node

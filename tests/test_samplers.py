@@ -46,7 +46,7 @@ def tape(tag: str = "test", seed: bytes = SEED) -> RandomTape:
     ("0", Fraction(0)), ("-12", Fraction(-12)), ("+3", Fraction(3)), ("3/7", Fraction(3, 7)),
     ("-10/4", Fraction(-5, 2)), ("0.25", Fraction(1, 4)), (".5", Fraction(1, 2)),
     ("12.", Fraction(12)), ("1e-3", Fraction(1, 1000)), ("2.5E6", Fraction(2500000)),
-    (" 7/2 ", Fraction(7, 2)), ("-0.125e1", Fraction(-5, 4)),
+    ("-0.125e1", Fraction(-5, 4)), ("007", Fraction(7)), ("+.5e+1", Fraction(5)),
 ])
 def test_parse_rational_forms(text: str, value: Fraction) -> None:
     assert parse_rational(text) == value
@@ -60,16 +60,19 @@ def test_parse_rational_types() -> None:
     for bad in [True, None, b"1", [1]]:
         with pytest.raises(RationalError):
             parse_rational(bad)
-    for text in ["", "1/0", "abc", "1/-2", "0x10", "1e", "1.2.3", "nan", "inf", "1e100000", "."]:
+    for text in ["", "1/0", "abc", "1/-2", "0x10", "1e", "1.2.3", "nan", "inf", "1e100000", ".",
+                 " 1/2", "1/2 ", "1 /2", "1/2e3", "+-1", "1_000", "\u0661", "e3", ".e3", "1" * 1001]:
         with pytest.raises(RationalError):
             parse_rational(text)
 
 
 def test_parse_int_and_format() -> None:
     assert parse_int("12") == 12
-    assert parse_int("10/5") == 2
-    with pytest.raises(RationalError, match="integer"):
-        parse_int("1/2")
+    assert parse_int("-007") == -7
+    assert parse_int(Fraction(4, 2)) == 2
+    for text in ["1/2", "4/2", "1e3", "3.0", " 3", "abc", "1/0"]:
+        with pytest.raises(RationalError, match="integer"):
+            parse_int(text)
     assert format_rational(Fraction(6, 4)) == "3/2"
     assert format_rational(Fraction(-4, 2)) == "-2"
 
@@ -192,6 +195,10 @@ _CASES = [
     ("binomial_rr", {"n": 30, "eps": "1/2"}), ("poisson", {"lam": "3/2"}),
     ("negative_binomial", {"r": "1/3", "p": "1/2"}),
     ("negative_binomial_exp", {"r": "1/3", "gamma": "1/2"}),
+    ("rational.bernoulli_exp", {"gamma": "3/2"}), ("rational.bernoulli_rr", {"eps": 1}),
+    ("rational.geometric_exp", {"gamma": "1/7"}), ("rational.discrete_laplace", {"t": "5/2"}),
+    ("rational.discrete_gaussian", {"sigma2": "20"}),
+    ("rational.discrete_gaussian_vector", {"sigma2": "3", "dim": 4}),
 ]
 
 

@@ -131,6 +131,36 @@ class Coins:
                 return s
             s += 1
 
+    def env(self, rho: Callable[[int], Fraction], mode: int, d: int, top: int | None) -> int:
+        a = max(0, mode - d)
+        b = mode + d if top is None else min(top, mode + d)
+        w = b - a + 1
+        rp = Fraction(0) if top is not None and b == top else rho(b)
+        rm = 1 / rho(a - 1) if a > 0 else Fraction(0)
+        big_a, big_b = rp / (1 - rp), rm / (1 - rm)
+        c = w / (w + big_a + big_b)
+        c2 = big_a / (big_a + big_b) if big_a + big_b else Fraction(0)
+        while True:
+            if self.lc(c) == 1:
+                k, h = a + self.tape.uniform(w), Fraction(1)
+            elif self.lc(c2) == 1:
+                g = self.geometric(1 - rp)
+                k, h = b + 1 + g, rp ** (g + 1)
+            else:
+                g = self.geometric(1 - rm)
+                k, h = a - 1 - g, rm ** (g + 1)
+                if k < 0:
+                    continue
+            if top is not None and k > top:
+                continue
+            big_r = Fraction(1)
+            for i in range(mode, k):
+                big_r *= rho(i)
+            for i in range(k, mode):
+                big_r /= rho(i)
+            if self.lc(big_r / h) == 1:
+                return k
+
     def binomial(self, n: Fraction, p: Fraction) -> int:
         if p == 0:
             return 0
@@ -138,6 +168,10 @@ class Coins:
             return int(n)
         if p > Fraction(1, 2):
             return int(n) - self.binomial(n, 1 - p)
+        if n * p > 256:
+            nn = int(n)
+            return self.env(lambda k: (nn - k) * p / ((k + 1) * (1 - p)), int((n + 1) * p),
+                            isqrt(int(n * p * (1 - p))) + 1, nn)
         return self._gaps(int(n), lambda: self.geometric(p))
 
     def binomial_textbook(self, n: Fraction, p: Fraction) -> int:
@@ -156,6 +190,8 @@ class Coins:
     def poisson(self, lam: Fraction) -> int:
         if lam == 0:
             return 0
+        if lam > 256:
+            return self.env(lambda k: lam / (k + 1), int(lam), isqrt(int(lam)) + 1, None)
         k = -((-2 * lam.numerator) // lam.denominator)
         mu = lam / k
         total = 0
@@ -170,6 +206,10 @@ class Coins:
     def negative_binomial(self, r: Fraction, p: Fraction) -> int:
         if p == 0:
             return 0
+        lam = r * p / (1 - p)
+        if r >= 1 and lam > 256 and 256 * r >= lam:
+            return self.env(lambda k: (k + r) * p / (k + 1), int((r - 1) * p / (1 - p)),
+                            isqrt(int(lam / (1 - p))) + 1, None)
         n = self.poisson(r * p / (1 - p))
         total = 0
         for _ in range(n):
@@ -200,9 +240,55 @@ class Coins:
         return total
 
 
+    # -- the rational-only profile, as its headers state it -----------------------------------
+    def rr(self, g: Fraction) -> int:
+        while True:
+            if self.bit() == 1:
+                return 0
+            if self.be(g) == 1:
+                return 1
+
+    def rg(self, gamma: Fraction) -> int:
+        m = 0
+        while 2 ** (m + 1) * gamma <= 1:
+            m += 1
+        v = 0
+        while self.be(2**m * gamma) == 1:
+            v += 1
+        return sum(self.rr(2**j * gamma) << j for j in range(m)) + (v << m)
+
+    def rational_bernoulli_exp(self, gamma: Fraction) -> int:
+        return self.be(gamma)
+
+    def rational_bernoulli_rr(self, eps: Fraction) -> int:
+        return self.rr(eps)
+
+    def rational_geometric_exp(self, gamma: Fraction) -> int:
+        return self.rg(gamma)
+
+    def rational_discrete_laplace(self, t: Fraction) -> int:
+        while True:
+            y = self.rg(1 / t)
+            b = self.bit()
+            if b == 1 and y == 0:
+                continue
+            return y if b == 0 else -y
+
+    def rational_discrete_gaussian(self, sigma2: Fraction) -> int:
+        n, d = sigma2.numerator, sigma2.denominator
+        t = isqrt(n * d) // d + 1
+        while True:
+            y = self.rational_discrete_laplace(Fraction(t))
+            if self.be(Fraction((abs(y) * t * d - n) ** 2, 2 * t * t * d * n)) == 1:
+                return y
+
+    def rational_discrete_gaussian_vector(self, sigma2: Fraction, dim: Fraction) -> list[int]:
+        return [self.rational_discrete_gaussian(sigma2) for _ in range(int(dim))]
+
+
 def _valid_tests() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     out = []
-    for path in sorted((default_vectors_dir() / "samplers").glob("*.json")):
+    for path in sorted((default_vectors_dir() / "samplers").rglob("*.json")):
         doc = json.loads(path.read_text())
         for group in doc["testGroups"]:
             name = group["op"].split(".", 1)[1]
@@ -221,7 +307,7 @@ def test_header_reimplementation_matches_vectors(name: str, args: dict[str, Any]
                                                  outputs: dict[str, Any]) -> None:
     coins = Coins(bytes.fromhex(args["seed"]), args["tag"])
     params = [Fraction(args[p.name]) for p in SAMPLERS[name].params]  # the registry's order
-    fn = getattr(coins, name)
+    fn = getattr(coins, name.replace(".", "_"))
     samples = []
     for _ in range(args["count"]):
         x = fn(*params)

@@ -276,6 +276,10 @@ _REGISTRY_CASES: list[tuple[str, dict[str, str], int, int]] = [
     ("binomial_rr", {"n": "30", "eps": "1/2"}, 0, 30), ("poisson", {"lam": "3/2"}, 0, 40),
     ("negative_binomial", {"r": "1/3", "p": "1/2"}, 0, 100),
     ("negative_binomial_exp", {"r": "1/3", "gamma": "1/2"}, 0, 100),
+    ("rational.bernoulli_exp", {"gamma": "3/2"}, 0, 1), ("rational.bernoulli_rr", {"eps": "1"}, 0, 1),
+    ("rational.geometric_exp", {"gamma": "1/7"}, 0, 300),
+    ("rational.discrete_laplace", {"t": "5/2"}, -120, 120),
+    ("rational.discrete_gaussian", {"sigma2": "20"}, -60, 60),
 ]
 
 

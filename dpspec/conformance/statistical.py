@@ -43,6 +43,7 @@ suites, whose PMFs are slow to tabulate, the same quantity is computed to first 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import re
@@ -256,6 +257,13 @@ DISTRIBUTIONS: dict[str, Distribution] = {
         fixed=(("n", str(BINOMIAL_N)),)),
 }
 
+#: The rational-only profile (dpspec.spec.samplers.rational_only) samples the same distributions
+#: under the ops sampler.rational.NAME: the same suites, at the same points.
+RATIONAL_PROFILE_SUITES = ("discrete_gaussian", "discrete_laplace", "bernoulli_rr")
+DISTRIBUTIONS.update({f"rational.{key}": dataclasses.replace(DISTRIBUTIONS[key],
+                                                             op=f"sampler.rational.{key}")
+                      for key in RATIONAL_PROFILE_SUITES})
+
 #: The parameter points of each suite (exact rationals as the protocol sends them).
 POINTS: dict[str, tuple[str, ...]] = {
     "discrete_gaussian": ("1", "25/4", "100"),
@@ -266,6 +274,7 @@ POINTS: dict[str, tuple[str, ...]] = {
     "poisson": ("1", "15/2", "40"),
     "binomial": ("1/2", "1/10"),
 }
+POINTS.update({f"rational.{key}": POINTS[key] for key in RATIONAL_PROFILE_SUITES})
 
 
 #: Further suites, one per remaining scalar sampler of the samplers registry
@@ -284,6 +293,9 @@ REGISTRY_SUITES: dict[str, tuple[str, str, tuple[str, ...], tuple[tuple[str, str
                           ("chi-square", "mean", "second moment")),
     "negative_binomial_exp": ("gamma", "positive", ("1/2",), (("r", "5/2"),),
                               ("chi-square", "mean", "second moment")),
+    "rational.bernoulli_exp": ("gamma", "nonnegative", ("1/2", "2"), (), ("mean",)),
+    "rational.geometric_exp": ("gamma", "positive", ("1/2", "1/10"), (),
+                               ("chi-square", "mean", "second moment")),
 }
 
 _DOMAINS: dict[str, Callable[[float], bool]] = {

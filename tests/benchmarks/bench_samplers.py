@@ -1,8 +1,13 @@
-"""Benchmark of the discrete Gaussian and discrete Laplace samplers (issue 3).
+"""Benchmark of the discrete Gaussian and discrete Laplace samplers (issues 3 and 16).
 
 Prints, for the discrete Gaussian with sigma in {1, 10, 100, 10^4} and the discrete Laplace with
-t in {1, 10, 100}: samples per second, tape bits consumed per sample, the Shannon entropy of the
-distribution (the information-theoretic floor on bits per sample) and their ratio.
+t in {1, 10, 100}: the Shannon entropy of the distribution (the information-theoretic floor on
+bits per sample), then samples per second and tape bits consumed per sample for three samplers
+of the same distribution on the same tape: the lazy profile (dpspec.spec.samplers.core), the
+rational-only profile (dpspec.spec.samplers.rational_only) and CKS20's Algorithms 2 and 3 as
+published (uniform(t) draws from the tape, written here from the paper's pseudocode). Then the
+seconds per sample of the count samplers at their cost limits (poisson, binomial and negative
+binomial at mean 10^6, drawn by the mode envelope).
 
 With ``--reference PATH`` (the file ``discretegauss.py`` of the public CKS20 reference
 implementation, github.com/IBM/discrete-gaussian-differential-privacy; fetch it yourself, it is
@@ -29,7 +34,15 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.spec.samplers import discrete_gaussian, discrete_laplace
+from dpspec.spec.samplers import (
+    binomial,
+    discrete_gaussian,
+    discrete_laplace,
+    negative_binomial,
+    poisson,
+    rational_only,
+)
+from dpspec.spec.samplers.core import _bern_exp
 from dpspec.spec.tape import RandomTape
 
 SEED = bytes(range(32))
@@ -63,6 +76,32 @@ class TapeRng:
 
     def randrange(self, m: int) -> int:
         return self.tape.uniform(m)
+
+
+def cks20_dlaplace(tape: RandomTape, t: int) -> int:
+    """Algorithm 2 of [CKS20] for scale t = t/1 (integer), coins from the tape."""
+    while True:
+        u = tape.uniform(t)
+        if not _bern_exp(tape, u, t):
+            continue
+        v = 0
+        while _bern_exp(tape, 1, 1):
+            v += 1
+        y = u + t * v  # (u + t v) div s with s = 1
+        b = tape.bits(1)
+        if b and y == 0:
+            continue
+        return -y if b else y
+
+
+def cks20_dgauss(tape: RandomTape, sigma2: int) -> int:
+    """Algorithm 3 of [CKS20] for an integer sigma^2, over cks20_dlaplace."""
+    t = math.isqrt(sigma2) + 1
+    while True:
+        y = cks20_dlaplace(tape, t)
+        z = abs(y) * t - sigma2
+        if _bern_exp(tape, z * z, 2 * t * t * sigma2):
+            return y
 
 
 def timed(fn: Callable[[], Any], seconds: float) -> tuple[int, float]:
@@ -105,7 +144,8 @@ def main() -> int:
     for t in (1, 10, 100):
         cases.append(("dlaplace", t, t, dlap_entropy(t)))
 
-    head = (f"{'distribution':<22}{'entropy':>9}{'dpspec/s':>11}{'bits':>8}{'bits/H':>8}")
+    head = (f"{'distribution':<30}{'entropy':>8}{'lazy/s':>9}{'bits':>7}{'rational/s':>11}"
+            f"{'bits':>7}{'cks20/s':>9}{'bits':>7}")
     if ref is not None:
         head += f"{'ref(Sys)/s':>12}{'ref(tape)/s':>13}{'ref bits':>10}{'speed x':>9}"
     print(head)
@@ -113,12 +153,19 @@ def main() -> int:
     for kind, param, shown, entropy in cases:
         label = f"{'discrete Gaussian' if kind == 'dgauss' else 'discrete Laplace'} " + (
             f"sigma={shown}" if kind == "dgauss" else f"t={shown}")
-        ours = discrete_gaussian if kind == "dgauss" else discrete_laplace
-        tape = RandomTape(SEED, "bench")
-        n, dt = timed(lambda tape=tape, ours=ours, param=param: ours(tape, param), args.seconds)
-        rate = n / dt
-        bits = tape.bits_consumed / n
-        line = f"{label:<22}{entropy:>9.2f}{rate:>11.0f}{bits:>8.2f}{bits / entropy:>8.2f}"
+        dg = kind == "dgauss"
+        samplers: list[Callable[[RandomTape, int], Any]] = [
+            discrete_gaussian if dg else discrete_laplace,
+            rational_only.discrete_gaussian if dg else rational_only.discrete_laplace,
+            cks20_dgauss if dg else cks20_dlaplace]
+        line = f"{label:<30}{entropy:>8.2f}"
+        rate = 0.0
+        for i, ours in enumerate(samplers):
+            tape = RandomTape(SEED, f"bench/{i}")
+            n, dt = timed(lambda tape=tape, ours=ours, param=param: ours(tape, param),
+                          args.seconds)
+            line += f"{n / dt:>{9 if i != 1 else 11}.0f}{tape.bits_consumed / n:>7.2f}"
+            rate = rate or n / dt
         if ref is not None:
             fn = ref.sample_dgauss if kind == "dgauss" else ref.sample_dlaplace
             import random
@@ -133,6 +180,18 @@ def main() -> int:
             line += (f"{n1 / dt1:>12.0f}{n2 / dt2:>13.0f}{rtape.bits_consumed / n2:>10.2f}"
                      f"{rate / ref_rate:>9.2f}")
         print(line, flush=True)
+    print()
+    print("count samplers at their cost limits (mode envelope): seconds per sample")
+    caps: list[tuple[str, Callable[[RandomTape], int]]] = [
+        ("poisson lam=10^6", lambda t: poisson(t, 10**6)),
+        ("binomial n=2*10^6 p=1/2", lambda t: binomial(t, 2 * 10**6, "1/2")),
+        ("binomial n=10^12 p=10^-6", lambda t: binomial(t, 10**12, "1/1000000")),
+        ("negative_binomial r=10^6 p=1/2", lambda t: negative_binomial(t, 10**6, "1/2")),
+    ]
+    for label, fn in caps:
+        tape = RandomTape(SEED, "bench/caps")
+        n, dt = timed(lambda fn=fn, tape=tape: fn(tape), args.seconds)
+        print(f"{label:<34}{dt / n:>10.4f} s{tape.bits_consumed / n:>10.1f} bits", flush=True)
     if ref is not None:
         print("speed x = dpspec samples/s divided by the faster of the two reference runs")
     return 0

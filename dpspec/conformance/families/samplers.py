@@ -27,7 +27,7 @@ from dpspec.conformance.vectors import (
     test_entry,
     vector_seed,
 )
-from dpspec.spec.rational import RationalError
+from dpspec.spec.rational import GRAMMAR_ABNF, MAX_EXPONENT, MAX_TEXT_LENGTH, RationalError
 from dpspec.spec.samplers import SAMPLERS, Sampler
 from dpspec.spec.samplers.counts import MAX_MEAN
 from dpspec.spec.tape import RandomTape
@@ -35,7 +35,9 @@ from dpspec.spec.tape import RandomTape
 SCHEMA = "samplers-v1.json"
 MAX_COUNT = 100_000
 
-_PARAM: dict[str, Any] = {"type": "string"}
+#: A parameter is a string matching the grammar; a JSON number appears only in invalid tests
+#: (validation step 1 rejects it).
+_PARAM: dict[str, Any] = {"type": ["string", "number"]}
 
 
 def _handler(sampler: Sampler) -> Handler:
@@ -89,6 +91,15 @@ COMMON = [
     " bytesConsumed = ceil(bitsConsumed / 8).",
     "Parameters are exact rationals written 'a', 'a/b' or decimal 'x.y'; nothing is ever"
     " rounded. n and dim are integers. Samples are decimal strings.",
+    "GRAMMAR (ABNF, RFC 5234; DIGIT = %x30-39; \"e\" matches e and E): "
+    + "; ".join(GRAMMAR_ABNF) + ". A rational parameter matches rational, an integer parameter"
+    " (n, dim) matches integer ('4/2', '1e3', '3.0' are refused); the whole string must match:"
+    " no blanks. The value of a decimal is mantissa * 10^exponent exactly.",
+    "VALIDATION ORDER (the first failing step decides; steps 1-6 for each parameter in the"
+    " order of the signature, then step 7): 1 the value is a JSON string (NotRational);"
+    f" 2 at most {MAX_TEXT_LENGTH} characters (TooLong); 3 syntax (NotRational / NotInteger);"
+    f" 4 |exponent| <= {MAX_EXPONENT} (ExponentTooLarge); 5 denominator not 0 (ZeroDenominator);"
+    " 6 the sampler's range (OutOfRange); 7 the cost limit (MeanTooLarge / CostTooLarge).",
     "LAZY COMPARISON lc(x), for an exact real x in [0, 1]: let V = 0, i = 0. Loop: if"
     " (V + 1) / 2^i <= x return 1; if V / 2^i >= x return 0; otherwise V = 2V + bit(), i = i + 1."
     " (It compares a uniform U = 0.b1 b2 b3... with x; P[1] = x exactly. lc(0) and lc(1) read no"
@@ -98,6 +109,13 @@ COMMON = [
     " e.g. with rigorous interval bounds that it refines until they decide (the reference brackets"
     " exp(-z), z <= 1/2, between consecutive partial sums of its Taylor series and squares the"
     " bounds with outward rounding, starting at 64 bits and doubling the precision when undecided).",
+    "EXACT NUMBERS: when x is rational the two tests of lc are exact comparisons, equality"
+    " included. A dyadic x = c/2^k is reached exactly: lc(3/8) reading the bits 0, 1, 1 has"
+    " V = 3, i = 3, and V/2^i >= 3/8 returns 0 (geometric p = 2/5 compares 3/8; poisson lam = 1/2"
+    " compares 1/4 and 1/2). For a rational a/b the tests are 2^i a >= b (V + 1) and 2^i a <= b V"
+    " in integers. An implementation that evaluates a rational x through bounds must fall back"
+    " to exact arithmetic when the bounds cannot decide: bounds never separate a dyadic x from"
+    " an endpoint equal to it, so treating such an x as irrational never terminates.",
     "BERNOULLI_EXP be(g), g >= 0 rational (Algorithm 1 of CKS20, Canonne-Kamath-Steinke 2020):"
     " if g <= 1: K = 1; while lc(g / K) = 1: K = K + 1; return 1 if K is odd else 0."
     " If g > 1: repeat floor(g) times { if be(1) = 0 return 0 }; return be(g - floor(g)).",
@@ -145,28 +163,37 @@ TEXTS: dict[str, list[str]] = {
         "binomial(n, p), p in [0, 1], n >= 0 integer: p = 0 returns 0, p = 1 returns n (no bits);"
         " if p > 1/2 return n - binomial(n, 1 - p). Otherwise (0 < p <= 1/2): if n = 0 return 0;"
         " S = 0, P = 0; loop { P = P + geometric(p) + 1; if P > n return S; S = S + 1 }"
-        " (jumps over runs of failures; cost O(1 + n p))."],
+        " (jumps over runs of failures; cost O(1 + n p)). But if (after the reflection) n p > 256:"
+        " return env(rho, M, d, n) with rho(k) = (n - k) p / ((k + 1)(1 - p)),"
+        " M = floor((n + 1) p), d = isqrt(floor(n p (1 - p))) + 1. Cost limit: n min(p, 1 - p)"
+        " > 1000000 is refused (CostTooLarge)."],
     "binomial_textbook": [
-        "binomial_textbook(n, p): the sum of n samples bernoulli(p), drawn in order."],
+        "binomial_textbook(n, p): the sum of n samples bernoulli(p), drawn in order. Cost limit:"
+        " n > 1000000 is refused (CostTooLarge)."],
     "binomial_rr": [
         "binomial_rr(n, eps), eps >= 0 (success probability p = 1/(1 + exp(eps))): eps = 0 is"
         " binomial(n, 1/2). Otherwise the loop of binomial for p <= 1/2 (if n = 0 return 0; S = 0,"
         " P = 0; loop { P = P + G + 1; if P > n return S; S = S + 1 }) with each G ="
         " hg(1/(1 + exp(-eps)), m), m = the largest integer >= 0 with 2^m <= 1 + exp(eps)."
-        " The numbers compared are irrational."],
+        " The numbers compared are irrational. Cost limit: n p > 1000000 is refused"
+        " (CostTooLarge; eps = 0: n / 2 > 1000000)."],
     "poisson": [
         f"poisson(lam), 0 <= lam <= {MAX_MEAN} (larger means are refused): lam = 0 returns 0 (no"
         " bits). Otherwise k = ceil(2 lam), mu = lam / k (<= 1/2), m = the largest integer >= 0"
         " with 2^m (1 - mu) <= 1 (0 unless mu = 1/2, then 1). Sum of k pieces, drawn in order,"
         " each: loop { K = hg(mu, m) (that is geometric(1 - mu)); if lc(1 / K!) = 1: the piece is"
         " K, stop }. (Infinite divisibility; each piece is Poisson(mu) by rejection: P[K = k]"
-        " proportional to mu^k, accepted with 1/k!.)"],
+        " proportional to mu^k, accepted with 1/k!.) If lam > 256 the pieces are not used: return"
+        " env(rho, M, d, none) with rho(k) = lam/(k + 1), M = floor(lam), d = isqrt(M) + 1"
+        " (cost O(sqrt(lam)))."],
     "negative_binomial": [
         "negative_binomial(r, p), r > 0, p in [0, 1) (P[k] = C(k + r - 1, k) (1-p)^r p^k; r may"
         " be fractional): p = 0 returns 0 (no bits). Otherwise N = poisson(r p / (1 - p))"
         f" (refused if r p / (1 - p) > {MAX_MEAN}); total = 0; N times {{ J = 1 + geometric(1 - p);"
         " if lc(1/J) = 1: total = total + J }; return total. (Compound Poisson: NB(r, p) ="
-        " sum_j j Poisson(r p^j / j), obtained by thinning; exact.)"],
+        " sum_j j Poisson(r p^j / j), obtained by thinning; exact.) But if r >= 1, lam = r p /"
+        " (1 - p) > 256 and 256 r >= lam: return env(rho, M, d, none) with rho(k) = (k + r) p /"
+        " (k + 1), M = floor((r - 1) p / (1 - p)), d = isqrt(floor(lam / (1 - p))) + 1."],
     "negative_binomial_exp": [
         "negative_binomial_exp(r, gamma), r > 0, gamma > 0: NB(r, p) with the irrational"
         " p = exp(-gamma). The mean lambda = r / (exp(gamma) - 1) is irrational (refused if"
@@ -177,17 +204,65 @@ TEXTS: dict[str, list[str]] = {
         " return total."],
 }
 
+ENVELOPE_TEXT = [
+    "MODE ENVELOPE env(rho, M, d, top), for a log-concave PMF f on 0..top (top = none: unbounded)"
+    " given by its rational ratio rho(k) = f(k+1)/f(k), decreasing in k, and its mode M"
+    " (rho(M) <= 1 <= rho(M - 1)); rationals only, cost O(d) big-integer operations."
+    " 1: a = max(0, M - d); b = M + d, or min(top, M + d); W = b - a + 1; r+ = rho(b), or 0 if"
+    " b = top; r- = 1/rho(a - 1), or 0 if a = 0; A = r+/(1 - r+); B = r-/(1 - r-);"
+    " c = W/(W + A + B); c' = A/(A + B), or 0 if A + B = 0. 2: if lc(c) = 1: k = a + uniform(W)"
+    " (the tape's uniform, least significant bit first), h = 1; else if lc(c') = 1:"
+    " G = geometric(1 - r+), k = b + 1 + G, h = r+^(G+1); else G = geometric(1 - r-),"
+    " k = a - 1 - G, h = r-^(G+1), and if k < 0 repeat 2. If top exists and k > top repeat 2."
+    " 3: R = f(k)/f(M) = product of rho(i) for M <= i < k, or of 1/rho(i) for k <= i < M;"
+    " if lc(R/h) = 1 return k, else repeat from 2 (a, b, ..., c' are kept).",
+]
+
+RATIONAL_TEXT = [
+    "RATIONAL-ONLY PROFILE (module dpspec.spec.samplers.rational_only): every lc below compares"
+    " with an explicit rational a/b (integer arithmetic only; no exp, no floating point, no"
+    " interval bounds). It samples exactly the distributions of the lazy profile's samplers of"
+    " the same name, with other coins, so its tape tags and samples differ.",
+    "RR COIN rr(g), g >= 0 rational, P[1] = exp(-g) / (1 + exp(-g)) (two-coin Bernoulli"
+    " factory): loop { if bit() = 1 return 0; if be(g) = 1 return 1 }.",
+    "RATIONAL HALVING GEOMETRIC rg(gamma), gamma > 0 rational, P[K = k] = (1 - exp(-gamma))"
+    " exp(-gamma k): m = the largest integer >= 0 with 2^m gamma <= 1 (m = 0 if gamma > 1)."
+    " Step 1: V = 0; while be(2^m gamma) = 1: V = V + 1. Step 2: for j = 0, 1, ..., m - 1:"
+    " d_j = rr(2^j gamma). Return sum_j d_j 2^j + 2^m V.",
+]
+
+RATIONAL_TEXTS: dict[str, list[str]] = {
+    "rational.bernoulli_exp": ["rational.bernoulli_exp(gamma), gamma >= 0: return be(gamma)."],
+    "rational.bernoulli_rr": [
+        "rational.bernoulli_rr(eps), eps >= 0 (P[1] = 1/(1 + exp(eps))): return rr(eps)."],
+    "rational.geometric_exp": [
+        "rational.geometric_exp(gamma), gamma > 0: return rg(gamma)."],
+    "rational.discrete_laplace": [
+        "rational.discrete_laplace(t), t > 0 (P[x] proportional to exp(-|x|/t)): loop { Y ="
+        " rg(1/t); B = bit(); if B = 1 and Y = 0: continue; return Y if B = 0 else -Y }."],
+    "rational.discrete_gaussian": [
+        "rational.discrete_gaussian(sigma2), sigma2 = n/d > 0 in lowest terms (CKS20 Algorithm"
+        " 3): t = isqrt(n d) div d + 1. Loop { Y = rational.discrete_laplace(t); if"
+        " be((|Y| t d - n)^2 / (2 t^2 d n)) = 1 return Y }."],
+    "rational.discrete_gaussian_vector": [
+        "rational.discrete_gaussian_vector(sigma2, dim), dim >= 1: dim"
+        " rational.discrete_gaussian(sigma2) samples drawn one after another from the same tape."],
+}
+
 DEPENDS: dict[str, list[str]] = {
+    "rational.discrete_laplace": ["rational.geometric_exp"],
+    "rational.discrete_gaussian": ["rational.discrete_laplace"],
+    "rational.discrete_gaussian_vector": ["rational.discrete_gaussian"],
     "bernoulli_rr": [],
     "geometric": ["HG"],
     "geometric_exp": ["HG"],
     "discrete_laplace": ["geometric_exp"],
     "discrete_gaussian": ["discrete_laplace"],
     "discrete_gaussian_vector": ["discrete_gaussian"],
-    "binomial": ["geometric"],
+    "binomial": ["geometric", "ENV"],
     "binomial_textbook": ["bernoulli"],
     "binomial_rr": ["binomial"],
-    "poisson": ["geometric"],
+    "poisson": ["geometric", "ENV"],
     "negative_binomial": ["poisson", "geometric"],
     "negative_binomial_exp": ["geometric_exp"],
 }
@@ -204,11 +279,15 @@ def header_for(name: str) -> list[str]:
 
     visit(name)
     lines = list(COMMON)
+    if name.startswith("rational."):
+        lines += RATIONAL_TEXT
     if "HG" in order:
         lines += GEOMETRIC_TEXT
+    if "ENV" in order:
+        lines += ENVELOPE_TEXT
     for n in order:
-        if n != "HG":
-            lines += TEXTS[n]
+        if n not in ("HG", "ENV"):
+            lines += RATIONAL_TEXTS[n] if n.startswith("rational.") else TEXTS[n]
     return lines
 
 
@@ -339,6 +418,54 @@ VALID: dict[str, list[Profile]] = {
     ],
 }
 
+VALID.update({
+    "rational.bernoulli_exp": [
+        ("edge gamma = 0: always 1, no bits", {"gamma": "0"}, 8),
+        ("small gamma", {"gamma": "1/10"}, 64),
+        ("gamma = 1", {"gamma": "1"}, 64),
+        ("gamma > 1 (integer and fractional parts)", {"gamma": "5/2"}, 64),
+        ("large gamma", {"gamma": "30"}, 32),
+        ("tiny gamma", {"gamma": "1/1000000"}, 32),
+    ],
+    "rational.bernoulli_rr": [
+        ("eps = 0: P = 1/2", {"eps": "0"}, 64),
+        ("small eps", {"eps": "1/4"}, 64),
+        ("eps = 1", {"eps": "1"}, 64),
+        ("eps = 3", {"eps": "3"}, 64),
+        ("large eps", {"eps": "20"}, 32),
+    ],
+    "rational.geometric_exp": [
+        ("gamma = 1/10 (m = 3)", {"gamma": "1/10"}, 32),
+        ("gamma = 1/2 (m = 1)", {"gamma": "1/2"}, 32),
+        ("gamma = 1 (m = 0)", {"gamma": "1"}, 32),
+        ("gamma > 1 (m = 0)", {"gamma": "3"}, 32),
+        ("gamma = 2^-5 exactly: 2^m gamma = 1 (m = 5)", {"gamma": "1/32"}, 16),
+        ("small gamma (m = 16)", {"gamma": "1/100000"}, 8),
+    ],
+    "rational.discrete_laplace": [
+        ("t = 1", {"t": "1"}, 64),
+        ("t = 10", {"t": "10"}, 64),
+        ("t = 100", {"t": "100"}, 32),
+        ("fractional t", {"t": "5/2"}, 32),
+        ("edge: tiny t (almost always 0)", {"t": "1/1000"}, 16),
+        ("edge: huge t", {"t": "1000000"}, 8),
+    ],
+    "rational.discrete_gaussian": [
+        ("sigma^2 = 1", {"sigma2": "1"}, 64),
+        ("sigma^2 = 100 (sigma = 10)", {"sigma2": "100"}, 64),
+        ("sigma^2 = 10^4", {"sigma2": "10000"}, 32),
+        ("sigma^2 = 1/2", {"sigma2": "1/2"}, 32),
+        ("irrational sigma: sigma^2 = 7/3", {"sigma2": "7/3"}, 32),
+        ("edge: tiny sigma^2 = 10^-6 (almost always 0)", {"sigma2": "1/1000000"}, 16),
+        ("edge: huge sigma^2 = 10^12", {"sigma2": "1000000000000"}, 8),
+    ],
+    "rational.discrete_gaussian_vector": [
+        ("dim 1", {"sigma2": "1", "dim": "1"}, 8),
+        ("dim 4, sigma^2 = 2", {"sigma2": "2", "dim": "4"}, 8),
+        ("dim 16, sigma^2 = 100", {"sigma2": "100", "dim": "16"}, 4),
+    ],
+})
+
 INVALID: dict[str, list[Invalid]] = {
     "bernoulli": [("p < 0", {"p": "-1/2"}, "OutOfRange"), ("p > 1", {"p": "3/2"}, "OutOfRange"),
                   ("not a number", {"p": "abc"}, "NotRational")],
@@ -377,6 +504,21 @@ INVALID: dict[str, list[Invalid]] = {
                                "MeanTooLarge")],
 }
 
+INVALID.update({
+    "rational.bernoulli_exp": [("gamma < 0", {"gamma": "-1"}, "OutOfRange"),
+                               ("not a number", {"gamma": "e"}, "NotRational")],
+    "rational.bernoulli_rr": [("eps < 0", {"eps": "-1/2"}, "OutOfRange")],
+    "rational.geometric_exp": [("gamma = 0", {"gamma": "0"}, "OutOfRange"),
+                               ("gamma < 0", {"gamma": "-1"}, "OutOfRange")],
+    "rational.discrete_laplace": [("t = 0", {"t": "0"}, "OutOfRange"),
+                                  ("zero denominator", {"t": "1/0"}, "ZeroDenominator")],
+    "rational.discrete_gaussian": [("sigma^2 = 0", {"sigma2": "0"}, "OutOfRange"),
+                                   ("sigma^2 < 0", {"sigma2": "-1/2"}, "OutOfRange")],
+    "rational.discrete_gaussian_vector": [
+        ("dim = 0", {"sigma2": "1", "dim": "0"}, "OutOfRange"),
+        ("dim written as a fraction", {"sigma2": "1", "dim": "4/2"}, "NotInteger")],
+})
+
 NOTES = {
     "OutOfRange": "A parameter lies outside the sampler's domain; the call must be rejected.",
     "NotRational": "A parameter is not an exact rational number; it must be rejected.",
@@ -384,7 +526,121 @@ NOTES = {
     "MeanTooLarge": f"The mean exceeds {MAX_MEAN}; dpspec refuses it because the exact method's"
                     " cost grows linearly with the mean.",
     "EdgeCase": "A degenerate parameter: the output is fixed and no bits are read.",
+    "TooLong": "A parameter's text is longer than the grammar allows (1000 characters).",
+    "ExponentTooLarge": "A decimal exponent beyond +-10000 (validation step 4 of the grammar).",
+    "ZeroDenominator": "A fraction with denominator 0 (validation step 5 of the grammar).",
+    "CostTooLarge": "The parameters ask for more work than the sampler's stated cost limit.",
+    "DyadicComparison": "A number compared by lc is a dyadic rational that the bits can reach"
+                        " exactly (the comparison must treat equality as the header says).",
 }
+
+
+def vector_path(name: str) -> str:
+    """samplers/NAME.json; the rational-only profile's "rational.NAME" is samplers/rational/NAME.json."""
+    return f"samplers/{name.replace('.', '/')}.json"
+
+
+#: Grammar vectors (samplers/grammar.json): op -> (valid spellings, invalid spellings per rule).
+GRAMMAR_VALID: list[tuple[str, str, dict[str, str]]] = [
+    ("bernoulli", "sign and fraction", {"p": "+1/2"}),
+    ("bernoulli", "mantissa without integer digits", {"p": ".5"}),
+    ("bernoulli", "mantissa without fraction digits", {"p": "1."}),
+    ("bernoulli", "upper-case exponent", {"p": "5E-1"}),
+    ("bernoulli", "exponent with a plus sign", {"p": "0.05e+1"}),
+    ("bernoulli", "leading zeros in a fraction", {"p": "007/010"}),
+    ("bernoulli", "negative zero is 0", {"p": "-0"}),
+    ("bernoulli", "fraction not in lowest terms", {"p": "6/8"}),
+    ("bernoulli", "exponent at the limit, value in range", {"p": "1e-10000"}),
+    ("binomial", "integer with a plus sign and leading zeros", {"n": "+0010", "p": "1/2"}),
+]
+
+GRAMMAR_INVALID: list[tuple[str, str, dict[str, Any], str]] = [
+    ("bernoulli", "step 1: a JSON number, not a string", {"p": 0.5}, "NotRational"),
+    ("bernoulli", "step 1: a JSON integer, not a string", {"p": 1}, "NotRational"),
+    ("bernoulli", "step 2: 1001 characters", {"p": "0." + "0" * 999}, "TooLong"),
+    ("bernoulli", "step 3: leading blank", {"p": " 1/2"}, "NotRational"),
+    ("bernoulli", "step 3: trailing blank", {"p": "1/2 "}, "NotRational"),
+    ("bernoulli", "step 3: blank around /", {"p": "1 / 2"}, "NotRational"),
+    ("bernoulli", "step 3: empty string", {"p": ""}, "NotRational"),
+    ("bernoulli", "step 3: sign after /", {"p": "1/-2"}, "NotRational"),
+    ("bernoulli", "step 3: two signs", {"p": "+-1"}, "NotRational"),
+    ("bernoulli", "step 3: exponent on a fraction", {"p": "1/2e0"}, "NotRational"),
+    ("bernoulli", "step 3: decimal in a fraction", {"p": "0.5/1"}, "NotRational"),
+    ("bernoulli", "step 3: lone point", {"p": "."}, "NotRational"),
+    ("bernoulli", "step 3: exponent without mantissa", {"p": "e0"}, "NotRational"),
+    ("bernoulli", "step 3: exponent without digits", {"p": "1e"}, "NotRational"),
+    ("bernoulli", "step 3: hexadecimal", {"p": "0x1"}, "NotRational"),
+    ("bernoulli", "step 3: digit separator", {"p": "0.2_5"}, "NotRational"),
+    ("bernoulli", "step 3: non-ASCII digit", {"p": "\u0661/\u0662"}, "NotRational"),
+    ("bernoulli", "step 3: nan", {"p": "nan"}, "NotRational"),
+    ("bernoulli", "step 3: infinity", {"p": "inf"}, "NotRational"),
+    ("bernoulli", "step 4 before 6: exponent 10001 (value also out of range)", {"p": "1e10001"},
+     "ExponentTooLarge"),
+    ("bernoulli", "step 4: exponent -10001", {"p": "1e-10001"}, "ExponentTooLarge"),
+    ("bernoulli", "step 5 before 6: zero denominator", {"p": "2/0"}, "ZeroDenominator"),
+    ("bernoulli", "step 5: 0/0", {"p": "0/0"}, "ZeroDenominator"),
+    ("bernoulli", "step 6: out of range after parsing", {"p": "1.0000000001"}, "OutOfRange"),
+    ("binomial", "step 3: integer written as a fraction", {"n": "4/2", "p": "1/2"}, "NotInteger"),
+    ("binomial", "step 3: integer with an exponent", {"n": "1e3", "p": "1/2"}, "NotInteger"),
+    ("binomial", "step 3: integer with a point", {"n": "3.0", "p": "1/2"}, "NotInteger"),
+    ("binomial", "step 3: integer with a blank", {"n": "3 ", "p": "1/2"}, "NotInteger"),
+    ("binomial", "step 1: integer as a JSON number", {"n": 3, "p": "1/2"}, "NotRational"),
+    ("binomial", "order: n (first parameter) fails step 3 before p fails step 5",
+     {"n": "x", "p": "1/0"}, "NotInteger"),
+    ("binomial", "order: n passes, then p fails step 6", {"n": "3", "p": "-1"}, "OutOfRange"),
+]
+
+#: Exactness corners (samplers/exact_corners.json): op, comment, params, count, dyadic?
+CORNERS: list[tuple[str, str, dict[str, str], int, bool]] = [
+    ("geometric", "p = 2/5: m = 1, digit 0 compares q/(1+q) = 3/8", {"p": "2/5"}, 256, True),
+    ("geometric", "p = 3/5: m = 0, compares q = 2/5", {"p": "3/5"}, 128, False),
+    ("geometric", "p = 1/2: m = 1, compares q^2 = 1/4", {"p": "1/2"}, 128, True),
+    ("geometric", "p = 1/4 = 2^-2: compares q^4 = 81/256", {"p": "1/4"}, 128, True),
+    ("geometric", "p = 2^-10: q^(2^j) dyadic, q^(2^10) has a 10240-bit denominator",
+     {"p": "1/1024"}, 32, True),
+    ("geometric", "p = 2^-40: m = 40, q^(2^j) dyadic with k 2^j bits", {"p": "1/1099511627776"},
+     4, True),
+    ("geometric", "p = 1/3: digit 0 compares (2/3)/(5/3) = 2/5", {"p": "1/3"}, 64, False),
+    ("geometric", "p = 3/4: m = 0, compares q = 1/4", {"p": "3/4"}, 128, True),
+    ("bernoulli", "p = 3/8: reached exactly after three bits", {"p": "3/8"}, 256, True),
+    ("bernoulli", "p = 2^-64 + 2^-1", {"p": "9223372036854775809/18446744073709551616"}, 64,
+     True),
+    ("poisson", "lam = 1/2: one piece mu = 1/2, compares 1/4 and 1/2! = 1/2", {"lam": "1/2"},
+     128, True),
+    ("poisson", "lam = 1: two pieces of mu = 1/2", {"lam": "1"}, 64, True),
+    ("poisson", "lam = 3/2: three pieces of mu = 1/2", {"lam": "3/2"}, 64, True),
+    ("binomial", "p = 2/5 (geometric 2/5 gaps)", {"n": "100", "p": "2/5"}, 32, True),
+    ("binomial", "p = 1/2: geometric(1/2) gaps", {"n": "64", "p": "1/2"}, 32, True),
+    ("negative_binomial", "p = 1/2: geometric(1/2) sizes, lc(1/J) with J = 2, 4",
+     {"r": "1", "p": "1/2"}, 64, True),
+    ("bernoulli_exp", "gamma = 1/2: lc(1/2 / K) = 1/4 at K = 2", {"gamma": "1/2"}, 128, True),
+]
+
+
+#: Cost-limit vectors (samplers/cost_caps.json): op, comment, params, count (None: invalid).
+CAPS: list[tuple[str, str, dict[str, str], int | None]] = [
+    ("poisson", "lam = 256: the last mean drawn by pieces", {"lam": "256"}, 2),
+    ("poisson", "lam = 257: the first integer mean drawn by the mode envelope", {"lam": "257"}, 8),
+    ("poisson", "lam = 10^6, the cap", {"lam": "1000000"}, 2),
+    ("poisson", "just above the cap", {"lam": "1000001/1"}, None),
+    ("binomial", "n p = 256 exactly: gaps", {"n": "512", "p": "1/2"}, 2),
+    ("binomial", "n p = 257: mode envelope", {"n": "514", "p": "1/2"}, 8),
+    ("binomial", "p > 1/2 reflected into the envelope", {"n": "1000", "p": "3/4"}, 8),
+    ("binomial", "n min(p, 1-p) = 10^6, the cap", {"n": "2000000", "p": "1/2"}, 2),
+    ("binomial", "n = 10^12, p = 10^-6 (n p = 10^6)", {"n": "1000000000000", "p": "1/1000000"},
+     2),
+    ("binomial", "just above the cap", {"n": "2000001", "p": "1/2"}, None),
+    ("binomial", "above the cap with p near 1", {"n": "10000000", "p": "4/5"}, None),
+    ("binomial_textbook", "just above the cap n = 10^6", {"n": "1000001", "p": "1/2"}, None),
+    ("binomial_rr", "n / (1 + e) above the cap", {"n": "10000000", "eps": "1"}, None),
+    ("binomial_rr", "eps = 0: n / 2 above the cap", {"n": "2000001", "eps": "0"}, None),
+    ("negative_binomial", "r = 300, p = 1/2 (mean 300): mode envelope", {"r": "300", "p": "1/2"},
+     8),
+    ("negative_binomial", "r = 10^6, p = 1/2: the cap, mode envelope",
+     {"r": "1000000", "p": "1/2"}, 2),
+    ("negative_binomial", "r = 1/2, mean 1000: compound steps (linear cost)",
+     {"r": "1/2", "p": "1999/2000"}, 2),
+]
 
 
 class SamplersFamily(Family):
@@ -409,7 +665,111 @@ class SamplersFamily(Family):
         return {SCHEMA: family_schema(SCHEMA, "exact sampler vectors", ops)}
 
     def files(self) -> list[VectorFile]:
-        return [self._file(name) for name in SAMPLERS]
+        return [*(self._file(name) for name in SAMPLERS), self._grammar_file(),
+                self._corners_file(), self._caps_file()]
+
+    def _caps_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups = []
+        ops = list(dict.fromkeys(op for op, *_ in CAPS))
+        for op in ops:
+            sampler = SAMPLERS[op]
+            handler = _handler(sampler)
+            tests = []
+            for i, (name, comment, params, count) in enumerate(CAPS):
+                if name != op:
+                    continue
+                inputs: dict[str, Any] = {"seed": vector_seed(f"samplers/caps/{i}").hex(),
+                                          **params, "count": count or 1}
+                if count is None:
+                    try:
+                        handler({**inputs, "tag": sampler.tag})
+                    except RationalError as exc:
+                        flag = exc.flag
+                    else:
+                        raise AssertionError(f"cap case {comment!r} was accepted")
+                    tests.append(test_entry(tc(), comment, inputs, None, "invalid",
+                                            ["MeanTooLarge" if flag == "OutOfRange" else flag]))
+                else:
+                    out = handler({**inputs, "tag": sampler.tag})
+                    tests.append(test_entry(tc(), comment, inputs, out))
+            groups.append({"op": f"sampler.{op}", "params": {"tag": sampler.tag}, "tests": tests})
+        header: list[str] = []
+        for op in ops:
+            for line in header_for(op):
+                if line not in header:
+                    header.append(line)
+        header.append("This file tests the COST LIMITS: each sampler's largest allowed"
+                      " parameters (sampled well under a second by the stated steps) and the"
+                      " first refused ones, and the switch to the mode envelope at mean 256.")
+        doc = envelope(algorithm="dpspec sampler cost limits", family=self.name,
+                       schema=SCHEMA, header=header, notes=NOTES, groups=groups)
+        return VectorFile("samplers/cost_caps.json", doc, SCHEMA)
+
+    def _grammar_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups = []
+        for op in ("bernoulli", "binomial"):
+            sampler = SAMPLERS[op]
+            handler = _handler(sampler)
+            tests = []
+            for i, (name, comment, params) in enumerate(GRAMMAR_VALID):
+                if name != op:
+                    continue
+                inputs: dict[str, Any] = {"seed": vector_seed(f"samplers/grammar/{i}").hex(),
+                                          **params, "count": 16}
+                out = handler({**inputs, "tag": sampler.tag})
+                tests.append(test_entry(tc(), comment, inputs, out))
+            for i, (name, comment, bad, flag) in enumerate(GRAMMAR_INVALID):
+                if name != op:
+                    continue
+                inputs = {"seed": vector_seed(f"samplers/grammar/invalid/{i}").hex(), **bad,
+                          "count": 4}
+                try:
+                    handler({**inputs, "tag": sampler.tag})
+                except RationalError as exc:
+                    if exc.flag != flag:
+                        raise AssertionError(f"grammar case {comment!r}: {exc.flag}, not {flag}") from exc
+                else:
+                    raise AssertionError(f"grammar case {comment!r} was accepted")
+                tests.append(test_entry(tc(), comment, inputs, None, "invalid", [flag]))
+            groups.append({"op": f"sampler.{op}", "params": {"tag": sampler.tag}, "tests": tests})
+        header = header_for("binomial") + TEXTS["bernoulli"] + [
+            "This file tests the parameter GRAMMAR and the VALIDATION ORDER above: valid spellings"
+            " (their samples equal those of the canonical spelling of the same value) and one"
+            " invalid case or more per rule, each flagged with the step that must reject it."]
+        doc = envelope(algorithm="dpspec sampler parameter grammar", family=self.name,
+                       schema=SCHEMA, header=header, notes=NOTES, groups=groups)
+        return VectorFile("samplers/grammar.json", doc, SCHEMA)
+
+    def _corners_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups = []
+        ops = list(dict.fromkeys(op for op, *_ in CORNERS))
+        for op in ops:
+            sampler = SAMPLERS[op]
+            handler = _handler(sampler)
+            tests = []
+            for i, (name, comment, params, count, dyadic) in enumerate(CORNERS):
+                if name != op:
+                    continue
+                inputs: dict[str, Any] = {"seed": vector_seed(f"samplers/corners/{i}").hex(),
+                                          **params, "count": count}
+                out = handler({**inputs, "tag": sampler.tag})
+                tests.append(test_entry(tc(), comment, inputs, out,
+                                        flags=["DyadicComparison"] if dyadic else []))
+            groups.append({"op": f"sampler.{op}", "params": {"tag": sampler.tag}, "tests": tests})
+        header: list[str] = []
+        for op in ops:
+            for line in header_for(op):
+                if line not in header:
+                    header.append(line)
+        header.append("This file collects EXACTNESS CORNERS: parameters for which a number that"
+                      " lc compares is a dyadic rational (flag DyadicComparison), so that the"
+                      " tape's bits can land exactly on it; see EXACT NUMBERS above.")
+        doc = envelope(algorithm="dpspec sampler exactness corners", family=self.name,
+                       schema=SCHEMA, header=header, notes=NOTES, groups=groups)
+        return VectorFile("samplers/exact_corners.json", doc, SCHEMA)
 
     def _file(self, name: str) -> VectorFile:
         sampler = SAMPLERS[name]
@@ -435,7 +795,7 @@ class SamplersFamily(Family):
         groups = [{"op": f"sampler.{name}", "params": {"tag": sampler.tag}, "tests": tests}]
         doc = envelope(algorithm=f"dpspec sampler {name}", family=self.name, schema=SCHEMA,
                        header=header_for(name), notes=NOTES, groups=groups)
-        return VectorFile(f"samplers/{name}.json", doc, SCHEMA)
+        return VectorFile(vector_path(name), doc, SCHEMA)
 
 
 FAMILY = SamplersFamily()

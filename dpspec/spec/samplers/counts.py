@@ -10,16 +10,29 @@ is exactly the stated one, with no truncation and no floating point. They are bu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
+from math import isqrt
 
+from dpspec.spec.rational import format_rational
 from dpspec.spec.samplers.core import _exp_machine, _geometric_machine, _HalvingGeometric
 from dpspec.spec.samplers.lazy import Oracle, bernoulli_bounded, bernoulli_ratio, exp_neg_bounds
-from dpspec.spec.samplers.params import SamplerParameterError, count, probability, rational_in
+from dpspec.spec.samplers.params import (
+    CostTooLargeError,
+    SamplerParameterError,
+    count,
+    probability,
+    rational_in,
+)
 from dpspec.spec.tape import RandomTape
 
 #: Poisson and negative binomial cost grows linearly with the mean; refuse means beyond this.
 MAX_MEAN = 10**6
+#: binomial and binomial_rr draw about n min(p, 1 - p) geometrics; refuse more than this.
+MAX_BINOMIAL_WORK = 10**6
+#: binomial_textbook draws n Bernoulli trials; refuse n beyond this.
+MAX_TEXTBOOK_TRIALS = 10**6
 
 
 def _binomial_by_gaps(tape: RandomTape, n: int, machine: _HalvingGeometric) -> int:
@@ -34,6 +47,64 @@ def _binomial_by_gaps(tape: RandomTape, n: int, machine: _HalvingGeometric) -> i
         successes += 1
 
 
+#: Above this mean, poisson and binomial use the mode envelope (cost O(sqrt(mean)) arithmetic,
+#: O(log(mean)) coins); at or below it, their original linear-cost steps (vectors unchanged).
+ENVELOPE_THRESHOLD = 256
+
+
+def _mode_envelope(tape: RandomTape, rho: Callable[[int], Fraction], mode: int, d: int,
+                   top: int | None) -> int:
+    """Rejection from a flat-top two-sided geometric envelope; exact for log-concave PMFs.
+
+    f is a PMF on 0..top (top None: unbounded) with f(k+1)/f(k) = rho(k) rational and strictly
+    decreasing in k, and mode M: rho(M) <= 1 <= rho(M - 1). See :func:`poisson` for the steps.
+    """
+    a = max(0, mode - d)
+    b = mode + d if top is None else min(top, mode + d)
+    w_mid = Fraction(b - a + 1)
+    right = rho(b) if top is None or b < top else Fraction(0)
+    left = 1 / rho(a - 1) if a > 0 else Fraction(0)
+    w_right = right / (1 - right)
+    w_left = left / (1 - left)
+    choose_mid = w_mid / (w_mid + w_right + w_left)
+    choose_right = w_right / (w_right + w_left) if w_right + w_left else Fraction(0)
+    right_machine = _geometric_machine(1 - right) if right else None
+    left_machine = _geometric_machine(1 - left) if left else None
+    while True:
+        if bernoulli_ratio(tape, choose_mid.numerator, choose_mid.denominator):
+            k = a + tape.uniform(b - a + 1)
+            h = Fraction(1)
+        elif bernoulli_ratio(tape, choose_right.numerator, choose_right.denominator):
+            assert right_machine is not None
+            g = right_machine.sample(tape)
+            k = b + 1 + g
+            h = right ** (g + 1)
+        else:
+            assert left_machine is not None
+            g = left_machine.sample(tape)
+            k = a - 1 - g
+            h = left ** (g + 1)
+            if k < 0:
+                continue
+        if top is not None and k > top:
+            continue
+        # R / h with R = f(k) / f(M), as one unreduced integer ratio num / den
+        terms = [rho(i) for i in range(mode, k)] if k > mode else [rho(i) for i in range(k, mode)]
+        up = _product([t.numerator for t in terms]) if terms else 1
+        down = _product([t.denominator for t in terms]) if terms else 1
+        if k < mode:
+            up, down = down, up
+        if bernoulli_ratio(tape, up * h.denominator, down * h.numerator):
+            return k
+
+
+def _product(xs: list[int]) -> int:
+    """The product of xs by halves (fast for many large factors)."""
+    while len(xs) > 1:
+        xs = [xs[i] * xs[i + 1] if i + 1 < len(xs) else xs[i] for i in range(0, len(xs), 2)]
+    return xs[0]
+
+
 def _binomial(tape: RandomTape, n: int, p: Fraction) -> int:
     if p == 0:
         return 0
@@ -41,11 +112,21 @@ def _binomial(tape: RandomTape, n: int, p: Fraction) -> int:
         return n
     if p > Fraction(1, 2):
         return n - _binomial(tape, n, 1 - p)
+    if n * p > ENVELOPE_THRESHOLD:
+        ratio = p / (1 - p)
+        return _mode_envelope(tape, lambda k: (n - k) * ratio / (k + 1),
+                              ((n + 1) * p).__floor__(), isqrt((n * p * (1 - p)).__floor__()) + 1,
+                              n)
     return _binomial_by_gaps(tape, n, _geometric_machine(p))
 
 
 def binomial(tape: RandomTape, n: object, p: object) -> int:
     """Binomial(n, p), p rational in [0, 1]; exact, cost O(1 + n min(p, 1 - p)) geometrics.
+
+    Cost limit: n min(p, 1 - p) > 10^6 is refused (CostTooLarge). When, after the reflection,
+    0 < p <= 1/2 and n p > 256, the mode envelope of :func:`poisson` is used instead of the gaps:
+    rho(k) = (n - k) p / ((k + 1)(1 - p)), M = floor((n + 1) p), d = isqrt(floor(n p (1 - p)))
+    + 1, top = n.
 
     Steps: p = 0 returns 0 and p = 1 returns n (no bits); if p > 1/2 return
     n - binomial(n, 1 - p). Otherwise (0 < p <= 1/2) the positions of the successes are found by
@@ -53,13 +134,22 @@ def binomial(tape: RandomTape, n: object, p: object) -> int:
     ``geometric(p)`` + 1; if P > n return S; S = S + 1 }.
     """
     k = count(n, "n")
-    return _binomial(tape, k, probability(p, "p"))
+    q = probability(p, "p")
+    if k * min(q, 1 - q) > MAX_BINOMIAL_WORK:
+        raise CostTooLargeError(f"binomial: n min(p, 1 - p) = {format_rational(k * min(q, 1 - q))}"
+                                f" exceeds {MAX_BINOMIAL_WORK} (cost)")
+    return _binomial(tape, k, q)
 
 
 def binomial_textbook(tape: RandomTape, n: object, p: object) -> int:
-    """Binomial(n, p) as the sum of n ``bernoulli(p)`` trials drawn in order (cost linear in n)."""
+    """Binomial(n, p) as the sum of n ``bernoulli(p)`` trials drawn in order (cost linear in n).
+
+    Cost limit: n > 10^6 is refused (CostTooLarge), checked after both parameters' ranges.
+    """
     k = count(n, "n")
     q = probability(p, "p")
+    if k > MAX_TEXTBOOK_TRIALS:
+        raise CostTooLargeError(f"binomial_textbook: n exceeds {MAX_TEXTBOOK_TRIALS} (cost)")
     a, b = q.numerator, q.denominator
     return sum(bernoulli_ratio(tape, a, b) for _ in range(k))
 
@@ -102,17 +192,40 @@ def binomial_rr(tape: RandomTape, n: object, eps: object) -> int:
     1/(1 + exp(-eps)) and m = the largest integer >= 0 with 2^m <= 1 + exp(eps). The numbers
     q^(2^j) and q^(2^j)/(1 + q^(2^j)) are irrational; the lazy comparison needs as many of their
     binary digits as it reads, computed here with rigorous interval bounds on exp(-eps).
+    Cost limit: n / (1 + exp(eps)) > 10^6 is refused (CostTooLarge).
     """
     k = count(n, "n")
     e = rational_in(eps, "eps", low=0)
     if e == 0:
+        if k > 2 * MAX_BINOMIAL_WORK:
+            raise CostTooLargeError(f"binomial_rr: n / 2 exceeds {MAX_BINOMIAL_WORK} (cost)")
         return _binomial(tape, k, Fraction(1, 2))
+    _rr_cost_check(k, e)
     return _binomial_by_gaps(tape, k, _rr_machine(e))
+
+
+def _rr_cost_check(n: int, eps: Fraction) -> None:
+    """CostTooLarge if n / (1 + exp(eps)) > MAX_BINOMIAL_WORK (decided with rigorous bounds)."""
+    if n <= MAX_BINOMIAL_WORK:
+        return
+    w = 64
+    while True:
+        lo, hi = exp_neg_bounds(eps, w)  # p = y / (1 + y), y = exp(-eps), increasing in y
+        one = 1 << w
+        if n * hi <= MAX_BINOMIAL_WORK * (one + hi):
+            return
+        if n * lo > MAX_BINOMIAL_WORK * (one + lo):
+            raise CostTooLargeError(
+                f"binomial_rr: n / (1 + exp(eps)) exceeds {MAX_BINOMIAL_WORK} (cost)")
+        w *= 2
 
 
 def _poisson(tape: RandomTape, lam: Fraction) -> int:
     if lam == 0:
         return 0
+    if lam > ENVELOPE_THRESHOLD:
+        mode = lam.__floor__()
+        return _mode_envelope(tape, lambda k: lam / (k + 1), mode, isqrt(mode) + 1, None)
     pieces = -((-2 * lam.numerator) // lam.denominator)  # ceil(2 lambda)
     mu = lam / pieces
     machine = _geometric_machine(1 - mu)
@@ -138,6 +251,25 @@ def poisson(tape: RandomTape, lam: object) -> int:
     ``geometric(1 - mu)`` (so P[K = k] = (1 - mu) mu^k); accept K if lazy_compare(1/K!) = 1 };
     the accepted K has P[K = k] proportional to mu^k / k!. Acceptance is (1 - mu) e^mu >= 0.82.
     lambda = 0 returns 0 without bits; lambda > 10^6 is refused (cost).
+
+    For lambda > 256 (ENVELOPE_THRESHOLD) the *mode envelope* is used instead, with cost
+    O(sqrt(lambda)) big-integer operations and O(log lambda) coins: f(k) = P[K = k] has the
+    rational ratio rho(k) = f(k+1)/f(k) = lambda / (k + 1), decreasing in k, and the mode
+    M = floor(lambda); let d = isqrt(M) + 1. Steps of the mode envelope for (rho, M, d, top)
+    (top = the largest value with f > 0, none here; binomial has top = n):
+
+    1. a = max(0, M - d); b = M + d (min(top, M + d) with a top); W = b - a + 1;
+       r+ = rho(b) (0 if b = top); r- = 1 / rho(a - 1) (0 if a = 0);
+       A = r+ / (1 - r+); B = r- / (1 - r-); c = W / (W + A + B); c' = A / (A + B) (0 if A = B = 0).
+    2. If lc(c) = 1: k = a + uniform(W), h = 1. Else if lc(c') = 1: G = geometric(1 - r+),
+       k = b + 1 + G, h = r+^(G + 1). Else: G = geometric(1 - r-), k = a - 1 - G,
+       h = r-^(G + 1); if k < 0 go to 2. If k > top go to 2.
+    3. R = f(k)/f(M) = the product of rho(i) for M <= i < k, or of 1/rho(i) for k <= i < M.
+       If lc(R / h) = 1 return k, else go to 2.
+
+    (h(k) >= f(k)/f(M) everywhere by log-concavity, so R/h <= 1 and the accepted k has PMF f;
+    the acceptance rate is about 0.6.) uniform is the tape's uniform(n) and lc the lazy
+    comparison, with rationals only.
     """
     q = rational_in(lam, "lam", low=0, high=MAX_MEAN)
     return _poisson(tape, q)
@@ -155,6 +287,13 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
     Poisson(r p^j / j). Steps: p = 0 returns 0 without bits; N = ``poisson(r p / (1 - p))``;
     total = 0; N times { J = 1 + ``geometric(1 - p)``; if lazy_compare(1/J) = 1: total += J };
     return total. Cost O(1 + r p / (1 - p)); means r p/(1 - p) > 10^6 are refused.
+
+    For r >= 1, a mean lambda = r p / (1 - p) > 256 and r >= lambda / 256 (so that the standard
+    deviation is O(sqrt(lambda))) the PMF is log-concave with the rational ratio
+    f(k+1)/f(k) = (k + r) p / (k + 1) and mode M = floor((r - 1) p / (1 - p)): the steps of the
+    mode envelope of :func:`poisson` with d = isqrt(floor(r p / (1 - p)^2)) + 1 and no upper end.
+    Other parameters keep the compound-Poisson steps, whose cost is linear in the mean (not
+    sublinear: NB with a small r and p near 1 has a standard deviation close to its mean).
     """
     rr = rational_in(r, "r", low=0, low_open=True)
     q = rational_in(p, "p", low=0, high=1, high_open=True)
@@ -164,6 +303,11 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
     if lam > MAX_MEAN:
         raise SamplerParameterError(
             f"negative_binomial: the mean r p / (1 - p) exceeds {MAX_MEAN} (cost)")
+    if rr >= 1 and lam > ENVELOPE_THRESHOLD and rr * ENVELOPE_THRESHOLD >= lam:
+        var = lam / (1 - q)
+        return _mode_envelope(tape, lambda k: (k + rr) * q / (k + 1),
+                              ((rr - 1) * q / (1 - q)).__floor__(), isqrt(var.__floor__()) + 1,
+                              None)
     n = _poisson(tape, lam)
     machine = _geometric_machine(1 - q)
     total = 0

@@ -10,6 +10,14 @@ from dpspec.spec.rational import RationalError, format_rational, parse_int, pars
 class SamplerParameterError(RationalError):
     """A sampler parameter outside its allowed range (a ValueError)."""
 
+    flag = "OutOfRange"
+
+
+class CostTooLargeError(SamplerParameterError):
+    """Parameters whose sampling cost is beyond the sampler's stated limit."""
+
+    flag = "CostTooLarge"
+
 
 def rational_in(value: object, name: str, *, low: Fraction | int | None = None,
                 low_open: bool = False, high: Fraction | int | None = None,

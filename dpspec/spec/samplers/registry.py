@@ -12,7 +12,7 @@ import mpmath
 
 from dpspec.spec import distributions as dist
 from dpspec.spec.rational import parse_int, parse_rational
-from dpspec.spec.samplers import core, counts
+from dpspec.spec.samplers import core, counts, rational_only
 from dpspec.spec.tape import RandomTape
 
 
@@ -170,5 +170,19 @@ _ALL = [
              "NB(r, exp(-gamma)), exact (Ghazi et al.'s p = e^(-eps))"),
 ]
 
+#: The rational-only profile (dpspec.spec.samplers.rational_only): "rational.NAME" samples the
+#: distribution of the lazy profile's NAME with rational comparisons only.
+RATIONAL_PROFILE = ("bernoulli_exp", "bernoulli_rr", "geometric_exp", "discrete_laplace",
+                    "discrete_gaussian", "discrete_gaussian_vector")
+_ALL += [replace(s, name=f"rational.{s.name}", func=getattr(rational_only, s.name),
+                 tag=_tag(f"rational.{s.name}"),
+                 description=s.description + " [rational-only profile]")
+         for s in list(_ALL) if s.name in RATIONAL_PROFILE]
+
+
+def _pmf_of(name: str) -> Callable[[Mapping[str, Any], int], Any]:
+    return _PMF[name.removeprefix("rational.")]
+
+
 #: name -> Sampler
-SAMPLERS: dict[str, Sampler] = {s.name: replace(s, pmf_func=_with_dps(_PMF[s.name])) for s in _ALL}
+SAMPLERS: dict[str, Sampler] = {s.name: replace(s, pmf_func=_with_dps(_pmf_of(s.name))) for s in _ALL}

@@ -5,16 +5,19 @@
 //   node dpspec/conformance/adapters/node_example/adapter.mjs        (the harness starts it)
 //   dpspec conformance run --impl node-example
 //
-// It implements, from the specifications alone:
+// It implements, from the specifications and the vector headers alone:
 //   exact mode   xof.next, xof.derive_seed, xof.expand_into_vec   (VDAF draft-20 sec. 6.2.1)
 //                tape.uniform, tape.uniform_mixed                   (the random tape, dpspec/spec/tape.py)
-//                sampler.bernoulli {seed, tag, p, count}: the lazy comparison lc(p) of the
-//                samplers family's header (vectors/samplers/bernoulli.json)
-//   statistical  sampler.bernoulli {p, count}, sampler.discrete_laplace {t, count}
-//                (no seed: the samplers run on a tape with a fresh random seed; the discrete
-//                 Laplace is Algorithm 2 of [CKS20] over the tape)
-// sampler.discrete_laplace with a seed (exact mode) is answered "unsupported": the family's exact
-// algorithm (a halving geometric with irrational comparisons) is not ported here.
+//                sampler.bernoulli, sampler.bernoulli_exp, sampler.bernoulli_rr {seed, tag, ..., count}
+//                the whole rational-only profile: sampler.rational.{bernoulli_exp, bernoulli_rr,
+//                geometric_exp, discrete_laplace, discrete_gaussian, discrete_gaussian_vector}
+//                (vectors/samplers/rational/*.json), with the parameter GRAMMAR and VALIDATION
+//                ORDER of the samplers headers (vectors/samplers/grammar.json)
+//   statistical  the same samplers without {seed, tag}, and sampler.discrete_laplace {t, count}
+//                (a fresh random seed; the discrete Laplace is Algorithm 2 of [CKS20])
+// Only BigInt arithmetic is used on the sampling paths: no floating point, no interval bounds.
+// sampler.discrete_laplace with a seed (exact mode) is answered "unsupported": the lazy profile's
+// exact algorithm compares with irrational numbers and is not ported here.
 import { randomBytes } from "node:crypto";
 import { RejectedInput, Unsupported, serve } from "./protocol.mjs";
 import { XofTurboShake128 } from "./turboshake.mjs";
@@ -36,19 +39,61 @@ function countArg(args) {
   if (!Number.isInteger(v) || v < 0 || v > 1_000_000) throw new RejectedInput("count must be in [0, 10^6]");
   return v;
 }
-/** An exact rational from "a/b", "0.25" or an integer string: [numerator, denominator]. */
+// -- the parameter grammar of the samplers headers (ABNF) and its validation order ----------------
+//   rational = [sign] ( fraction / decimal ); fraction = digits "/" digits;
+//   decimal = mantissa [exponent]; mantissa = digits [ "." *DIGIT ] / "." digits;
+//   exponent = "e" [sign] digits (e or E); integer = [sign] digits; digits = 1*DIGIT
+const RATIONAL_RE = /^([+-]?)(?:([0-9]+)\/([0-9]+)|(?:([0-9]+)(?:\.([0-9]*))?|\.([0-9]+))(?:[eE]([+-]?[0-9]+))?)$/;
+const INTEGER_RE = /^[+-]?[0-9]+$/;
+const MAX_TEXT_LENGTH = 1000;
+const MAX_EXPONENT = 10000n;
+
+function gcd(a, b) {
+  a = a < 0n ? -a : a;
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+/** Steps 1-5 of the validation order for a rational parameter: [numerator, denominator > 0]. */
 function rationalArg(args, key) {
   const v = args[key];
-  let m;
-  if (typeof v === "string" && (m = /^(-?(?:0|[1-9][0-9]*))\/([1-9][0-9]*)$/.exec(v))) {
-    return [BigInt(m[1]), BigInt(m[2])];
+  if (typeof v !== "string") throw new RejectedInput(`${key}: not a string (NotRational)`);
+  if (v.length > MAX_TEXT_LENGTH) throw new RejectedInput(`${key}: too long (TooLong)`);
+  const m = RATIONAL_RE.exec(v);
+  if (m === null) throw new RejectedInput(`${key}: not a rational (NotRational)`);
+  const sign = m[1] === "-" ? -1n : 1n;
+  let num, den;
+  if (m[2] !== undefined) {
+    num = BigInt(m[2]);
+    den = BigInt(m[3]);
+    if (den === 0n) throw new RejectedInput(`${key}: zero denominator (ZeroDenominator)`);
+  } else {
+    const exp = m[7] === undefined ? 0n : BigInt(m[7]);
+    if (exp > MAX_EXPONENT || exp < -MAX_EXPONENT) {
+      throw new RejectedInput(`${key}: exponent too large (ExponentTooLarge)`);
+    }
+    const frac = m[6] ?? m[5] ?? "";
+    num = BigInt((m[4] ?? "0") + frac);
+    den = 10n ** BigInt(frac.length);
+    if (exp >= 0n) num *= 10n ** exp;
+    else den *= 10n ** -exp;
   }
-  if (typeof v === "string" && (m = /^(-?(?:0|[1-9][0-9]*))(?:\.([0-9]+))?$/.exec(v))) {
-    const frac = m[2] ?? "";
-    const den = 10n ** BigInt(frac.length);
-    return [BigInt(m[1]) * den + (m[1].startsWith("-") ? -1n : 1n) * BigInt(frac || "0"), den];
-  }
-  throw new RejectedInput(`${key} must be a rational as a string ("3/7" or "0.25")`);
+  const g = gcd(num, den) || 1n;
+  return [(sign * num) / g, den / g];
+}
+
+/** Steps 1-3 for an integer parameter (n, dim): "[sign] digits" only. */
+function integerArg(args, key) {
+  const v = args[key];
+  if (typeof v !== "string") throw new RejectedInput(`${key}: not a string (NotRational)`);
+  if (v.length > MAX_TEXT_LENGTH) throw new RejectedInput(`${key}: too long (TooLong)`);
+  if (!INTEGER_RE.test(v)) throw new RejectedInput(`${key}: not an integer (NotInteger)`);
+  return BigInt(v);
+}
+
+/** Step 6: a range check on a parsed rational [a, b] (b > 0). */
+function atLeast([a], key, strict) {
+  if (strict ? a <= 0n : a < 0n) throw new RejectedInput(`${key} must be ${strict ? ">" : ">="} 0 (OutOfRange)`);
 }
 const hex = (bytes) => Buffer.from(bytes).toString("hex");
 
@@ -147,6 +192,94 @@ function discreteLaplace(tape, num, den) {
   }
 }
 
+// -- the rational-only profile (vectors/samplers/rational/*.json headers) ----------------------------
+/** rr(g) = Bernoulli(exp(-g) / (1 + exp(-g))), g = a/b >= 0: the two-coin Bernoulli factory. */
+function rrCoin(tape, a, b) {
+  for (;;) {
+    if (tape.bits(1n) === 1n) return false;
+    if (bernoulliExp(tape, a, b)) return true;
+  }
+}
+
+/** rg(gamma), gamma = a/b > 0: geometric with ratio exp(-gamma) by halving, rationals only. */
+function rationalGeometricExp(tape, a, b) {
+  let m = 0n;
+  while ((a << (m + 1n)) <= b) m += 1n;
+  let v = 0n;
+  while (bernoulliExp(tape, a << m, b)) v += 1n;
+  let r = 0n;
+  for (let j = 0n; j < m; j++) if (rrCoin(tape, a << j, b)) r |= 1n << j;
+  return r + (v << m);
+}
+
+/** rational.discrete_laplace(t), t = a/b > 0: magnitude rg(1/t) = rg(b/a), a fair sign. */
+function rationalDiscreteLaplace(tape, a, b) {
+  for (;;) {
+    const y = rationalGeometricExp(tape, b, a);
+    const sign = tape.bits(1n);
+    if (sign === 1n && y === 0n) continue;
+    return sign === 1n ? -y : y;
+  }
+}
+
+function isqrt(n) {
+  if (n < 2n) return n;
+  let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2));
+  for (;;) {
+    const y = (x + n / x) >> 1n;
+    if (y >= x) return x;
+    x = y;
+  }
+}
+
+/** rational.discrete_gaussian(sigma2), sigma2 = n/d > 0 in lowest terms: Algorithm 3 of [CKS20]. */
+function rationalDiscreteGaussian(tape, n, d) {
+  const t = isqrt(n * d) / d + 1n;
+  for (;;) {
+    const y = rationalDiscreteLaplace(tape, t, 1n);
+    const z = (y < 0n ? -y : y) * t * d - n;
+    if (bernoulliExp(tape, z * z, 2n * t * t * d * n)) return y;
+  }
+}
+
+/** A sampler op: parse and check the parameters (in signature order), then draw `count`. */
+function samplerOp(params, draw) {
+  return (args) => {
+    const values = params.map(([key, parse]) => parse(args, key));
+    const count = countArg(args);
+    const tape = samplerTape(args);
+    const samples = [];
+    for (let i = 0; i < count; i++) {
+      const x = draw(tape, ...values);
+      samples.push(Array.isArray(x) ? x.map(String) : typeof x === "boolean" ? (x ? "1" : "0") : String(x));
+    }
+    return { samples, bitsConsumed: Number(tape.bitsConsumed), bytesConsumed: Number(tape.bytesConsumed) };
+  };
+}
+const nonNegative = (args, key) => { const q = rationalArg(args, key); atLeast(q, key, false); return q; };
+const positive = (args, key) => { const q = rationalArg(args, key); atLeast(q, key, true); return q; };
+const dimension = (args, key) => {
+  const n = integerArg(args, key);
+  if (n < 1n || n > 1n << 20n) throw new RejectedInput(`${key} must be in [1, 2^20] (OutOfRange)`);
+  return n;
+};
+const gaussianVector = (tape, [n, d], dim) => {
+  const out = [];
+  for (let i = 0n; i < dim; i++) out.push(rationalDiscreteGaussian(tape, n, d));
+  return out;
+};
+const RATIONAL_PROFILE = {
+  "sampler.rational.bernoulli_exp": samplerOp([["gamma", nonNegative]], (t, [a, b]) => bernoulliExp(t, a, b)),
+  "sampler.rational.bernoulli_rr": samplerOp([["eps", nonNegative]], (t, [a, b]) => rrCoin(t, a, b)),
+  "sampler.rational.geometric_exp": samplerOp([["gamma", positive]], (t, [a, b]) => rationalGeometricExp(t, a, b)),
+  "sampler.rational.discrete_laplace": samplerOp([["t", positive]], (t, [a, b]) => rationalDiscreteLaplace(t, a, b)),
+  "sampler.rational.discrete_gaussian": samplerOp([["sigma2", positive]], (t, [n, d]) => rationalDiscreteGaussian(t, n, d)),
+  "sampler.rational.discrete_gaussian_vector": samplerOp([["sigma2", positive], ["dim", dimension]], gaussianVector),
+  // the lazy profile's two samplers whose coins are already rational (same steps, own tags)
+  "sampler.bernoulli_exp": samplerOp([["gamma", nonNegative]], (t, [a, b]) => bernoulliExp(t, a, b)),
+  "sampler.bernoulli_rr": samplerOp([["eps", nonNegative]], (t, [a, b]) => rrCoin(t, a, b)),
+};
+
 /** The tape of a sampler request: from (seed, tag) in exact mode, else from a fresh seed. */
 function samplerTape(args) {
   const seeded = "seed" in args;
@@ -202,9 +335,10 @@ export const handlers = {
     if (!Array.isArray(args.moduli)) throw new RejectedInput("moduli must be a list");
     return tapeResult(tape, args.moduli.map((n) => tape.uniform(BigInt(n))));
   },
+  ...RATIONAL_PROFILE,
   "sampler.bernoulli"(args) {
     const [num, den] = rationalArg(args, "p");
-    if (num < 0n || num > den) throw new RejectedInput("p must be in [0, 1]");
+    if (num < 0n || num > den) throw new RejectedInput("p must be in [0, 1] (OutOfRange)");
     const count = countArg(args);
     const tape = samplerTape(args);
     const samples = [];
