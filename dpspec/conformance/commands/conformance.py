@@ -49,6 +49,10 @@ def register(sub: Any) -> None:
                      help="probability that a statistical suite fails a correct implementation "
                      f"(default {DEFAULT_ALPHA:g} per suite; CI passes 1e-8 so that a whole run, "
                      "every suite and adapter, stays below 1e-6)")
+    run.add_argument("--max-slack", type=float, default=None, metavar="X",
+                     help="fail CONSERVATIVE privacy verdicts looser than X (0.05: more than 5 %% "
+                     "extra noise, or a privacy parameter more than 5 %% above the truth); "
+                     "UNSAFE answers always fail")
     run.add_argument("--vectors", type=Path, default=None, metavar="DIR",
                      help="vector folder (default: the repository's vectors/)")
     run.add_argument("--vdaf-vectors", type=Path, default=None, metavar="DIR",
@@ -88,6 +92,8 @@ def run_run(args: argparse.Namespace) -> int:
         raise CliError("--samples must be at least 100")
     if not 0 < args.false_alarm_rate < 1:
         raise CliError("--false-alarm-rate must be in (0, 1)")
+    if args.max_slack is not None and not args.max_slack >= 0:
+        raise CliError("--max-slack must be >= 0")
     specs, explicit = _specs(args.impl)
     if explicit:
         for spec in specs:
@@ -95,7 +101,7 @@ def run_run(args: argparse.Namespace) -> int:
             if spec.bundled and missing is not None:
                 raise CliError(f"adapter {spec.name} cannot run here: {missing}", status=1)
     suites = all_suites(args.vectors, samples=args.samples, vdaf_dir=args.vdaf_vectors,
-                        alpha=args.false_alarm_rate)
+                        alpha=args.false_alarm_rate, max_slack=args.max_slack)
     try:
         suites = select_suites(suites, args.suite or [])
     except KeyError as exc:

@@ -1,0 +1,118 @@
+"""Privacy verdicts: UNSAFE / EXACT / CONSERVATIVE, on their own and through the harness."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import mpmath
+import pytest
+
+from dpspec.conformance import verdicts
+from dpspec.conformance.families import get_family
+from dpspec.conformance.harness.adapters import AdapterSpec
+from dpspec.conformance.harness.model import FAILED, PASSED, ImplResult, RunReport
+from dpspec.conformance.harness.runner import run_impl
+from dpspec.conformance.harness.suites import FamilySuite
+from dpspec.conformance.report import summary_table, to_json, to_junit
+from dpspec.conformance.store import default_vectors_dir
+from dpspec.spec.accounting import gaussian
+
+MISCALIBRATED = Path(__file__).resolve().parent / "adapters" / "miscalibrated.py"
+CAL = {"eps": "1", "delta": "1e-8", "sensitivity": "1"}
+
+
+def test_exact_sigma_is_exact() -> None:
+    sigma = gaussian.calibrate_gaussian_sigma("1", "1e-8", 1, digits=15).sigma
+    v = verdicts.judge("accounting.gaussian_sigma", CAL, {"sigma": sigma}, {"sigma": sigma})
+    assert v is not None and v.status == verdicts.EXACT and not v.fails(None)
+
+
+def test_sigma_a_billionth_above_is_conservative_not_a_failure() -> None:
+    sigma = gaussian.calibrate_gaussian_sigma("1", "1e-8", 1, digits=15).exact
+    above = mpmath.nstr(sigma * (1 + mpmath.mpf("1e-7")), 20)
+    v = verdicts.judge("accounting.gaussian_sigma", CAL, {"sigma": above}, None)
+    assert v is not None and v.status == verdicts.CONSERVATIVE
+    assert 0.9e-7 < float(v.slack) < 1.1e-7
+    assert not v.fails(None) and not v.fails(1e-3) and v.fails(1e-8)
+
+
+def test_small_sigma_is_unsafe_with_the_true_delta_and_ratio() -> None:
+    v = verdicts.judge("accounting.gaussian_sigma", CAL, {"sigma": "4"}, None)
+    assert v is not None and v.status == verdicts.UNSAFE and v.fails(None)
+    truth = gaussian.gaussian_delta("1", "4", "1")
+    assert abs(mpmath.mpf(v.truth) / truth - 1) < 1e-10
+    assert abs(float(v.ratio) - float(truth / mpmath.mpf("1e-8"))) < 1e-6 * float(v.ratio)
+    assert "UNSAFE" in v.line() and "target" in v.line()
+
+
+def test_understated_delta_is_unsafe_and_overstated_conservative() -> None:
+    args = {"eps": "1", "sigma": "3", "sensitivity": "1"}
+    truth = gaussian.gaussian_delta("1", "3", "1")
+    low = verdicts.judge("accounting.gaussian_delta", args, {"delta": mpmath.nstr(truth / 2, 20)})
+    high = verdicts.judge("accounting.gaussian_delta", args, {"delta": mpmath.nstr(truth * 2, 20)})
+    assert low is not None and low.status == verdicts.UNSAFE and abs(float(low.ratio) - 2) < 1e-9
+    assert high is not None and high.status == verdicts.CONSERVATIVE
+    assert abs(float(high.slack) - 1) < 1e-9
+
+
+def test_certified_intervals() -> None:
+    args = {"eps": "1", "sigma": "3", "sensitivity": "1"}
+    t = gaussian.gaussian_delta("1", "3", "1")
+
+    def iv(lo: mpmath.mpf, hi: mpmath.mpf) -> dict[str, str]:
+        return {"lower": mpmath.nstr(lo, 20), "upper": mpmath.nstr(hi, 20)}
+
+    ok = verdicts.judge("accounting.gaussian_delta", args, {"delta": iv(t * 0.99, t * 1.01)})
+    under = verdicts.judge("accounting.gaussian_delta", args, {"delta": iv(t * 0.5, t * 0.9)})
+    over = verdicts.judge("accounting.gaussian_delta", args, {"delta": iv(t * 1.1, t * 1.2)})
+    assert ok is not None and ok.status == verdicts.EXACT and 0.019 < float(ok.width) < 0.021
+    assert under is not None and under.status == verdicts.UNSAFE
+    assert over is not None and over.status == verdicts.WRONG and over.fails(None)
+    with pytest.raises(ValueError):
+        verdicts.judge("accounting.gaussian_delta", args, {"delta": iv(t * 2, t)})
+
+
+def _run(factor: str, *extra: str, max_slack: float | None = None) -> ImplResult:
+    spec = AdapterSpec(f"miscalibrated {factor}", (sys.executable, str(MISCALIBRATED), factor,
+                                                   *extra), "test", bundled=False)
+    suite = FamilySuite(get_family("accounting"), default_vectors_dir(), max_slack=max_slack)
+    return run_impl(spec, [suite], timeout=120.0, startup_timeout=30.0)
+
+
+def _judged(impl: ImplResult) -> list:  # type: ignore[type-arg]
+    return [o for s in impl.suites for o in s.outcomes if o.verdict is not None]
+
+
+def test_under_calibrated_adapter_is_reported_unsafe() -> None:
+    impl = _run("0.9")
+    judged = _judged(impl)
+    assert judged and all(o.verdict["status"] == "UNSAFE" for o in judged
+                          if o.verdict["truth"] not in ("0", "0.0"))
+    assert all(o.status == FAILED for o in judged if o.verdict["status"] == "UNSAFE")
+    assert impl.verdict_counts["UNSAFE"] >= 15 and impl.disposition == "FAIL"
+    table = summary_table(RunReport(impls=[impl]))
+    assert "UNSAFE" in table
+    doc = to_json(RunReport(impls=[impl]))
+    assert doc["implementations"][0]["verdicts"]["UNSAFE"] == impl.verdict_counts["UNSAFE"]
+    assert doc["implementations"][0]["version"] == "0.9"
+    assert 'type="unsafe"' in to_junit(RunReport(impls=[impl]))
+
+
+def test_over_calibrated_adapter_is_conservative_and_passes_unless_max_slack() -> None:
+    impl = _run("1.25")
+    judged = _judged(impl)
+    assert judged and all(o.status == PASSED for o in judged)
+    assert impl.verdict_counts["CONSERVATIVE"] >= 15 and impl.verdict_counts["UNSAFE"] == 0
+    noise = [o for o in judged if o.verdict.get("noise")]
+    assert noise and all(abs(float(o.verdict["slack"]) - 0.25) < 1e-6 for o in noise)
+    strict = _run("1.25", max_slack=0.1)
+    assert all(o.status == FAILED for o in _judged(strict) if o.verdict["status"] == "CONSERVATIVE")
+    assert strict.disposition == "FAIL"
+
+
+def test_interval_answers_containing_the_truth_pass() -> None:
+    impl = _run("1.01", "interval")
+    privacy = [o for o in _judged(impl) if not o.verdict.get("noise")]
+    assert privacy and all(o.verdict["status"] == "EXACT" and "width" in o.verdict
+                           for o in privacy if o.verdict["truth"] not in ("0", "0.0"))
