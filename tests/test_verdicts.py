@@ -116,3 +116,47 @@ def test_interval_answers_containing_the_truth_pass() -> None:
     privacy = [o for o in _judged(impl) if not o.verdict.get("noise")]
     assert privacy and all(o.verdict["status"] == "EXACT" and "width" in o.verdict
                            for o in privacy if o.verdict["truth"] not in ("0", "0.0"))
+
+
+def test_privacy_family_reference_is_exact_and_under_calibration_unsafe() -> None:
+    suite = FamilySuite(get_family("privacy"), default_vectors_dir())
+    spec = AdapterSpec("exact", (sys.executable, str(MISCALIBRATED), "1"), "test", bundled=False)
+    impl = run_impl(spec, [suite], timeout=120.0, startup_timeout=30.0)
+    assert impl.disposition == "PASS"
+    assert impl.verdict_counts["UNSAFE"] == 0 and impl.verdict_counts["EXACT"] >= 30
+    # every extreme vector (delta < 1e-12 or eps >= 10) is there and judged
+    extreme = [c for c in suite.cases() if "Extreme" in c.flags]
+    assert len(extreme) >= 10
+    under = run_impl(AdapterSpec("under", (sys.executable, str(MISCALIBRATED), "0.999"), "test",
+                                 bundled=False), [suite], timeout=120.0, startup_timeout=30.0)
+    unsafe = {o.test for s in under.suites for o in s.outcomes
+              if o.verdict and o.verdict["status"] == "UNSAFE"}
+    assert {str(c.tc_id) for c in extreme if c.op != "privacy.discrete_gaussian_rho"} - unsafe \
+        <= {str(c.tc_id) for c in extreme if c.op.endswith("_delta") and "pure" in c.comment}
+
+
+def test_describe_names_arguments_outputs_and_verdict() -> None:
+    from dpspec.conformance.commands.conformance import describe
+
+    doc = describe("privacy.subsampled_gaussian_epsilon")
+    assert {"q", "sigma", "steps", "delta", "orders", "conversion"} <= set(doc["arguments"])
+    assert doc["outputs"] == ["eps"] and "privacy verdict" in doc["judgedBy"]
+    assert doc["example"]["request"]["op"] == "privacy.subsampled_gaussian_epsilon"
+    with pytest.raises(KeyError):
+        describe("no.such_op")
+
+
+def test_ops_by_mode_keeps_suites_of_other_modes_from_running(tmp_path: Path) -> None:
+    script = tmp_path / "statonly.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})\n"
+        "from dpspec.conformance.adapters.protocol import serve\n"
+        "h = {'sampler.discrete_gaussian': lambda a: {}, 'tape.uniform': lambda a: {}}\n"
+        "serve(h, implementation='s', version='1', modes=['exact', 'statistical'],\n"
+        "      ops_by_mode={'statistical': ['sampler.discrete_gaussian'], 'exact': ['tape.uniform']})\n",
+        encoding="utf-8")
+    spec = AdapterSpec("statonly", (sys.executable, str(script)), "test", bundled=False)
+    suites = [FamilySuite(get_family(n), default_vectors_dir()) for n in ("samplers", "tape")]
+    impl = run_impl(spec, suites, timeout=30.0, startup_timeout=30.0)
+    assert [s.name for s in impl.suites] == ["tape"]

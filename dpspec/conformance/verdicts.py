@@ -58,6 +58,9 @@ def _n(x: Any) -> mpmath.mpf:
     return mpf(x if isinstance(x, str) else repr(x) if isinstance(x, float) else x)
 
 
+number = _n
+
+
 def _s(x: mpmath.mpf) -> str:
     if mpmath.isinf(x):
         return "inf"

@@ -66,8 +66,13 @@ def serve(
     modes: list[str],
     stdin: IO[str] | None = None,
     stdout: IO[str] | None = None,
+    ops_by_mode: Mapping[str, list[str]] | None = None,
 ) -> int:
-    """Answer requests until end of input; returns the process exit status."""
+    """Answer requests until end of input; returns the process exit status.
+
+    ``ops_by_mode`` (optional) says which ops run in which mode (capabilities ``opsByMode``), so
+    that the harness does not run, say, the seeded sampler vectors against a seedless sampler.
+    """
     inp = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
     capabilities = {
@@ -77,6 +82,8 @@ def serve(
         "ops": sorted(handlers),
         "modes": modes,
     }
+    if ops_by_mode is not None:
+        capabilities["opsByMode"] = {m: sorted(v) for m, v in ops_by_mode.items()}
     for line in inp:
         if not line.strip():
             continue

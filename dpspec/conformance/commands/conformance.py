@@ -60,6 +60,14 @@ def register(sub: Any) -> None:
     run.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     run.set_defaults(func=run_run)
 
+    desc = csub.add_parser("describe", help="an op's arguments, outputs, verdict rule and example",
+                           description="Print what an adapter must do for OP: its arguments and "
+                           "outputs, how its answer is judged, and an example request and answer "
+                           "taken from the vectors.")
+    desc.add_argument("op", metavar="OP", help="e.g. privacy.gaussian_mechanism_sigma")
+    desc.add_argument("--json", action="store_true", help="machine-readable")
+    desc.set_defaults(func=run_describe)
+
     lst = csub.add_parser("list", help="list the suites and the bundled adapters")
     lst.add_argument("--json", action="store_true", help="machine-readable listing")
     lst.set_defaults(func=run_list)
@@ -152,4 +160,67 @@ def run_list(args: argparse.Namespace) -> int:
         missing = a.missing()
         state = "installed" if missing is None else f"not installed: {missing}"
         print(f"  {a.name:16} {a.summary} [{state}]")
+    return 0
+
+
+def describe(op: str) -> dict[str, Any]:
+    """Everything the vectors say about ``op``; KeyError if no family uses it."""
+    from dpspec.conformance import verdicts
+    from dpspec.conformance.families import all_families
+    from dpspec.conformance.harness.suites import FamilySuite
+    from dpspec.conformance.store import default_vectors_dir
+
+    for family in all_families():
+        if op not in family.handlers():
+            continue
+        cases = [c for c in FamilySuite(family, default_vectors_dir()).cases() if c.op == op]
+        valid = [c for c in cases if c.result != "invalid"]
+        invalid = [c for c in cases if c.result == "invalid"]
+        args: list[str] = []
+        outputs: list[str] = []
+        for c in valid:
+            args += [k for k in c.args if k not in args]
+            outputs += [k for k in (c.expected or {}) if k not in outputs]
+        summary = ""
+        from dpspec.conformance.families import privacy
+
+        if op in privacy.OPS:
+            summary = privacy.OPS[op][2]
+        judged = verdicts.JUDGED.get(op, ())
+        return {
+            "op": op, "family": family.name, "summary": summary, "arguments": args,
+            "outputs": outputs, "tests": len(cases), "invalidTests": len(invalid),
+            "judgedBy": ("privacy verdict on " + ", ".join(judged) + " (UNSAFE fails; see "
+                         "dpspec.conformance.verdicts)") if judged else "comparison with the vector",
+            "example": ({"request": {"id": 2, "op": op, "args": valid[0].args},
+                         "answer": {"id": 2, "ok": True, "result": valid[0].expected},
+                         "comment": valid[0].comment} if valid else None),
+            "invalidExample": ({"args": invalid[0].args, "comment": invalid[0].comment}
+                               if invalid else None),
+        }
+    raise KeyError(op)
+
+
+def run_describe(args: argparse.Namespace) -> int:
+    try:
+        doc = describe(args.op)
+    except KeyError:
+        raise CliError(f"no op {args.op!r}; `dpspec conformance list --json` lists the ops") from None
+    if args.json:
+        print(json.dumps(doc, indent=1))
+        return 0
+    print(f"{doc['op']}  (family {doc['family']}, {doc['tests']} tests, "
+          f"{doc['invalidTests']} of them invalid inputs)")
+    if doc["summary"]:
+        print(f"  {doc['summary']}")
+    print(f"  arguments: {', '.join(doc['arguments']) or '-'}")
+    print(f"  outputs:   {', '.join(doc['outputs']) or '-'}")
+    print(f"  judged by: {doc['judgedBy']}")
+    if doc["example"]:
+        print(f"  example ({doc['example']['comment']}):")
+        print(f"    > {json.dumps(doc['example']['request'])}")
+        print(f"    < {json.dumps(doc['example']['answer'])}")
+    if doc["invalidExample"]:
+        print(f"  must reject ({doc['invalidExample']['comment']}): "
+              f"{json.dumps(doc['invalidExample']['args'])}")
     return 0

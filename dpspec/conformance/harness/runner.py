@@ -132,7 +132,8 @@ def run_impl(spec: AdapterSpec, suites: Sequence[Suite], *, timeout: float = DEF
                 if not only_supported:
                     impl.suites.append(_skip_all(suite, f"adapter does not offer {suite.mode} mode"))
                 continue
-            if only_supported and not (suite.ops() & session.ops) and not suite.problems():
+            if only_supported and not (suite.ops() & session.ops_for(suite.mode)) \
+                    and not suite.problems():
                 continue
             progress.begin(spec.name, suite.name, suite.size())
             try:

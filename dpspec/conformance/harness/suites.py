@@ -117,6 +117,9 @@ def run_case(suite: str, family: Family, case: Case, session: Session, *,
     base = Outcome(suite=suite, source=case.path, test=test, op=case.op, status=SKIPPED,
                    expected=case.expected if case.result != "invalid" else {"result": "invalid"},
                    comment=case.comment, invalid_input=case.result == "invalid")
+    if case.op in session.ops and case.op not in session.ops_for("exact"):
+        base.reason = f"op {case.op} is listed for other modes only (opsByMode)"
+        return base
     try:
         response = session.call(case.op, dict(case.args))
     except ProtocolFailure as exc:
