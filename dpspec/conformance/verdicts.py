@@ -35,7 +35,14 @@ from typing import Any
 
 import mpmath
 
-from dpspec.spec.accounting import definitions, discrete, gaussian, ghazi, subsampling
+from dpspec.spec.accounting import (
+    composition,
+    definitions,
+    discrete,
+    gaussian,
+    ghazi,
+    subsampling,
+)
 from dpspec.spec.accounting.numeric import DPS, mpf
 
 UNSAFE = "UNSAFE"
@@ -55,6 +62,8 @@ def _n(x: Any) -> mpmath.mpf:
     """A number from a JSON answer (decimal string, sqrt(R), int or float)."""
     if isinstance(x, bool) or not isinstance(x, str | int | float):
         raise ValueError(f"expected a number, got {x!r}")
+    if isinstance(x, str | float) and str(x).strip().lower() in ("inf", "+inf", "infinity"):
+        return mpmath.inf  # a trivial, but valid, upper bound
     return mpf(x if isinstance(x, str) else repr(x) if isinstance(x, float) else x)
 
 
@@ -119,7 +128,7 @@ class Verdict:
 
 
 def _ratio_text(ratio: str) -> str:
-    return f"{float(ratio):.4g}x" if ratio != "inf" else "infinitely above"
+    return f"{ratio}x" if ratio != "inf" else "infinitely above"
 
 
 # -- the two shapes of judgement ---------------------------------------------------------------
@@ -135,9 +144,12 @@ def judge_noise(output: str, measure: str, value: mpmath.mpf, target: mpmath.mpf
         true = privacy_at(value)
         ratio = true / target if target > 0 else (mpmath.inf if true > 0 else mpmath.mpf(1))
         if true > target * (1 + PRIVACY_REL):
-            return Verdict(UNSAFE, output, measure, _s(true), _s(target), _s(ratio),
-                           _s(value / minimal() - 1), basis=basis, noise=True)
-        slack = value / minimal() - 1
+            return Verdict(UNSAFE, output, measure, _s(true), _s(target), _s(ratio), "0",
+                           basis=basis, noise=True)
+        try:
+            slack = value / minimal() - 1
+        except (ValueError, ArithmeticError):  # no smaller safe value exists: the answer is it
+            slack = mpmath.mpf(0)
         status = EXACT if slack <= PRIVACY_REL else CONSERVATIVE
         return Verdict(status, output, measure, _s(true), _s(target), _s(ratio),
                        _s(max(slack, mpmath.mpf(0))), basis=basis, noise=True)
@@ -175,6 +187,22 @@ def _ratio(truth: mpmath.mpf, claim: mpmath.mpf) -> str:
     if claim > 0:
         return _s(truth / claim)
     return "1" if truth == 0 else "inf"
+
+
+def judge_composition(got: Mapping[str, Any], eps: Any, delta: Any, k: int, basis: str
+                      ) -> Verdict:
+    """A claimed (eps', delta') for the k-fold composition of (eps, delta)-DP mechanisms.
+
+    Whatever bound the implementation used, the claim is UNSAFE exactly when the optimal
+    composition ([KOV15] Thm 3.3, exact) needs more than delta' at eps'; its looseness is eps'
+    over the optimal epsilon at delta'. The named bound (``basis``) is stated alongside.
+    """
+    claimed_eps, claimed_delta = _n(got["eps"]), _n(got["delta"])
+    return judge_noise(
+        "eps", "delta", claimed_eps, claimed_delta,
+        lambda e: composition.optimal_composition_delta(eps, delta, k, e),
+        lambda: composition.optimal_composition_epsilon(eps, delta, k, claimed_delta),
+        basis=f"optimal composition; the op names {basis}")
 
 
 def worst(verdicts: Sequence[Verdict]) -> Verdict:

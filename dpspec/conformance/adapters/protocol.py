@@ -31,6 +31,12 @@ PROTOCOL_VERSION = 1
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
 
+class AdapterRefusal(ValueError):
+    """Raised by an adapter's own code (not the library's) to refuse arguments, for example a
+    value that cannot be passed to the library exactly; answered ``{"ok": false, "error":
+    "adapter: ..."}`` so that the harness counts it apart from the library's own rejections."""
+
+
 class Unsupported(Exception):
     """Raised by a handler for a request this implementation does not implement (for example a
     parameter set or draft it lacks); answered ``{"ok": false, "unsupported": message}``."""
@@ -54,7 +60,9 @@ def respond(request: Any, handlers: Mapping[str, Handler], capabilities: dict[st
         return {"id": rid, "ok": True, "result": handler(dict(args))}
     except Unsupported as exc:
         return {"id": rid, "ok": False, "unsupported": str(exc)}
-    except (ValueError, KeyError, TypeError, ArithmeticError) as exc:
+    except AdapterRefusal as exc:
+        return {"id": rid, "ok": False, "error": f"adapter: {exc}"}
+    except Exception as exc:  # the library's own rejection (any exception type it raises)
         return {"id": rid, "ok": False, "error": f"{type(exc).__name__}: {exc}"}
 
 

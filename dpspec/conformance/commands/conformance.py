@@ -53,6 +53,13 @@ def register(sub: Any) -> None:
                      help="fail CONSERVATIVE privacy verdicts looser than X (0.05: more than 5 %% "
                      "extra noise, or a privacy parameter more than 5 %% above the truth); "
                      "UNSAFE answers always fail")
+    run.add_argument("--sweep", action="store_true",
+                     help="also run the suite 'sweep': accounting ops over a documented grid (eps "
+                     "1e-3..20, delta 1e-3..1e-16, sensitivities, step counts), the truth computed "
+                     "on the fly (dpspec/conformance/sweep.py)")
+    run.add_argument("--sweep-every", type=int, default=1, metavar="N",
+                     help="with --sweep: keep every N-th grid point of each op (and the first and "
+                     "last), for a quick spread-out run")
     run.add_argument("--vectors", type=Path, default=None, metavar="DIR",
                      help="vector folder (default: the repository's vectors/)")
     run.add_argument("--vdaf-vectors", type=Path, default=None, metavar="DIR",
@@ -67,6 +74,14 @@ def register(sub: Any) -> None:
     desc.add_argument("op", metavar="OP", help="e.g. privacy.gaussian_mechanism_sigma")
     desc.add_argument("--json", action="store_true", help="machine-readable")
     desc.set_defaults(func=run_describe)
+
+    inst = csub.add_parser(
+        "install", help="install the pinned third-party libraries of the bundled adapters",
+        description="pip-install the pinned libraries into this environment and create the "
+        "per-library virtual environments (Tumult Core) under $DPSPEC_VENVS.")
+    inst.add_argument("--without", action="append", default=[], metavar="NAME",
+                      help="leave out a library (e.g. opacus, which needs torch); repeatable")
+    inst.set_defaults(func=run_install)
 
     lst = csub.add_parser("list", help="list the suites and the bundled adapters")
     lst.add_argument("--json", action="store_true", help="machine-readable listing")
@@ -102,6 +117,8 @@ def run_run(args: argparse.Namespace) -> int:
         raise CliError("--false-alarm-rate must be in (0, 1)")
     if args.max_slack is not None and not args.max_slack >= 0:
         raise CliError("--max-slack must be >= 0")
+    if args.sweep_every < 1:
+        raise CliError("--sweep-every must be >= 1")
     specs, explicit = _specs(args.impl)
     if explicit:
         for spec in specs:
@@ -110,6 +127,10 @@ def run_run(args: argparse.Namespace) -> int:
                 raise CliError(f"adapter {spec.name} cannot run here: {missing}", status=1)
     suites = all_suites(args.vectors, samples=args.samples, vdaf_dir=args.vdaf_vectors,
                         alpha=args.false_alarm_rate, max_slack=args.max_slack)
+    if args.sweep:
+        from dpspec.conformance.sweep import SweepSuite
+
+        suites.append(SweepSuite(every=args.sweep_every, max_slack=args.max_slack))
     try:
         suites = select_suites(suites, args.suite or [])
     except KeyError as exc:
@@ -223,4 +244,21 @@ def run_describe(args: argparse.Namespace) -> int:
     if doc["invalidExample"]:
         print(f"  must reject ({doc['invalidExample']['comment']}): "
               f"{json.dumps(doc['invalidExample']['args'])}")
+    return 0
+
+
+def run_install(args: argparse.Namespace) -> int:
+    import subprocess
+
+    from dpspec.conformance.ecosystem import SHARED, VENVS, install
+
+    unknown = sorted(set(args.without) - set(SHARED) - set(VENVS))
+    if unknown:
+        raise CliError(f"--without: no library {', '.join(unknown)}; known: "
+                       f"{', '.join([*SHARED, *VENVS])}")
+    try:
+        install(tuple(args.without))
+    except subprocess.CalledProcessError as exc:
+        raise CliError(f"install failed: {' '.join(map(str, exc.cmd))} exited {exc.returncode}",
+                       status=1) from None
     return 0

@@ -175,10 +175,12 @@ Exp = Mapping[str, Any] | None
 
 
 def _pair_rule(truth: Any, basis: str) -> verdicts.Rule:
+    """A composition bound's (eps', delta') is judged by the optimal composition (true privacy);
+    ``truth`` (the named bound) only checks the arguments."""
     def rule(a: Got, got: Got, exp: Exp) -> list[verdicts.Verdict]:
-        e, d = truth(a)
-        return [verdicts.judge_privacy("eps", "eps", got["eps"], e, basis),
-                verdicts.judge_privacy("delta", "delta", got["delta"], d, basis)]
+        truth(a)
+        return [verdicts.judge_composition(got, a["eps"], a["delta"], positive_int(a["k"], "k"),
+                                           basis)]
     return rule
 
 
@@ -359,12 +361,12 @@ def _document() -> dict[str, Any]:
         ], tc, [("k 0", {"eps": "1", "delta": "0", "k": 0})]),
         _group("privacy.advanced_composition", {}, [
             ("k 50, slack 1e-6", {"eps": "0.1", "delta": "1e-7", "k": 50, "deltaSlack": "1e-6"}, []),
-            ("k 1000, slack 1e-14", {"eps": "0.01", "delta": "1e-15", "k": 1000,
+            ("k 200, slack 1e-14", {"eps": "0.05", "delta": "1e-15", "k": 200,
                                      "deltaSlack": "1e-14"}, x),
         ], tc, [("slack 0", {"eps": "0.1", "delta": "0", "k": 5, "deltaSlack": "0"})]),
         _group("privacy.kov_composition", {}, [
             ("k 50, slack 1e-6", {"eps": "0.1", "delta": "1e-7", "k": 50, "deltaSlack": "1e-6"}, []),
-            ("k 1000, slack 1e-14", {"eps": "0.01", "delta": "1e-15", "k": 1000,
+            ("k 200, slack 1e-14", {"eps": "0.05", "delta": "1e-15", "k": 200,
                                      "deltaSlack": "1e-14"}, x),
         ], tc, [("k 0", {"eps": "0.1", "delta": "0", "k": 0, "deltaSlack": "1e-6"})]),
         _group("privacy.optimal_composition_delta", {}, [
