@@ -23,8 +23,10 @@ def register(sub: Any) -> None:
 
     run = csub.add_parser(
         "run", help="run suites against the reference and third-party adapters",
-        description="Run the conformance suites. Without --impl: the reference and every bundled "
-        "third-party adapter that is installed here. Exit 0 if nothing failed.")
+        description="Run the conformance suites. Without --impl: the reference and the bundled "
+        "interoperability adapters installed here (the third-party DP libraries run when named "
+        "with --impl, or all of them with `dpspec conformance ecosystem`). Exit 0 if nothing "
+        "failed.")
     run.add_argument("--impl", action="append", nargs="+", metavar="NAME|CMD", default=None,
                      help="a bundled adapter (" + ", ".join(bundled()) + ") or the command line "
                      "of any adapter speaking dpspec/conformance/PROTOCOL.md; repeatable")
@@ -75,6 +77,20 @@ def register(sub: Any) -> None:
     desc.add_argument("--json", action="store_true", help="machine-readable")
     desc.set_defaults(func=run_describe)
 
+    eco = csub.add_parser(
+        "ecosystem", help="run the third-party DP libraries and write docs/ecosystem.md",
+        description="Run every bundled third-party adapter installed here (see `dpspec "
+        "conformance install`) on the accounting, privacy, sweep and discrete-sampler suites, "
+        "and write docs/ecosystem.md with its plots. --check: fail if the committed document "
+        "or plot data differ from a fresh run.")
+    eco.add_argument("--docs", type=Path, default=None, metavar="DIR",
+                     help="the docs folder (default: the repository's docs/)")
+    eco.add_argument("--check", action="store_true", help="compare instead of writing")
+    eco.add_argument("--report-json", type=Path, default=None, metavar="FILE",
+                     help="also write the run's JSON report here")
+    eco.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    eco.set_defaults(func=run_ecosystem_command)
+
     inst = csub.add_parser(
         "install", help="install the pinned third-party libraries of the bundled adapters",
         description="pip-install the pinned libraries into this environment and create the "
@@ -91,7 +107,7 @@ def register(sub: Any) -> None:
 def _specs(impls: list[list[str]] | None) -> tuple[list[AdapterSpec], bool]:
     """The adapters to run, and whether missing bundled ones are an error (explicit request)."""
     if not impls:
-        return list(bundled().values()), False
+        return [s for s in bundled().values() if not s.ecosystem], False
     specs = []
     for tokens in impls:
         text = tokens[0] if len(tokens) == 1 else " ".join(_quote(t) for t in tokens)
@@ -261,4 +277,29 @@ def run_install(args: argparse.Namespace) -> int:
     except subprocess.CalledProcessError as exc:
         raise CliError(f"install failed: {' '.join(map(str, exc.cmd))} exited {exc.returncode}",
                        status=1) from None
+    return 0
+
+
+def run_ecosystem_command(args: argparse.Namespace) -> int:
+    from dpspec.conformance import ecosystem_doc as doc
+    from dpspec.conformance.store import default_vectors_dir
+
+    docs = args.docs if args.docs is not None else default_vectors_dir().parent / "docs"
+    report = doc.run_ecosystem(ProgressLine(enabled=not args.quiet))
+    if args.report_json is not None:
+        _write(args.report_json, json.dumps(to_json(report), indent=1) + "\n")
+    text, data = doc.render(report)
+    targets = [(docs / "ecosystem.md", text), (docs / "ecosystem" / "sweep.json", doc.plot_json(data))]
+    if args.check:
+        problems = doc.stale(targets)
+        for p in problems:
+            print(f"dpspec: {p} (run `dpspec conformance ecosystem`)", file=sys.stderr)
+        if not problems:
+            print(f"{docs / 'ecosystem.md'} is fresh ({len(report.impls)} libraries)")
+        return 1 if problems else 0
+    for path, content in targets:
+        _write(path, content)
+    plots = doc.write_plots(data, docs / "ecosystem")
+    print(f"wrote {docs / 'ecosystem.md'}, {len(plots)} plots ({len(report.impls)} libraries; "
+          f"not installed: {', '.join(report.not_installed) or 'none'})")
     return 0

@@ -178,7 +178,7 @@ def _pair_rule(truth: Any, basis: str) -> verdicts.Rule:
     """A composition bound's (eps', delta') is judged by the optimal composition (true privacy);
     ``truth`` (the named bound) only checks the arguments."""
     def rule(a: Got, got: Got, exp: Exp) -> list[verdicts.Verdict]:
-        truth(a)
+        verdicts.memo(f"{truth.__name__}:", a, lambda: truth(a))
         return [verdicts.judge_composition(got, a["eps"], a["delta"], positive_int(a["k"], "k"),
                                            basis)]
     return rule
@@ -186,7 +186,8 @@ def _pair_rule(truth: Any, basis: str) -> verdicts.Rule:
 
 def _one(key: str, truth: Any, basis: str = "exact") -> verdicts.Rule:
     def rule(a: Got, got: Got, exp: Exp) -> list[verdicts.Verdict]:
-        return [verdicts.judge_privacy(key, key, got[key], truth(a), basis)]
+        value = verdicts.memo(f"{truth.__name__}:", a, lambda: truth(a))
+        return [verdicts.judge_privacy(key, key, got[key], value, basis)]
     return rule
 
 

@@ -27,6 +27,9 @@ class AdapterSpec:
     bundled: bool = True
     check: Callable[[], str | None] = lambda: None
     cwd: str | None = None
+    #: a third-party DP library (run by ``dpspec conformance ecosystem`` or when named, not by a
+    #: plain ``dpspec conformance run``: its failures are findings about the library)
+    ecosystem: bool = False
 
     def missing(self) -> str | None:
         """None if it can run here; else what is missing."""
@@ -76,28 +79,29 @@ def bundled() -> dict[str, AdapterSpec]:
                     check=_node(divviup, "@divviup/prio3")),
         AdapterSpec("opendp", (py, "-m", "dpspec.conformance.adapters.opendp"),
                     "OpenDP's discrete Laplace and discrete Gaussian samplers, statistical mode",
-                    check=_python_module("dpspec.conformance.adapters.opendp", "opendp")),
+                    ecosystem=True, check=_python_module("dpspec.conformance.adapters.opendp", "opendp")),
         AdapterSpec("dp-accounting", (py, "-m", "dpspec.conformance.adapters.dp_accounting"),
                     "Google's dp-accounting: RDP and PLD accountants, calibrations",
+                    ecosystem=True,
                     check=_python_module("dpspec.conformance.adapters.dp_accounting", "dp_accounting")),
         AdapterSpec("diffprivlib", (py, "-m", "dpspec.conformance.adapters.diffprivlib"),
                     "IBM's diffprivlib: mechanism calibrations, budget accountant, geometric sampler",
-                    check=_python_module("diffprivlib", "sklearn")),
+                    ecosystem=True, check=_python_module("diffprivlib", "sklearn")),
         AdapterSpec("python-dp", (py, "-m", "dpspec.conformance.adapters.python_dp"),
                     "Google's python-dp: calibrations; negative control of the discrete samplers",
-                    check=_python_module("pydp")),
+                    ecosystem=True, check=_python_module("pydp")),
         AdapterSpec("autodp", (py, "-m", "dpspec.conformance.adapters.autodp"),
                     "autodp: analytic Gaussian calibration, subsampled-Gaussian RDP",
-                    check=_python_module("autodp")),
+                    ecosystem=True, check=_python_module("autodp")),
         AdapterSpec("prv-accountant", (py, "-m", "dpspec.conformance.adapters.prv_accountant"),
                     "Microsoft's prv-accountant: certified intervals for compositions",
-                    check=_python_module("prv_accountant")),
+                    ecosystem=True, check=_python_module("prv_accountant")),
         AdapterSpec("opacus", (py, "-m", "dpspec.conformance.adapters.opacus"),
                     "Opacus' RDP analysis (needs torch)",
-                    check=_python_module("opacus", "torch")),
+                    ecosystem=True, check=_python_module("opacus", "torch")),
         AdapterSpec("tmlt-core", (str(tmlt.python()), str(ADAPTERS_DIR / "tmlt_core.py")),
                     "Tumult Core's exact discrete samplers, in a virtual environment of its own",
-                    check=tmlt.ready),
+                    ecosystem=True, check=tmlt.ready),
         AdapterSpec("node-example", ("node", str(example)),
                     "the worked example in a second language: random tape and samplers in Node.js",
                     check=_node(example)),
