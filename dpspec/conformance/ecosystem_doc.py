@@ -28,7 +28,9 @@ SUITES = ("accounting", "privacy", "sweep", "statistical.discrete_gaussian",
           "statistical.discrete_laplace")
 #: the sweep is thinned to every SWEEP_EVERY-th point (CI time)
 SWEEP_EVERY = 5
-TIMEOUT = 10.0
+TIMEOUT = 30.0
+#: samples per parameter point of the statistical suites (Tumult's exact samplers are slow)
+SAMPLES = 20000
 FALSE_ALARM = 1e-8
 ADAPTER_MODULES = {
     "opendp": "opendp", "dp-accounting": "dp_accounting", "diffprivlib": "diffprivlib",
@@ -94,7 +96,7 @@ def run_ecosystem(progress: Any = None) -> RunReport:
     from dpspec.conformance.harness.runner import all_suites, run_all, select_suites
     from dpspec.conformance.sweep import SweepSuite
 
-    suites = all_suites(alpha=FALSE_ALARM)
+    suites = all_suites(alpha=FALSE_ALARM, samples=SAMPLES)
     suites.append(SweepSuite(every=SWEEP_EVERY))
     suites = select_suites(suites, list(SUITES))
     return run_all(ecosystem_specs(), suites, timeout=TIMEOUT, progress=progress)
@@ -117,8 +119,9 @@ def _repro(impl_name: str, o: Outcome, args: dict[str, Any] | None) -> str:
     return f"`echo '{request}' | python -m dpspec.conformance.adapters.{module}`"
 
 
-def _case_args(report_suites: dict[str, Any], o: Outcome) -> dict[str, Any] | None:
-    cases = report_suites.get(o.suite)
+def _case_args(index: dict[str, dict[tuple[str, str], dict[str, Any]]], o: Outcome
+               ) -> dict[str, Any] | None:
+    cases = index.get(o.suite)
     if cases is None:
         return None
     return cases.get((o.source, o.test))
@@ -153,8 +156,8 @@ def render(report: RunReport) -> tuple[str, dict[str, Any]]:
         "",
         f"Suites: `accounting` and `privacy` (the committed vectors), `sweep` (every "
         f"{SWEEP_EVERY}th point of the grid of `dpspec/conformance/sweep.py`, truth computed on "
-        f"the fly) and the discrete samplers' statistical suites (false-alarm rate "
-        f"{FALSE_ALARM:g} each). Each request may take {TIMEOUT:g} s; longer is a hang.",
+        f"the fly) and the discrete samplers' statistical suites ({SAMPLES} samples per point, "
+        f"false-alarm rate {FALSE_ALARM:g} each). Each request may take {TIMEOUT:g} s; longer is a hang.",
         "",
         "Verdicts (`dpspec/conformance/verdicts.py`): for a noise parameter or privacy parameter "
         "the harness computes the true privacy at the library's answer with `dpspec.spec."

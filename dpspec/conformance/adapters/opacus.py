@@ -1,7 +1,8 @@
 """An adapter for Opacus' privacy accountants (pip package ``opacus``; needs ``torch``).
 
 Run as ``python -m dpspec.conformance.adapters.opacus``. Opacus imports torch, which takes
-seconds, so the library is imported on the first request, not at start-up. From
+seconds, so the library is imported before the adapter answers ``capabilities`` (which the
+harness gives a longer time limit than the other requests). From
 ``opacus.accountants.analysis.rdp`` (the analysis behind its ``RDPAccountant``):
 
 * ``privacy.sampled_gaussian_rdp_curve`` and ``accounting.sampled_gaussian_rdp``:
@@ -71,6 +72,7 @@ def handlers() -> dict[str, Handler]:
 
 
 def main() -> int:
+    _rdp()  # import torch now, inside the capabilities time limit
     return serve(handlers(), implementation="opacus", version=version_of("opacus"),
                  modes=["exact"])
 
