@@ -160,3 +160,31 @@ def test_ops_by_mode_keeps_suites_of_other_modes_from_running(tmp_path: Path) ->
     suites = [FamilySuite(get_family(n), default_vectors_dir()) for n in ("samplers", "tape")]
     impl = run_impl(spec, suites, timeout=30.0, startup_timeout=30.0)
     assert [s.name for s in impl.suites] == ["tape"]
+
+
+def test_composition_claims_are_judged_by_the_optimal_composition() -> None:
+    from dpspec.spec.accounting import composition
+
+    args = {"eps": "0.1", "delta": "1e-7", "k": 50, "deltaSlack": "1e-6"}
+    e, d = composition.advanced_composition("0.1", "1e-7", 50, "1e-6")
+    named = verdicts.judge("privacy.advanced_composition", args,
+                           {"eps": mpmath.nstr(e, 20), "delta": mpmath.nstr(d, 20)})
+    assert named is not None and named.status == verdicts.CONSERVATIVE  # DRV10 is loose
+    best = composition.optimal_composition_epsilon("0.1", "1e-7", 50, d)
+    tight = verdicts.judge("privacy.advanced_composition", args,
+                           {"eps": mpmath.nstr(best * (1 + mpmath.mpf("1e-12")), 20),
+                            "delta": mpmath.nstr(d, 20)})
+    assert tight is not None and tight.status == verdicts.EXACT  # a tighter valid bound is fine
+    under = verdicts.judge("privacy.advanced_composition", args,
+                           {"eps": mpmath.nstr(best * mpmath.mpf("0.9"), 20),
+                            "delta": mpmath.nstr(d, 20)})
+    assert under is not None and under.status == verdicts.UNSAFE and float(under.ratio) > 1
+
+
+def test_negative_and_infinite_claims() -> None:
+    args = {"rdp": "0", "alpha": "1000", "delta": "0.9"}
+    neg = verdicts.judge("accounting.rdp_to_dp", args, {"eps": "-0.0078"})
+    assert neg is not None and neg.status == verdicts.UNSAFE and neg.ratio == "inf"
+    args2 = {"q": "0.3", "sigma": "0.8", "alpha": "1.5"}
+    inf = verdicts.judge("accounting.sampled_gaussian_rdp", args2, {"rdp": "inf"})
+    assert inf is not None and inf.status == verdicts.CONSERVATIVE and inf.fails(0.5)

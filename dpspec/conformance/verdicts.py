@@ -186,7 +186,7 @@ def judge_privacy(output: str, measure: str, answer: Any, truth: mpmath.mpf,
 def _ratio(truth: mpmath.mpf, claim: mpmath.mpf) -> str:
     if claim > 0:
         return _s(truth / claim)
-    return "1" if truth == 0 else "inf"
+    return "1" if truth == 0 and claim == 0 else "inf"  # a negative claim is infinitely wrong
 
 
 def judge_composition(got: Mapping[str, Any], eps: Any, delta: Any, k: int, basis: str
@@ -380,6 +380,11 @@ def judge(op: str, args: Args, provided: Mapping[str, Any], expected: Expected =
     Raises ValueError (or KeyError, TypeError) if an output is missing or not a number.
     """
     rule = RULES.get(op)
+    if rule is None:
+        from dpspec.conformance.families import all_families
+
+        all_families()  # families register their own ops' rules when imported
+        rule = RULES.get(op)
     if rule is None:
         return None
     with mpmath.workdps(DPS):
