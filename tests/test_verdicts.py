@@ -131,8 +131,12 @@ def test_privacy_family_reference_is_exact_and_under_calibration_unsafe() -> Non
                                  bundled=False), [suite], timeout=120.0, startup_timeout=30.0)
     unsafe = {o.test for s in under.suites for o in s.outcomes
               if o.verdict and o.verdict["status"] == "UNSAFE"}
-    assert {str(c.tc_id) for c in extreme if c.op != "privacy.discrete_gaussian_rho"} - unsafe \
-        <= {str(c.tc_id) for c in extreme if c.op.endswith("_delta") and "pure" in c.comment}
+    # every extreme answer scaled down by 0.1 % is UNSAFE, except the loose composition bounds
+    # (advanced, KOV), which stay above the optimal composition, and pure compositions at delta 0
+    loose = ("privacy.advanced_composition", "privacy.kov_composition")
+    expected = {str(c.tc_id) for c in extreme if c.op not in loose}
+    assert expected - unsafe <= {str(c.tc_id) for c in extreme if c.args.get("delta") == "0"}
+    assert len(expected & unsafe) >= 8
 
 
 def test_describe_names_arguments_outputs_and_verdict() -> None:
