@@ -93,7 +93,9 @@ def test_opendp_samplers_pass_statistical_mode() -> None:
     # OpenDP has no Bernoulli op: that suite is not run at all
     assert names == ["statistical.discrete_gaussian", "statistical.discrete_laplace"]
     assert impl.counts == {PASSED: 6, FAILED: 0, SKIPPED: 0, ERROR: 0}
-    assert impl.capabilities is not None and impl.capabilities["modes"] == ["statistical"]
+    assert impl.capabilities is not None and "statistical" in impl.capabilities["modes"]
+    assert impl.capabilities["opsByMode"]["statistical"] == ["sampler.discrete_gaussian",
+                                                              "sampler.discrete_laplace"]
 
 
 def test_opendp_adapter_refuses_what_it_cannot_do() -> None:
@@ -160,5 +162,9 @@ def test_dp_accounting_answers_what_it_can() -> None:
     suite = FamilySuite(family, default_vectors_dir())
     impl = run_impl(spec, [suite], timeout=60.0)
     counts = impl.counts
-    assert counts[FAILED] == 0 and counts[ERROR] == 0
-    assert counts[PASSED] > 0 and counts[PASSED] + counts[SKIPPED] == suite.size()
+    assert counts[ERROR] == 0 and impl.verdict_counts["UNSAFE"] == 0
+    # the adapter validates nothing: its only failures are out-of-domain inputs the library
+    # itself accepts (findings about dp-accounting, listed in docs/ecosystem.md)
+    failed = [o for s in impl.suites for o in s.outcomes if o.status == FAILED]
+    assert all(o.invalid_input and "accepted an invalid input" in o.reason for o in failed)
+    assert counts[PASSED] > 0 and sum(counts.values()) == suite.size()

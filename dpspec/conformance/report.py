@@ -23,7 +23,15 @@ import json
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from dpspec.conformance.harness.model import ERROR, FAILED, PASSED, SKIPPED, Outcome, RunReport
+from dpspec.conformance.harness.model import (
+    ERROR,
+    FAILED,
+    PASSED,
+    SKIPPED,
+    ImplResult,
+    Outcome,
+    RunReport,
+)
 from dpspec.conformance.harness.suites import vector_summary
 
 REPORT_VERSION = 1
@@ -49,10 +57,15 @@ def to_json(report: RunReport, *, full: bool = False) -> dict[str, Any]:
             "capabilities": impl.capabilities,
             "disposition": impl.disposition,
             "problems": impl.problems,
+            "implementation": (impl.capabilities or {}).get("implementation", impl.name),
+            "version": (impl.capabilities or {}).get("version", ""),
             "counts": impl.counts,
+            "verdicts": impl.verdict_counts,
+            "invalidInputs": impl.invalid_counts,
             "seconds": round(impl.seconds, 3),
             "suites": [{
                 "name": s.name, "mode": s.mode, "summary": s.summary, "counts": s.counts,
+                "verdicts": s.verdict_counts, "invalidInputs": s.invalid_counts,
                 "notes": s.notes, "details": s.details, "seconds": round(s.seconds, 3),
                 "outcomes": [_outcome_json(o, full) for o in s.outcomes],
             } for s in impl.suites],
@@ -89,17 +102,24 @@ def to_junit(report: RunReport) -> str:
             totals["failures"] += c[FAILED]
             totals["errors"] += c[ERROR]
             totals["skipped"] += c[SKIPPED]
-            if suite.notes:
+            vc = suite.verdict_counts
+            if suite.notes or any(vc.values()):
                 props = ET.SubElement(ts, "properties")
                 for i, note in enumerate(suite.notes):
                     ET.SubElement(props, "property", name=f"note{i + 1}", value=note)
+                for status, n in vc.items():
+                    if n:
+                        ET.SubElement(props, "property", name=f"verdict.{status}", value=str(n))
             for o in suite.outcomes:
                 tc = ET.SubElement(ts, "testcase", classname=f"{impl.name}.{suite.name}.{o.source}",
                                    name=f"{o.test} {o.op}".strip(), time=f"{o.seconds:.6f}")
                 detail = (f"expected: {json.dumps(vector_summary(o.expected, 500))}\n"
                           f"provided: {json.dumps(vector_summary(o.provided, 500))}")
+                if o.verdict is not None:
+                    detail += f"\nverdict: {json.dumps(o.verdict)}"
                 if o.status == FAILED:
-                    ET.SubElement(tc, "failure", message=o.reason[:1000]).text = detail
+                    kind = "unsafe" if (o.verdict or {}).get("status") == "UNSAFE" else "failed"
+                    ET.SubElement(tc, "failure", message=o.reason[:1000], type=kind).text = detail
                 elif o.status == ERROR:
                     ET.SubElement(tc, "error", message=o.reason[:1000]).text = detail
                 elif o.status == SKIPPED:
@@ -112,19 +132,25 @@ def to_junit(report: RunReport) -> str:
 
 def summary_table(report: RunReport) -> str:
     """The human summary: one row per implementation and suite, then the disposition."""
-    rows = [("implementation", "suite", "mode", "passed", "failed", "skipped", "error", "verdict")]
+    rows = [("implementation", "suite", "mode", "passed", "failed", "unsafe", "skipped", "error",
+             "invalid", "verdict")]
     for impl in report.impls:
+        name = impl_label(impl)
         if impl.problems:
-            rows.append((impl.name, "(capabilities)", "-", "0", "0", "0", "1", "FAIL"))
+            rows.append((name, "(capabilities)", "-", "0", "0", "0", "0", "1", "-", "FAIL"))
         for s in impl.suites:
             c = s.counts
-            verdict = ("FAIL" if c[FAILED] or c[ERROR] else "pass" if c[PASSED] else "skip")
-            rows.append((impl.name, s.name, s.mode, str(c[PASSED]), str(c[FAILED]),
-                         str(c[SKIPPED]), str(c[ERROR]), verdict))
+            inv = s.invalid_counts
+            unsafe = s.verdict_counts["UNSAFE"]
+            verdict = ("UNSAFE" if unsafe else "FAIL" if c[FAILED] or c[ERROR]
+                       else "pass" if c[PASSED] else "skip")
+            rows.append((name, s.name, s.mode, str(c[PASSED]), str(c[FAILED]), str(unsafe),
+                         str(c[SKIPPED]), str(c[ERROR]),
+                         f"{inv['passed']}/{inv['tests']}" if inv["tests"] else "-", verdict))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
     for n, row in enumerate(rows):
-        cells = [cell.rjust(widths[i]) if 3 <= i <= 6 else cell.ljust(widths[i])
+        cells = [cell.rjust(widths[i]) if 3 <= i <= 8 else cell.ljust(widths[i])
                  for i, cell in enumerate(row)]
         lines.append("  ".join(cells).rstrip())
         if n == 0:
@@ -143,8 +169,17 @@ def summary_table(report: RunReport) -> str:
         out.append(f"{impl.name} ({label}): {impl.disposition}: {c[PASSED]} passed, "
                    f"{c[FAILED]} failed, {c[SKIPPED]} skipped, {c[ERROR]} errors "
                    f"in {impl.seconds:.1f} s" + "".join(f"; {p}" for p in impl.problems))
+    out.append("(unsafe: answers whose true privacy is worse than claimed, also counted in failed;"
+               " invalid: invalid-input tests passed/run, also counted in passed/failed)")
     out.append(f"overall: {report.disposition}")
     return "\n".join(out) + "\n"
+
+
+def impl_label(impl: ImplResult) -> str:
+    """``name version`` from the adapter's capabilities (the bundled name if it gave none)."""
+    caps = impl.capabilities or {}
+    version = str(caps.get("version", "")).strip()
+    return f"{impl.name} {version}".strip() if version else impl.name
 
 
 def failure_details(report: RunReport, *, show_expected: bool = False, limit: int = 50) -> str:

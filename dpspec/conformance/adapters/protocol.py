@@ -31,6 +31,12 @@ PROTOCOL_VERSION = 1
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
 
+class AdapterRefusal(ValueError):
+    """Raised by an adapter's own code (not the library's) to refuse arguments, for example a
+    value that cannot be passed to the library exactly; answered ``{"ok": false, "error":
+    "adapter: ..."}`` so that the harness counts it apart from the library's own rejections."""
+
+
 class Unsupported(Exception):
     """Raised by a handler for a request this implementation does not implement (for example a
     parameter set or draft it lacks); answered ``{"ok": false, "unsupported": message}``."""
@@ -54,7 +60,9 @@ def respond(request: Any, handlers: Mapping[str, Handler], capabilities: dict[st
         return {"id": rid, "ok": True, "result": handler(dict(args))}
     except Unsupported as exc:
         return {"id": rid, "ok": False, "unsupported": str(exc)}
-    except (ValueError, KeyError, TypeError, ArithmeticError) as exc:
+    except AdapterRefusal as exc:
+        return {"id": rid, "ok": False, "error": f"adapter: {exc}"}
+    except Exception as exc:  # the library's own rejection (any exception type it raises)
         return {"id": rid, "ok": False, "error": f"{type(exc).__name__}: {exc}"}
 
 
@@ -66,8 +74,13 @@ def serve(
     modes: list[str],
     stdin: IO[str] | None = None,
     stdout: IO[str] | None = None,
+    ops_by_mode: Mapping[str, list[str]] | None = None,
 ) -> int:
-    """Answer requests until end of input; returns the process exit status."""
+    """Answer requests until end of input; returns the process exit status.
+
+    ``ops_by_mode`` (optional) says which ops run in which mode (capabilities ``opsByMode``), so
+    that the harness does not run, say, the seeded sampler vectors against a seedless sampler.
+    """
     inp = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
     capabilities = {
@@ -77,6 +90,8 @@ def serve(
         "ops": sorted(handlers),
         "modes": modes,
     }
+    if ops_by_mode is not None:
+        capabilities["opsByMode"] = {m: sorted(v) for m, v in ops_by_mode.items()}
     for line in inp:
         if not line.strip():
             continue

@@ -23,8 +23,10 @@ def register(sub: Any) -> None:
 
     run = csub.add_parser(
         "run", help="run suites against the reference and third-party adapters",
-        description="Run the conformance suites. Without --impl: the reference and every bundled "
-        "third-party adapter that is installed here. Exit 0 if nothing failed.")
+        description="Run the conformance suites. Without --impl: the reference and the bundled "
+        "interoperability adapters installed here (the third-party DP libraries run when named "
+        "with --impl, or all of them with `dpspec conformance ecosystem`). Exit 0 if nothing "
+        "failed.")
     run.add_argument("--impl", action="append", nargs="+", metavar="NAME|CMD", default=None,
                      help="a bundled adapter (" + ", ".join(bundled()) + ") or the command line "
                      "of any adapter speaking dpspec/conformance/PROTOCOL.md; repeatable")
@@ -49,12 +51,53 @@ def register(sub: Any) -> None:
                      help="probability that a statistical suite fails a correct implementation "
                      f"(default {DEFAULT_ALPHA:g} per suite; CI passes 1e-8 so that a whole run, "
                      "every suite and adapter, stays below 1e-6)")
+    run.add_argument("--max-slack", type=float, default=None, metavar="X",
+                     help="fail CONSERVATIVE privacy verdicts looser than X (0.05: more than 5 %% "
+                     "extra noise, or a privacy parameter more than 5 %% above the truth); "
+                     "UNSAFE answers always fail")
+    run.add_argument("--sweep", action="store_true",
+                     help="also run the suite 'sweep': accounting ops over a documented grid (eps "
+                     "1e-3..20, delta 1e-3..1e-16, sensitivities, step counts), the truth computed "
+                     "on the fly (dpspec/conformance/sweep.py)")
+    run.add_argument("--sweep-every", type=int, default=1, metavar="N",
+                     help="with --sweep: keep every N-th grid point of each op (and the first and "
+                     "last), for a quick spread-out run")
     run.add_argument("--vectors", type=Path, default=None, metavar="DIR",
                      help="vector folder (default: the repository's vectors/)")
     run.add_argument("--vdaf-vectors", type=Path, default=None, metavar="DIR",
                      help="folder with the official VDAF vectors (draft-20/, draft-08/)")
     run.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     run.set_defaults(func=run_run)
+
+    desc = csub.add_parser("describe", help="an op's arguments, outputs, verdict rule and example",
+                           description="Print what an adapter must do for OP: its arguments and "
+                           "outputs, how its answer is judged, and an example request and answer "
+                           "taken from the vectors.")
+    desc.add_argument("op", metavar="OP", help="e.g. privacy.gaussian_mechanism_sigma")
+    desc.add_argument("--json", action="store_true", help="machine-readable")
+    desc.set_defaults(func=run_describe)
+
+    eco = csub.add_parser(
+        "ecosystem", help="run the third-party DP libraries and write docs/ecosystem.md",
+        description="Run every bundled third-party adapter installed here (see `dpspec "
+        "conformance install`) on the accounting, privacy, sweep and discrete-sampler suites, "
+        "and write docs/ecosystem.md with its plots. --check: fail if the committed document "
+        "or plot data differ from a fresh run.")
+    eco.add_argument("--docs", type=Path, default=None, metavar="DIR",
+                     help="the docs folder (default: the repository's docs/)")
+    eco.add_argument("--check", action="store_true", help="compare instead of writing")
+    eco.add_argument("--report-json", type=Path, default=None, metavar="FILE",
+                     help="also write the run's JSON report here")
+    eco.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    eco.set_defaults(func=run_ecosystem_command)
+
+    inst = csub.add_parser(
+        "install", help="install the pinned third-party libraries of the bundled adapters",
+        description="pip-install the pinned libraries into this environment and create the "
+        "per-library virtual environments (Tumult Core) under $DPSPEC_VENVS.")
+    inst.add_argument("--without", action="append", default=[], metavar="NAME",
+                      help="leave out a library (e.g. opacus, which needs torch); repeatable")
+    inst.set_defaults(func=run_install)
 
     lst = csub.add_parser("list", help="list the suites and the bundled adapters")
     lst.add_argument("--json", action="store_true", help="machine-readable listing")
@@ -64,7 +107,7 @@ def register(sub: Any) -> None:
 def _specs(impls: list[list[str]] | None) -> tuple[list[AdapterSpec], bool]:
     """The adapters to run, and whether missing bundled ones are an error (explicit request)."""
     if not impls:
-        return list(bundled().values()), False
+        return [s for s in bundled().values() if not s.ecosystem], False
     specs = []
     for tokens in impls:
         text = tokens[0] if len(tokens) == 1 else " ".join(_quote(t) for t in tokens)
@@ -88,6 +131,10 @@ def run_run(args: argparse.Namespace) -> int:
         raise CliError("--samples must be at least 100")
     if not 0 < args.false_alarm_rate < 1:
         raise CliError("--false-alarm-rate must be in (0, 1)")
+    if args.max_slack is not None and not args.max_slack >= 0:
+        raise CliError("--max-slack must be >= 0")
+    if args.sweep_every < 1:
+        raise CliError("--sweep-every must be >= 1")
     specs, explicit = _specs(args.impl)
     if explicit:
         for spec in specs:
@@ -95,7 +142,11 @@ def run_run(args: argparse.Namespace) -> int:
             if spec.bundled and missing is not None:
                 raise CliError(f"adapter {spec.name} cannot run here: {missing}", status=1)
     suites = all_suites(args.vectors, samples=args.samples, vdaf_dir=args.vdaf_vectors,
-                        alpha=args.false_alarm_rate)
+                        alpha=args.false_alarm_rate, max_slack=args.max_slack)
+    if args.sweep:
+        from dpspec.conformance.sweep import SweepSuite
+
+        suites.append(SweepSuite(every=args.sweep_every, max_slack=args.max_slack))
     try:
         suites = select_suites(suites, args.suite or [])
     except KeyError as exc:
@@ -146,4 +197,109 @@ def run_list(args: argparse.Namespace) -> int:
         missing = a.missing()
         state = "installed" if missing is None else f"not installed: {missing}"
         print(f"  {a.name:16} {a.summary} [{state}]")
+    return 0
+
+
+def describe(op: str) -> dict[str, Any]:
+    """Everything the vectors say about ``op``; KeyError if no family uses it."""
+    from dpspec.conformance import verdicts
+    from dpspec.conformance.families import all_families
+    from dpspec.conformance.harness.suites import FamilySuite
+    from dpspec.conformance.store import default_vectors_dir
+
+    for family in all_families():
+        if op not in family.handlers():
+            continue
+        cases = [c for c in FamilySuite(family, default_vectors_dir()).cases() if c.op == op]
+        valid = [c for c in cases if c.result != "invalid"]
+        invalid = [c for c in cases if c.result == "invalid"]
+        args: list[str] = []
+        outputs: list[str] = []
+        for c in valid:
+            args += [k for k in c.args if k not in args]
+            outputs += [k for k in (c.expected or {}) if k not in outputs]
+        summary = ""
+        from dpspec.conformance.families import privacy
+
+        if op in privacy.OPS:
+            summary = privacy.OPS[op][2]
+        judged = verdicts.JUDGED.get(op, ())
+        return {
+            "op": op, "family": family.name, "summary": summary, "arguments": args,
+            "outputs": outputs, "tests": len(cases), "invalidTests": len(invalid),
+            "judgedBy": ("privacy verdict on " + ", ".join(judged) + " (UNSAFE fails; see "
+                         "dpspec.conformance.verdicts)") if judged else "comparison with the vector",
+            "example": ({"request": {"id": 2, "op": op, "args": valid[0].args},
+                         "answer": {"id": 2, "ok": True, "result": valid[0].expected},
+                         "comment": valid[0].comment} if valid else None),
+            "invalidExample": ({"args": invalid[0].args, "comment": invalid[0].comment}
+                               if invalid else None),
+        }
+    raise KeyError(op)
+
+
+def run_describe(args: argparse.Namespace) -> int:
+    try:
+        doc = describe(args.op)
+    except KeyError:
+        raise CliError(f"no op {args.op!r}; `dpspec conformance list --json` lists the ops") from None
+    if args.json:
+        print(json.dumps(doc, indent=1))
+        return 0
+    print(f"{doc['op']}  (family {doc['family']}, {doc['tests']} tests, "
+          f"{doc['invalidTests']} of them invalid inputs)")
+    if doc["summary"]:
+        print(f"  {doc['summary']}")
+    print(f"  arguments: {', '.join(doc['arguments']) or '-'}")
+    print(f"  outputs:   {', '.join(doc['outputs']) or '-'}")
+    print(f"  judged by: {doc['judgedBy']}")
+    if doc["example"]:
+        print(f"  example ({doc['example']['comment']}):")
+        print(f"    > {json.dumps(doc['example']['request'])}")
+        print(f"    < {json.dumps(doc['example']['answer'])}")
+    if doc["invalidExample"]:
+        print(f"  must reject ({doc['invalidExample']['comment']}): "
+              f"{json.dumps(doc['invalidExample']['args'])}")
+    return 0
+
+
+def run_install(args: argparse.Namespace) -> int:
+    import subprocess
+
+    from dpspec.conformance.ecosystem import SHARED, VENVS, install
+
+    unknown = sorted(set(args.without) - set(SHARED) - set(VENVS))
+    if unknown:
+        raise CliError(f"--without: no library {', '.join(unknown)}; known: "
+                       f"{', '.join([*SHARED, *VENVS])}")
+    try:
+        install(tuple(args.without))
+    except subprocess.CalledProcessError as exc:
+        raise CliError(f"install failed: {' '.join(map(str, exc.cmd))} exited {exc.returncode}",
+                       status=1) from None
+    return 0
+
+
+def run_ecosystem_command(args: argparse.Namespace) -> int:
+    from dpspec.conformance import ecosystem_doc as doc
+    from dpspec.conformance.store import default_vectors_dir
+
+    docs = args.docs if args.docs is not None else default_vectors_dir().parent / "docs"
+    report = doc.run_ecosystem(ProgressLine(enabled=not args.quiet))
+    if args.report_json is not None:
+        _write(args.report_json, json.dumps(to_json(report), indent=1) + "\n")
+    text, data = doc.render(report)
+    targets = [(docs / "ecosystem.md", text), (docs / "ecosystem" / "sweep.json", doc.plot_json(data))]
+    if args.check:
+        problems = doc.stale(targets)
+        for p in problems:
+            print(f"dpspec: {p} (run `dpspec conformance ecosystem`)", file=sys.stderr)
+        if not problems:
+            print(f"{docs / 'ecosystem.md'} is fresh ({len(report.impls)} libraries)")
+        return 1 if problems else 0
+    for path, content in targets:
+        _write(path, content)
+    plots = doc.write_plots(data, docs / "ecosystem")
+    print(f"wrote {docs / 'ecosystem.md'}, {len(plots)} plots ({len(report.impls)} libraries; "
+          f"not installed: {', '.join(report.not_installed) or 'none'})")
     return 0

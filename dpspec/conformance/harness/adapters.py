@@ -27,6 +27,9 @@ class AdapterSpec:
     bundled: bool = True
     check: Callable[[], str | None] = lambda: None
     cwd: str | None = None
+    #: a third-party DP library (run by ``dpspec conformance ecosystem`` or when named, not by a
+    #: plain ``dpspec conformance run``: its failures are findings about the library)
+    ecosystem: bool = False
 
     def missing(self) -> str | None:
         """None if it can run here; else what is missing."""
@@ -62,7 +65,10 @@ def _node(script: Path, *packages: str) -> Callable[[], str | None]:
 
 def bundled() -> dict[str, AdapterSpec]:
     """The bundled adapters, the reference first."""
+    from dpspec.conformance.ecosystem import VENVS
+
     py = sys.executable
+    tmlt = VENVS["tmlt-core"]
     divviup = ADAPTERS_DIR / "divviup_ts" / "adapter.mjs"
     example = ADAPTERS_DIR / "node_example" / "adapter.mjs"
     specs = [
@@ -73,10 +79,29 @@ def bundled() -> dict[str, AdapterSpec]:
                     check=_node(divviup, "@divviup/prio3")),
         AdapterSpec("opendp", (py, "-m", "dpspec.conformance.adapters.opendp"),
                     "OpenDP's discrete Laplace and discrete Gaussian samplers, statistical mode",
-                    check=_python_module("dpspec.conformance.adapters.opendp", "opendp")),
+                    ecosystem=True, check=_python_module("dpspec.conformance.adapters.opendp", "opendp")),
         AdapterSpec("dp-accounting", (py, "-m", "dpspec.conformance.adapters.dp_accounting"),
-                    "Google's dp-accounting, for the accounting vectors it can answer",
+                    "Google's dp-accounting: RDP and PLD accountants, calibrations",
+                    ecosystem=True,
                     check=_python_module("dpspec.conformance.adapters.dp_accounting", "dp_accounting")),
+        AdapterSpec("diffprivlib", (py, "-m", "dpspec.conformance.adapters.diffprivlib"),
+                    "IBM's diffprivlib: mechanism calibrations, budget accountant, geometric sampler",
+                    ecosystem=True, check=_python_module("diffprivlib", "sklearn")),
+        AdapterSpec("python-dp", (py, "-m", "dpspec.conformance.adapters.python_dp"),
+                    "Google's python-dp: calibrations; negative control of the discrete samplers",
+                    ecosystem=True, check=_python_module("pydp")),
+        AdapterSpec("autodp", (py, "-m", "dpspec.conformance.adapters.autodp"),
+                    "autodp: analytic Gaussian calibration, subsampled-Gaussian RDP",
+                    ecosystem=True, check=_python_module("autodp")),
+        AdapterSpec("prv-accountant", (py, "-m", "dpspec.conformance.adapters.prv_accountant"),
+                    "Microsoft's prv-accountant: certified intervals for compositions",
+                    ecosystem=True, check=_python_module("prv_accountant")),
+        AdapterSpec("opacus", (py, "-m", "dpspec.conformance.adapters.opacus"),
+                    "Opacus' RDP analysis (needs torch)",
+                    ecosystem=True, check=_python_module("opacus", "torch")),
+        AdapterSpec("tmlt-core", (str(tmlt.python()), str(ADAPTERS_DIR / "tmlt_core.py")),
+                    "Tumult Core's exact discrete samplers, in a virtual environment of its own",
+                    ecosystem=True, check=tmlt.ready),
         AdapterSpec("node-example", ("node", str(example)),
                     "the worked example in a second language: random tape and samplers in Node.js",
                     check=_node(example)),

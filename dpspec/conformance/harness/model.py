@@ -32,14 +32,27 @@ class Outcome:
     provided: Any = None
     comment: str = ""
     seconds: float = 0.0
+    #: the privacy verdict (:mod:`dpspec.conformance.verdicts`) of an accounting answer
+    verdict: dict[str, Any] | None = None
+    #: the test gives invalid arguments (counted apart: rejecting them is the expected answer)
+    invalid_input: bool = False
+    #: who rejected: "library" (the library's own check) or "adapter" (the adapter's code)
+    rejected_by: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        doc = {
             "suite": self.suite, "source": self.source, "test": self.test, "op": self.op,
             "status": self.status, "reason": self.reason, "comment": self.comment,
             "expected": self.expected, "provided": self.provided,
             "seconds": round(self.seconds, 6),
         }
+        if self.verdict is not None:
+            doc["verdict"] = self.verdict
+        if self.invalid_input:
+            doc["invalidInput"] = True
+        if self.rejected_by:
+            doc["rejectedBy"] = self.rejected_by
+        return doc
 
 
 @dataclass
@@ -61,6 +74,34 @@ class SuiteResult:
     def counts(self) -> dict[str, int]:
         return {s: self.count(s) for s in STATUSES}
 
+    @property
+    def verdict_counts(self) -> dict[str, int]:
+        """How many judged answers were UNSAFE, WRONG, CONSERVATIVE, EXACT."""
+        return _verdict_counts(self.outcomes)
+
+    @property
+    def invalid_counts(self) -> dict[str, int]:
+        """Invalid-input tests, apart: how many ran, passed, and who rejected them."""
+        return _invalid_counts(self.outcomes)
+
+
+VERDICTS = ("UNSAFE", "WRONG", "CONSERVATIVE", "EXACT")
+
+
+def _verdict_counts(outcomes: list[Outcome]) -> dict[str, int]:
+    counts = dict.fromkeys(VERDICTS, 0)
+    for o in outcomes:
+        if o.verdict is not None and o.verdict.get("status") in counts:
+            counts[o.verdict["status"]] += 1
+    return counts
+
+
+def _invalid_counts(outcomes: list[Outcome]) -> dict[str, int]:
+    inv = [o for o in outcomes if o.invalid_input and o.status != SKIPPED]
+    return {"tests": len(inv), "passed": sum(o.status == PASSED for o in inv),
+            "rejectedByLibrary": sum(o.rejected_by == "library" for o in inv),
+            "rejectedByAdapter": sum(o.rejected_by == "adapter" for o in inv)}
+
 
 @dataclass
 class ImplResult:
@@ -80,6 +121,14 @@ class ImplResult:
             for status, n in suite.counts.items():
                 total[status] += n
         return total
+
+    @property
+    def verdict_counts(self) -> dict[str, int]:
+        return _verdict_counts([o for s in self.suites for o in s.outcomes])
+
+    @property
+    def invalid_counts(self) -> dict[str, int]:
+        return _invalid_counts([o for s in self.suites for o in s.outcomes])
 
     @property
     def disposition(self) -> str:

@@ -19,17 +19,19 @@ from dpspec.conformance.store import default_vectors_dir
 
 
 def all_suites(vectors_dir: Path | None = None, *, samples: int | None = None,
-               vdaf_dir: Path | None = None, alpha: float | None = None) -> list[Suite]:
+               vdaf_dir: Path | None = None, alpha: float | None = None,
+               max_slack: float | None = None) -> list[Suite]:
     """Every suite: the vector families, the statistical suites, the official VDAF vectors.
 
-    ``alpha`` is the false-alarm rate of each statistical suite (default: DEFAULT_ALPHA).
+    ``alpha`` is the false-alarm rate of each statistical suite (default: DEFAULT_ALPHA);
+    ``max_slack`` makes CONSERVATIVE privacy verdicts looser than it fail.
     """
     from dpspec.conformance.harness.vdaf_official import official_suites
     from dpspec.conformance.statistical import statistical_suites
     from dpspec.conformance.statistical_mechanisms import mechanism_suites
 
     root = vectors_dir if vectors_dir is not None else default_vectors_dir()
-    suites: list[Suite] = [FamilySuite(f, root) for f in all_families()]
+    suites: list[Suite] = [FamilySuite(f, root, max_slack=max_slack) for f in all_families()]
     from dpspec.conformance.statistical import DEFAULT_ALPHA
 
     rate = DEFAULT_ALPHA if alpha is None else alpha
@@ -130,7 +132,8 @@ def run_impl(spec: AdapterSpec, suites: Sequence[Suite], *, timeout: float = DEF
                 if not only_supported:
                     impl.suites.append(_skip_all(suite, f"adapter does not offer {suite.mode} mode"))
                 continue
-            if only_supported and not (suite.ops() & session.ops) and not suite.problems():
+            if only_supported and not (suite.ops() & session.ops_for(suite.mode)) \
+                    and not suite.problems():
                 continue
             progress.begin(spec.name, suite.name, suite.size())
             try:

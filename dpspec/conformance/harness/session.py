@@ -20,6 +20,7 @@ class Session:
         self.capabilities: dict[str, Any] | None = None
         self.ops: frozenset[str] = frozenset()
         self.modes: frozenset[str] = frozenset()
+        self.ops_by_mode: dict[str, frozenset[str]] | None = None
         self.problem: str | None = None
 
     def handshake(self) -> bool:
@@ -43,13 +44,28 @@ class Session:
         if caps.get("protocol") != 1:
             self.problem = f"capabilities: protocol {caps.get('protocol')!r} is not 1"
             return False
+        by_mode = caps.get("opsByMode")
+        if by_mode is not None and not (
+                isinstance(by_mode, dict) and all(
+                    isinstance(v, list) and all(isinstance(o, str) for o in v)
+                    for v in by_mode.values())):
+            self.problem = "capabilities: opsByMode must map modes to lists of ops"
+            return False
         self.capabilities = caps
         self.ops = frozenset(ops)
         self.modes = frozenset(modes)
+        self.ops_by_mode = ({m: frozenset(v) & self.ops for m, v in by_mode.items()}
+                            if by_mode is not None else None)
         return True
 
     def supports(self, op: str) -> bool:
         return op in self.ops
+
+    def ops_for(self, mode: str) -> frozenset[str]:
+        """The ops the adapter answers in ``mode`` (``opsByMode`` if it gave one, else all)."""
+        if self.ops_by_mode is None:
+            return self.ops
+        return self.ops_by_mode.get(mode, frozenset())
 
     def call(self, op: str, args: dict[str, Any], timeout: float | None = None) -> Response:
         """The adapter's response; unsupported without asking if ``op`` is not in its list.

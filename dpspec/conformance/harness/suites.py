@@ -15,9 +15,11 @@ import abc
 import json
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from dpspec.conformance import verdicts
 from dpspec.conformance.harness.model import ERROR, FAILED, PASSED, SKIPPED, Outcome, SuiteResult
 from dpspec.conformance.harness.process import ProtocolFailure, Response
 from dpspec.conformance.harness.session import Session
@@ -55,33 +57,69 @@ class Suite(abc.ABC):
         return []
 
 
-def judge(family: Family, case: Case, response: Response) -> tuple[str, str]:
+def judge(family: Family, case: Case, response: Response, *, max_slack: float | None = None
+          ) -> tuple[str, str]:
     """(status, reason) for one envelope-format case and a well-formed response."""
+    status, reason, _ = judge_with_verdict(family, case, response, max_slack=max_slack)
+    return status, reason
+
+
+def judge_with_verdict(family: Family, case: Case, response: Response, *,
+                       max_slack: float | None = None) -> tuple[str, str, dict[str, Any] | None]:
+    """(status, reason, privacy verdict) for one case and a well-formed response.
+
+    Ops with a privacy rule (:mod:`dpspec.conformance.verdicts`) are judged by the true privacy
+    at the answer (UNSAFE fails; CONSERVATIVE fails only beyond ``max_slack``); their other
+    outputs, if any, are compared by the family as before.
+    """
     if response.unsupported is not None:
-        return SKIPPED, f"unsupported: {response.unsupported}"
+        return SKIPPED, f"unsupported: {response.unsupported}", None
     if not response.ok:
         if case.result in ("invalid", "acceptable"):
-            return PASSED, f"rejected as expected: {response.error}"
-        return FAILED, f"rejected a valid input: {response.error}"
+            return PASSED, f"rejected as expected: {response.error}", None
+        return FAILED, f"rejected a valid input: {response.error}", None
     if case.result == "invalid":
-        return FAILED, "accepted an invalid input (the vector says it must be rejected)"
+        return FAILED, "accepted an invalid input (the vector says it must be rejected)", None
     if case.expected is None:
-        return PASSED, ""
+        return PASSED, "", None
     if not isinstance(response.result, dict):
-        return FAILED, "result is not a JSON object"
-    try:
-        why = family.compare(case, response.result)
-    except Exception as exc:  # a family's comparison must not crash the run on odd outputs
-        why = f"outputs cannot be compared ({type(exc).__name__}: {exc})"
-    return (PASSED, "") if why is None else (FAILED, why)
+        return FAILED, "result is not a JSON object", None
+    judged = verdicts.JUDGED.get(case.op, ())
+    verdict = None
+    if judged:
+        try:
+            verdict = verdicts.judge(case.op, case.args, response.result, case.expected)
+        except Exception as exc:  # an odd answer must not crash the run
+            return FAILED, f"outputs cannot be judged ({type(exc).__name__}: {exc})", None
+    rest = {k: v for k, v in case.expected.items() if k not in judged}
+    why: str | None = None
+    if rest or not judged:
+        try:
+            why = family.compare(replace(case, expected=rest),
+                                 {k: v for k, v in response.result.items() if k not in judged})
+        except Exception as exc:  # a family's comparison must not crash the run on odd outputs
+            why = f"outputs cannot be compared ({type(exc).__name__}: {exc})"
+    doc = verdict.to_json() if verdict is not None else None
+    if verdict is not None and verdict.fails(max_slack):
+        reason = verdict.line()
+        if not verdict.fails_privacy:
+            reason += f" exceeds --max-slack {max_slack:g}"
+        return FAILED, reason, doc
+    if why is not None:
+        return FAILED, why, doc
+    return PASSED, verdict.line() if verdict is not None else "", doc
 
 
-def run_case(suite: str, family: Family, case: Case, session: Session) -> Outcome:
+def run_case(suite: str, family: Family, case: Case, session: Session, *,
+             max_slack: float | None = None) -> Outcome:
     """Send one case and judge the answer."""
     test = str(case.tc_id)
     base = Outcome(suite=suite, source=case.path, test=test, op=case.op, status=SKIPPED,
                    expected=case.expected if case.result != "invalid" else {"result": "invalid"},
-                   comment=case.comment)
+                   comment=case.comment, invalid_input=case.result == "invalid")
+    if case.op in session.ops and case.op not in session.ops_for("exact"):
+        base.reason = f"op {case.op} is listed for other modes only (opsByMode)"
+        return base
     try:
         response = session.call(case.op, dict(case.args))
     except ProtocolFailure as exc:
@@ -91,8 +129,20 @@ def run_case(suite: str, family: Family, case: Case, session: Session) -> Outcom
     base.provided = (response.result if response.ok else
                      {"unsupported": response.unsupported} if response.unsupported is not None
                      else {"error": response.error})
-    base.status, base.reason = judge(family, case, response)
+    base.status, base.reason, base.verdict = judge_with_verdict(family, case, response,
+                                                                max_slack=max_slack)
+    if not response.ok and response.error is not None:
+        base.rejected_by = rejected_by(response.error)
     return base
+
+
+#: the prefix an adapter puts on an error it raised itself (not the library); PROTOCOL.md
+ADAPTER_REJECTION = "adapter:"
+
+
+def rejected_by(error: str) -> str:
+    """``adapter`` when the adapter says it refused the input itself, else ``library``."""
+    return "adapter" if error.strip().lower().startswith(ADAPTER_REJECTION) else "library"
 
 
 class FamilySuite(Suite):
@@ -100,8 +150,10 @@ class FamilySuite(Suite):
 
     mode = "exact"
 
-    def __init__(self, family: Family, vectors_dir: Path) -> None:
+    def __init__(self, family: Family, vectors_dir: Path, *, max_slack: float | None = None
+                 ) -> None:
         self.family = family
+        self.max_slack = max_slack
         self.name = family.name
         self.summary = family.summary
         self.vectors_dir = vectors_dir
@@ -152,7 +204,8 @@ class FamilySuite(Suite):
             result.outcomes.append(Outcome(self.name, problem.split(":", 1)[0], "-", "-", ERROR,
                                            problem))
         for i, case in enumerate(cases):
-            result.outcomes.append(run_case(self.name, self.family, case, session))
+            result.outcomes.append(run_case(self.name, self.family, case, session,
+                                            max_slack=self.max_slack))
             progress(i + 1, len(cases))
         result.seconds = time.monotonic() - start
         return result
