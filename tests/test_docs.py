@@ -149,3 +149,61 @@ def test_relative_links_resolve() -> None:
             if not (page.parent / target).exists():
                 broken.append(f"{page.relative_to(REPO)} -> {target}")
     assert not broken, broken
+
+
+def refresh(page: Path) -> bool:
+    """Rewrite the expected output of every console session of ``page`` that has no ``...`` line
+    with what the commands print now (run ``python tests/test_docs.py PAGE...`` after a change
+    that alters an output on purpose; review the diff). Returns whether the page changed."""
+    import tempfile
+
+    text = page.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    env = {**os.environ, "DPSPEC_REPO": str(REPO), "COLUMNS": "100"}
+    with tempfile.TemporaryDirectory() as tmp:
+        out_lines: list[str] = []
+        i = 0
+        while i < len(lines):
+            out_lines.append(lines[i])
+            if lines[i].strip() != "```console":
+                i += 1
+                continue
+            j = i + 1
+            while not lines[j].startswith("```"):
+                j += 1
+            body = lines[i + 1:j]
+            keep = any(line == "..." for line in body)
+            k = 0
+            while k < len(body):
+                command_lines = [body[k]]
+                command = body[k][2:]
+                while command.endswith("\\"):
+                    k += 1
+                    command_lines.append(body[k])
+                    command = command[:-1] + " " + body[k].strip()
+                k += 1
+                expected = []
+                while k < len(body) and not body[k].startswith("$ "):
+                    expected.append(body[k])
+                    k += 1
+                run = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=tmp, env=env,
+                                     capture_output=True, text=True, timeout=900)
+                out_lines += command_lines
+                if keep:
+                    out_lines += expected
+                else:
+                    out_lines += run.stdout.rstrip("\n").splitlines() if run.stdout.strip() else []
+                    if run.returncode:
+                        out_lines.append(f"[exit {run.returncode}]")
+            out_lines.append(lines[j])
+            i = j + 1
+    new = "\n".join(out_lines) + "\n"
+    if new != text:
+        page.write_text(new, encoding="utf-8")
+        return True
+    return False
+
+
+if __name__ == "__main__":
+    for name in sys.argv[1:]:
+        print(f"{name}: {'rewritten' if refresh(Path(name).resolve()) else 'unchanged'}")
