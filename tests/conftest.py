@@ -15,5 +15,5 @@ settings.register_profile(
 settings.load_profile("dpspec")
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared"
-VDAF_VECTORS = SHARED / "vdaf-vectors"
+#: The official VDAF vectors, part of the project (draft-20 regenerated, draft-08 kept as data).
+VDAF_VECTORS = REPO / "vectors" / "vdaf-official"

@@ -77,7 +77,7 @@ def generate_all(
                 raise RuntimeError(f"two generators write {vf.path}")
             if vf.schema not in schemas:
                 raise RuntimeError(f"{vf.path} names schema {vf.schema}, which no family defines")
-            texts[vf.path] = canonical_json(vf.doc)
+            texts[vf.path] = vf.text if vf.text is not None else canonical_json(vf.doc)
             owners[vf.path] = family
             schema_of[vf.path] = vf.schema
     for name, schema in schemas.items():

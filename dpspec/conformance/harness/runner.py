@@ -29,12 +29,14 @@ def all_suites(vectors_dir: Path | None = None, *, samples: int | None = None,
     from dpspec.conformance.statistical_mechanisms import mechanism_suites
 
     root = vectors_dir if vectors_dir is not None else default_vectors_dir()
-    suites: list[Suite] = [FamilySuite(f, root) for f in all_families()]
+    suites: list[Suite] = [FamilySuite(f, root) for f in all_families() if f.harness_suite]
     from dpspec.conformance.statistical import DEFAULT_ALPHA
 
     rate = DEFAULT_ALPHA if alpha is None else alpha
     suites.extend(statistical_suites(samples=samples, alpha=rate))
     suites.extend(mechanism_suites(samples=samples, alpha=rate))
+    if vdaf_dir is None and vectors_dir is not None:
+        vdaf_dir = vectors_dir / "vdaf-official"
     suites.extend(official_suites(vdaf_dir))
     return suites
 
