@@ -26,7 +26,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dpspec.conformance.families.vdaf import official_docs, official_json_text, test_vec_gen_rand
+from dpspec.conformance.families.vdaf import (
+    format_schema,
+    official_docs,
+    official_json_text,
+    test_vec_gen_rand,
+)
 from dpspec.conformance.vectors import SCHEMA_ID_PREFIX, Family, Handler, VectorFile
 from dpspec.spec.field import Field128
 from dpspec.spec.xof import XofFixedKeyAes128, XofTurboShake128
@@ -214,6 +219,7 @@ class VdafOfficialFamily(Family):
         hexstr = {"type": "string", "pattern": "^([0-9a-f]{2})*$"}
         sha = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
         return {
+            PRIO3_SCHEMA: format_schema(),
             XOF_SCHEMA: {
                 "$schema": "https://json-schema.org/draft/2020-12/schema",
                 "$id": SCHEMA_ID_PREFIX + XOF_SCHEMA,
