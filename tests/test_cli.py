@@ -93,3 +93,34 @@ def test_bad_arguments_give_one_line(argv: list[str]) -> None:
 def test_check_of_missing_dir() -> None:
     out = run("vectors", "check", "--dir", "/nonexistent/dpspec")
     assert out.returncode == 1 and "no such folder" in out.stderr
+
+
+def test_the_command_table_matches_the_modules() -> None:
+    """`dpspec --help` lists commands from commands.COMMANDS without importing them; the table
+    must name every module with the help line that module registers."""
+    import argparse
+    import importlib
+    import pkgutil
+
+    from dpspec.conformance import commands
+
+    modules = sorted(m.name for m in pkgutil.iter_modules(commands.__path__))
+    assert sorted(commands.COMMANDS) == modules
+    for name in modules:
+        sub = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(f"{commands.__name__}.{name}").register(sub)
+        [action] = sub._choices_actions
+        assert (action.dest, action.help) == (name, commands.COMMANDS[name])
+
+
+def test_quick_commands_import_no_heavy_library() -> None:
+    """--version, --help and SUB --help never load scipy or matplotlib (speed: bench_cli.py)."""
+    code = ("import sys\nfrom dpspec.conformance.cli import main\n"
+            "for argv in (['--version'], ['--help'], ['account', '--help'], ['experiment', '--help'],"
+            " ['tables', '--help']):\n"
+            "    try:\n        main(argv)\n    except SystemExit:\n        pass\n"
+            "heavy = sorted(m for m in ('scipy', 'matplotlib', 'sympy') if m in sys.modules)\n"
+            "print('HEAVY=' + ','.join(heavy))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == "HEAVY="

@@ -22,13 +22,19 @@ import json
 import math
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 
 from dpspec.conformance.cli import CliError
+from dpspec.spec.lazy import lazy_module
 from dpspec.spec.rational import RationalError, parse_rational
-from dpspec.spec.shuffled.compare import Row, binary_comparison, exact_decimal, histogram_comparison
+
+if TYPE_CHECKING:
+    from dpspec.spec.shuffled import compare
+    from dpspec.spec.shuffled.compare import Row
+else:
+    compare = lazy_module("dpspec.spec.shuffled.compare")  # numpy/scipy only when a command runs
 
 PAPER_RATIO = "3.5"  # sec. 5.1 of [GKMP20]: correlated RMSE "3.5 times less" than Poisson and RR
 EPS_GRID = ["0.1", "0.2", "0.3", "0.5", "0.75", "1", "1.5", "2", "3"]
@@ -125,8 +131,8 @@ def run_ghazi(args: argparse.Namespace) -> int:
     eps, delta, n, buckets, factor = _inputs(args)
     if args.figures is not None:
         return write_figures(args.figures, n, buckets or 10, factor)
-    rows = binary_comparison(eps, delta, n, rmse_factor=factor, theorems=not args.no_theorems)
-    hist = histogram_comparison(eps, delta, n, buckets, rmse_factor=factor) if buckets else []
+    rows = compare.binary_comparison(eps, delta, n, rmse_factor=factor, theorems=not args.no_theorems)
+    hist = compare.histogram_comparison(eps, delta, n, buckets, rmse_factor=factor) if buckets else []
     sims: dict[str, mpmath.mpf] = {}
     if args.simulate:
         sims = simulate(rows, eps, delta, n, factor, args.simulate)
@@ -208,9 +214,9 @@ def _sweep(n: int, buckets: int | None, factor: Fraction, over: str
         v = mpmath.mpf(q.numerator) / q.denominator
         eps, delta = (v, mpmath.mpf("1e-6")) if over == "epsilon" else (mpmath.mpf(1), v)
         if buckets is None:
-            rows = binary_comparison(eps, delta, n, rmse_factor=factor)
+            rows = compare.binary_comparison(eps, delta, n, rmse_factor=factor)
         else:
-            rows = histogram_comparison(eps, delta, n, buckets, rmse_factor=factor)
+            rows = compare.histogram_comparison(eps, delta, n, buckets, rmse_factor=factor)
         out.append((value, rows))
     return out
 
@@ -307,12 +313,12 @@ def write_figures(folder: Path, n: int, buckets: int, factor: Fraction) -> int:
         "randomized response, B-ary randomized response and RAPPOR send exactly one).",
         "",
         f"The correlated mechanism uses D1 = D2 = NB(1, a) with a chosen so that its RMSE is "
-        f"{exact_decimal(factor)} times the central discrete Laplace RMSE (sec. 5.1); D3 is the "
+        f"{compare.exact_decimal(factor)} times the central discrete Laplace RMSE (sec. 5.1); D3 is the "
         "negative binomial with the fewest messages that makes the mechanism exactly (eps, delta)-DP "
         "(dpspec.spec.shuffled.exact), or the one given by Theorems 18 and 13.",
         "",
     ]
-    one = binary_comparison(mpmath.mpf(1), mpmath.mpf("1e-6"), n, rmse_factor=factor)
+    one = compare.binary_comparison(mpmath.mpf(1), mpmath.mpf("1e-6"), n, rmse_factor=factor)
     parts += ["## At eps = 1, delta = 1e-6", "", markdown_table(one), "", ratio_line(one) or "", ""]
     eps_sweep: list[tuple[str, list[Row]]] = []
     for over, title in (("epsilon", "binary summation, delta = 1e-6"),
