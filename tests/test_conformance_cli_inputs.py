@@ -73,3 +73,16 @@ def test_an_implementation_that_supports_nothing_selected_fails_the_run() -> Non
 def test_an_implementation_that_answers_unsupported_to_everything_fails_the_run() -> None:
     out = run("--impl", f"{sys.executable} {FAKE} unsupported", "--suite", "tape")
     one_line_error(out, 1, "nothing was tested")
+
+
+def test_without_node_the_npm_step_says_what_is_skipped(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpspec.conformance.harness import npm
+    from dpspec.conformance.harness.adapters import ADAPTERS_DIR
+
+    shutil.copy(ADAPTERS_DIR / "package.json", tmp_path / "package.json")
+    monkeypatch.setattr(npm.shutil, "which", lambda name: None)
+    said: list[str] = []
+    why = npm.ensure_npm_lock(said.append, tmp_path)
+    assert why is not None and "Node.js is not installed" in why and "divviup-ts" in why
+    assert said == [] and not (tmp_path / "node_modules").exists()

@@ -12,7 +12,7 @@ from typing import Any
 from dpspec.conformance.cli import CliError
 from dpspec.conformance.harness.adapters import AdapterSpec, bundled, resolve
 from dpspec.conformance.harness.model import SKIPPED, RunReport
-from dpspec.conformance.harness.process import DEFAULT_TIMEOUT
+from dpspec.conformance.harness.process import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from dpspec.conformance.harness.runner import ProgressLine, all_suites, run_all, select_suites
 from dpspec.conformance.harness.suites import FamilySuite, Suite
 from dpspec.conformance.report import failure_details, summary_table, to_json, to_junit
@@ -46,6 +46,9 @@ def register(sub: Any) -> None:
                      help="failures printed per implementation (default 20)")
     run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                      help=f"per-request timeout (default {DEFAULT_TIMEOUT:g})")
+    run.add_argument("--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT, metavar="SECONDS",
+                     help="extra time for the first request after each (re)start of an adapter "
+                     f"(default {DEFAULT_STARTUP_TIMEOUT:g})")
     run.add_argument("--samples", type=int, default=None, metavar="N",
                      help="samples per parameter point in statistical mode")
     run.add_argument("--false-alarm-rate", type=float, default=DEFAULT_ALPHA, metavar="ALPHA",
@@ -85,13 +88,21 @@ def _quote(token: str) -> str:
 
 
 def run_run(args: argparse.Namespace) -> int:
-    if args.timeout <= 0:
-        raise CliError("--timeout must be positive")
+    if not 0 < args.timeout < 1e6:
+        raise CliError("--timeout must be a positive number of seconds")
+    if not 0 <= args.startup_timeout < 1e6:
+        raise CliError("--startup-timeout must be a number of seconds >= 0")
     if args.samples is not None and args.samples < 100:
         raise CliError("--samples must be at least 100")
     if not 0 < args.false_alarm_rate < 1:
         raise CliError("--false-alarm-rate must be in (0, 1)")
     specs, explicit = _specs(args.impl)
+    if any(spec.bundled and spec.command[:1] == ("node",) for spec in specs):
+        from dpspec.conformance.harness.npm import ensure_npm_lock
+
+        why = ensure_npm_lock(lambda line: print(line, file=sys.stderr, flush=True))
+        if why is not None and not explicit:
+            print(f"dpspec: note: {why}", file=sys.stderr)
     if explicit:
         for spec in specs:
             missing = spec.missing()
@@ -111,7 +122,8 @@ def run_run(args: argparse.Namespace) -> int:
     if args.vectors is not None:
         _validate(args.vectors, suites)
     progress = ProgressLine(enabled=not args.quiet)
-    report = run_all(specs, suites, timeout=args.timeout, progress=progress)
+    report = run_all(specs, suites, timeout=args.timeout, progress=progress,
+                     startup_timeout=args.startup_timeout)
     if args.report_json is not None:
         _write(args.report_json, json.dumps(to_json(report, full=args.report_all), indent=1) + "\n")
     if args.junit is not None:

@@ -12,7 +12,11 @@ from dpspec.conformance import GENERATOR_VERSION
 from dpspec.conformance.families import all_families
 from dpspec.conformance.harness.adapters import AdapterSpec
 from dpspec.conformance.harness.model import ERROR, SKIPPED, ImplResult, Outcome, RunReport, SuiteResult
-from dpspec.conformance.harness.process import DEFAULT_TIMEOUT, AdapterProcess
+from dpspec.conformance.harness.process import (
+    DEFAULT_STARTUP_TIMEOUT,
+    DEFAULT_TIMEOUT,
+    AdapterProcess,
+)
 from dpspec.conformance.harness.session import Session
 from dpspec.conformance.harness.suites import FamilySuite, Suite
 from dpspec.conformance.store import default_vectors_dir
@@ -105,7 +109,7 @@ def _skip_all(suite: Suite, reason: str) -> SuiteResult:
 
 
 def run_impl(spec: AdapterSpec, suites: Sequence[Suite], *, timeout: float = DEFAULT_TIMEOUT,
-             startup_timeout: float = 10.0, progress: ProgressLine | None = None,
+             startup_timeout: float = DEFAULT_STARTUP_TIMEOUT, progress: ProgressLine | None = None,
              only_supported: bool = True) -> ImplResult:
     """Run ``suites`` against one implementation.
 
@@ -151,7 +155,8 @@ def run_impl(spec: AdapterSpec, suites: Sequence[Suite], *, timeout: float = DEF
 
 def run_all(specs: Sequence[AdapterSpec], suites: Sequence[Suite], *,
             timeout: float = DEFAULT_TIMEOUT, progress: ProgressLine | None = None,
-            skip_missing: bool = True) -> RunReport:
+            skip_missing: bool = True,
+            startup_timeout: float = DEFAULT_STARTUP_TIMEOUT) -> RunReport:
     """Run every implementation; those not installed are noted (or, if not bundled, run anyway)."""
     report = RunReport(version=GENERATOR_VERSION)
     start = time.monotonic()
@@ -160,6 +165,7 @@ def run_all(specs: Sequence[AdapterSpec], suites: Sequence[Suite], *,
         if missing is not None and skip_missing:
             report.not_installed[spec.name] = missing
             continue
-        report.impls.append(run_impl(spec, suites, timeout=timeout, progress=progress))
+        report.impls.append(run_impl(spec, suites, timeout=timeout, progress=progress,
+                                     startup_timeout=startup_timeout))
     report.seconds = time.monotonic() - start
     return report
