@@ -33,7 +33,7 @@ def tape_suite() -> FamilySuite:
 
 
 def run(spec: AdapterSpec, timeout: float = 5.0) -> ImplResult:
-    return run_impl(spec, [tape_suite()], timeout=timeout, startup_timeout=5.0)
+    return run_impl(spec, [tape_suite()], timeout=timeout, startup_timeout=60.0)
 
 
 def statuses(impl: ImplResult) -> dict[str, int]:
