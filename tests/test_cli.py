@@ -92,7 +92,7 @@ def test_bad_arguments_give_one_line(argv: list[str]) -> None:
 
 def test_check_of_missing_dir() -> None:
     out = run("vectors", "check", "--dir", "/nonexistent/dpspec")
-    assert out.returncode == 1 and "no such folder" in out.stderr
+    assert out.returncode == 2 and "no such folder" in out.stderr
 
 
 def test_the_command_table_matches_the_modules() -> None:

@@ -37,6 +37,8 @@ def register(sub: Any) -> None:
 
 def _vectors_dir(given: Path | None) -> Path:
     if given is not None:
+        if not given.is_dir():
+            raise CliError(f"--dir {given}: no such folder")
         return given
     root = default_vectors_dir()
     if not root.is_dir():
