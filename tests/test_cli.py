@@ -56,6 +56,10 @@ def test_corrupted_value_is_named_by_file_and_tcid(copy: Path) -> None:
     out = run("vectors", "check", "--dir", str(copy))
     assert out.returncode == 1
     assert f"tape/random_tape.json: tcId {test['tcId']}" in out.stderr
+    # the committed and the regenerated value are both shown
+    have = test["outputs"]["values"][0]
+    want = str(int(have) - 1)
+    assert f'outputs.values[0] committed "{have}", regenerated "{want}"' in out.stderr
     assert "Traceback" not in out.stderr
 
 

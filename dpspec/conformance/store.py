@@ -71,7 +71,7 @@ def generate_all(
     schemas: dict[str, dict[str, Any]] = {ENVELOPE_SCHEMA: envelope_schema()}
     for family in families:
         if progress:
-            progress(family.name)
+            progress(f"generating {family.name}")
         for name, schema in family.schemas().items():
             if name in schemas and schemas[name] != schema:
                 raise RuntimeError(f"schema {name} is defined twice, differently")
@@ -227,7 +227,12 @@ def _differing_tests(path: str, want: str, have: str) -> list[str]:
             keys = sorted(k for k in set(w[tc][2]) | set(h[tc][2])
                           if w[tc][2].get(k) != h[tc][2].get(k))
             what = f"fields {keys}" if keys else "group parameters"
-            out.append(f"{path}: tcId {tc} differs from the regenerated vector ({what})")
+            shown = ""
+            if keys:
+                first = keys[0]
+                have_v, want_v = _first_difference(h[tc][2].get(first), w[tc][2].get(first))
+                shown = f": {first}{have_v[0]} committed {have_v[1]}, regenerated {want_v}"
+            out.append(f"{path}: tcId {tc} differs from the regenerated vector ({what}){shown}")
     rest_w = {k: v for k, v in want_doc.items() if k != "testGroups"}
     rest_h = {k: v for k, v in have_doc.items() if k != "testGroups"}
     for key in sorted(set(rest_w) | set(rest_h)):
@@ -236,6 +241,25 @@ def _differing_tests(path: str, want: str, have: str) -> list[str]:
     if not out:
         out.append(f"{path}: formatting differs from the canonical form (regenerate it)")
     return out
+
+
+def _short_json(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _first_difference(have: Any, want: Any, where: str = "") -> tuple[tuple[str, str], str]:
+    """((location, committed value), regenerated value) of the first leaf at which two JSON values
+    differ, each shortened for one line."""
+    if isinstance(have, dict) and isinstance(want, dict):
+        for key in sorted(set(have) | set(want)):
+            if have.get(key) != want.get(key):
+                return _first_difference(have.get(key), want.get(key), f"{where}.{key}")
+    if isinstance(have, list) and isinstance(want, list) and len(have) == len(want):
+        for i, (a, b) in enumerate(zip(have, want, strict=True)):
+            if a != b:
+                return _first_difference(a, b, f"{where}[{i}]")
+    return (where, _short_json(have)), _short_json(want)
 
 
 def iter_cases(gen: Generated, root: Path, problems: list[str]) -> Iterator[tuple[Family, Case]]:
@@ -319,6 +343,8 @@ def check(root: Path, progress: Callable[[str], None] | None = None) -> CheckRep
 
     unreadable: list[str] = []
     for family, case in iter_cases(gen, root, unreadable):
+        if progress and report.tests % 50 == 0:
+            progress(f"replaying {case.path}")
         report.tests += 1
         why = replay(family, case)
         if why is not None:

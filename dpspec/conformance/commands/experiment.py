@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import mpmath
 
 from dpspec.conformance.cli import CliError
+from dpspec.conformance.progress import Progress
 from dpspec.spec.lazy import lazy_module
 from dpspec.spec.rational import RationalError, parse_rational
 
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 else:
     compare = lazy_module("dpspec.spec.shuffled.compare")  # numpy/scipy only when a command runs
 
+#: progress on stderr while the figures' sweeps run (a terminal only)
+_PROGRESS = Progress()
 PAPER_RATIO = "3.5"  # sec. 5.1 of [GKMP20]: correlated RMSE "3.5 times less" than Poisson and RR
 EPS_GRID = ["0.1", "0.2", "0.3", "0.5", "0.75", "1", "1.5", "2", "3"]
 DELTA_GRID = ["1e-2", "1e-3", "1e-4", "1e-5", "1e-6", "1e-7", "1e-8", "1e-9", "1e-10", "1e-12"]
@@ -130,7 +133,10 @@ def ratio_line(rows: list[Row]) -> str | None:
 def run_ghazi(args: argparse.Namespace) -> int:
     eps, delta, n, buckets, factor = _inputs(args)
     if args.figures is not None:
-        return write_figures(args.figures, n, buckets or 10, factor)
+        try:
+            return write_figures(args.figures, n, buckets or 10, factor)
+        finally:
+            _PROGRESS.done()
     rows = compare.binary_comparison(eps, delta, n, rmse_factor=factor, theorems=not args.no_theorems)
     hist = compare.histogram_comparison(eps, delta, n, buckets, rmse_factor=factor) if buckets else []
     sims: dict[str, mpmath.mpf] = {}
@@ -210,6 +216,7 @@ def _sweep(n: int, buckets: int | None, factor: Fraction, over: str
     out = []
     grid = EPS_GRID if over == "epsilon" else DELTA_GRID
     for value in grid:
+        _PROGRESS.step(f"experiment ghazi: {'histogram' if buckets else 'counting'}, {over} = {value}")
         q = parse_rational(value, over)
         v = mpmath.mpf(q.numerator) / q.denominator
         eps, delta = (v, mpmath.mpf("1e-6")) if over == "epsilon" else (mpmath.mpf(1), v)

@@ -63,12 +63,13 @@ def select_suites(suites: Sequence[Suite], names: Sequence[str]) -> list[Suite]:
 
 
 class ProgressLine:
-    """Progress on stderr: a redrawn bar on a terminal, a line per suite otherwise."""
+    """Progress on stderr: a redrawn bar per suite and a line when it ends, only on a terminal
+    (off with --quiet and when stderr is not a terminal, so logs and pipes stay clean)."""
 
     def __init__(self, stream: IO[str] | None = None, enabled: bool = True) -> None:
         self.stream = stream if stream is not None else sys.stderr
-        self.enabled = enabled
         self.tty = enabled and hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.enabled = self.tty
         self._last = 0.0
         self._label = ""
 
