@@ -56,6 +56,10 @@ def test_corrupted_value_is_named_by_file_and_tcid(copy: Path) -> None:
     out = run("vectors", "check", "--dir", str(copy))
     assert out.returncode == 1
     assert f"tape/random_tape.json: tcId {test['tcId']}" in out.stderr
+    # the committed and the regenerated value are both shown
+    have = test["outputs"]["values"][0]
+    want = str(int(have) - 1)
+    assert f'outputs.values[0] committed "{have}", regenerated "{want}"' in out.stderr
     assert "Traceback" not in out.stderr
 
 
@@ -92,4 +96,45 @@ def test_bad_arguments_give_one_line(argv: list[str]) -> None:
 
 def test_check_of_missing_dir() -> None:
     out = run("vectors", "check", "--dir", "/nonexistent/dpspec")
-    assert out.returncode == 1 and "no such folder" in out.stderr
+    assert out.returncode == 2 and "no such folder" in out.stderr
+
+
+def test_the_command_table_matches_the_modules() -> None:
+    """`dpspec --help` lists commands from commands.COMMANDS without importing them; the table
+    must name every module with the help line that module registers."""
+    import argparse
+    import importlib
+    import pkgutil
+
+    from dpspec.conformance import commands
+
+    modules = sorted(m.name for m in pkgutil.iter_modules(commands.__path__))
+    assert sorted(commands.COMMANDS) == modules
+    for name in modules:
+        sub = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(f"{commands.__name__}.{name}").register(sub)
+        [action] = sub._choices_actions
+        assert (action.dest, action.help) == (name, commands.COMMANDS[name])
+
+
+def test_quick_commands_import_no_heavy_library() -> None:
+    """--version, --help and SUB --help never load scipy or matplotlib (speed: bench_cli.py)."""
+    code = ("import sys\nfrom dpspec.conformance.cli import main\n"
+            "for argv in (['--version'], ['--help'], ['account', '--help'], ['experiment', '--help'],"
+            " ['tables', '--help']):\n"
+            "    try:\n        main(argv)\n    except SystemExit:\n        pass\n"
+            "heavy = sorted(m for m in ('scipy', 'matplotlib', 'sympy') if m in sys.modules)\n"
+            "print('HEAVY=' + ','.join(heavy))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == "HEAVY="
+
+
+def test_the_readme_cites_the_committed_set_digest() -> None:
+    """The citation example of README.md quotes the first hex digits of the committed setDigest."""
+    import re
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    [prefix] = re.findall(r"set digest ([0-9a-f]{4,})…", readme)
+    digest = json.loads((default_vectors_dir() / "MANIFEST.json").read_text())["setDigest"]
+    assert digest.startswith(prefix)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -34,7 +33,7 @@ def tape_suite() -> FamilySuite:
 
 
 def run(spec: AdapterSpec, timeout: float = 5.0) -> ImplResult:
-    return run_impl(spec, [tape_suite()], timeout=timeout, startup_timeout=5.0)
+    return run_impl(spec, [tape_suite()], timeout=timeout, startup_timeout=60.0)
 
 
 def statuses(impl: ImplResult) -> dict[str, int]:
@@ -87,29 +86,53 @@ def test_crash_mid_run_gives_errors_and_the_run_continues() -> None:
     assert counts[PASSED] + counts[ERROR] == tape_suite().size()
 
 
+# Timeouts are tested without wall-clock races: a normal answer takes milliseconds and gets
+# HANG_TIMEOUT (hundreds of times more, so a fully loaded machine still answers in time), while a
+# hanging adapter never answers; the start-up allowance is far above any real start-up. The test
+# asserts what was reported, never how long it took (pytest-timeout bounds the whole run).
+HANG_TIMEOUT = 4.0
+GENEROUS_STARTUP = 120.0
+
+
+def run_patiently(spec: AdapterSpec, timeout: float = HANG_TIMEOUT) -> ImplResult:
+    return run_impl(spec, [tape_suite()], timeout=timeout, startup_timeout=GENEROUS_STARTUP)
+
+
 def test_hang_is_cut_by_the_timeout_and_the_run_continues() -> None:
-    start = time.monotonic()
-    impl = run(fake("hang-after=20"), timeout=1.0)
-    elapsed = time.monotonic() - start
+    impl = run_patiently(fake("hang-after=20"))
     # 19 answers, a timeout, a fresh adapter: 19 answers, a timeout, the last 5 answers
     size = tape_suite().size()
     assert impl.counts == {PASSED: size - 2, FAILED: 0, SKIPPED: 0, ERROR: 2}
     outcomes = [o for s in impl.suites for o in s.outcomes]
     errors = [o for o in outcomes if o.status == ERROR]
     assert [i for i, o in enumerate(outcomes) if o.status == ERROR] == [19, 39]
-    assert all("timeout: no complete response within 1 s" in o.reason for o in errors)
-    assert elapsed < 10
+    assert all(f"timeout: no complete response within {HANG_TIMEOUT:g} s" in o.reason for o in errors)
 
 
 def test_always_hanging_adapter_is_declared_dead() -> None:
-    start = time.monotonic()
-    impl = run(fake("hang-after=1"), timeout=1.0)
-    elapsed = time.monotonic() - start
+    impl = run_patiently(fake("hang-after=1"))
     errors = [o for s in impl.suites for o in s.outcomes]
     assert impl.counts[ERROR] == tape_suite().size()
     assert all("timeout" in o.reason for o in errors[:3])
     assert all("declared dead after 3 consecutive" in o.reason for o in errors[3:])
-    assert elapsed < 10
+
+
+def test_a_slow_starting_adapter_gets_its_start_up_allowance_after_every_restart() -> None:
+    """Issue: 3 s start-up, a crash, --timeout 2 declared such an adapter dead. The start-up delay
+    (5 s) exceeds the request timeout (4 s), so without the allowance on restart the first request
+    after the crash could not be answered in time; with it, only the crashing requests fail."""
+    impl = run_patiently(fake("start-delay=5", "crash-after=20"))
+    size = tape_suite().size()
+    assert impl.counts == {PASSED: size - 2, FAILED: 0, SKIPPED: 0, ERROR: 2}
+    errors = [o for s in impl.suites for o in s.outcomes if o.status == ERROR]
+    assert all("exited with status 3" in o.reason for o in errors)
+
+
+def test_capabilities_honours_the_timeout_plus_the_start_up_allowance() -> None:
+    """The first capabilities gets --timeout plus the start-up allowance (PROTOCOL.md sec. 8), no
+    fixed timeout of its own: an adapter slower than both is reported, not waited for."""
+    impl = run_impl(fake("start-delay=3600"), [tape_suite()], timeout=1.0, startup_timeout=1.0)
+    assert impl.problems and "timeout: no complete response within 2 s" in impl.problems[0]
 
 
 @pytest.mark.parametrize("mode, text", [
@@ -181,7 +204,8 @@ def test_every_family_is_a_suite() -> None:
 
     names = {s.name for s in all_suites()}
     for family in all_families():
-        assert family.name in names
+        assert (family.name in names) == family.harness_suite
+    # the official VDAF files run as the step-by-step suites below, not as a family suite
     assert {"vdaf-official-20", "vdaf-official-08", "statistical.discrete_gaussian"} <= names
     assert [s.name for s in select_suites(all_suites(), ["statistical"])] == [
         n for n in [s.name for s in all_suites()] if n.startswith("statistical.")]

@@ -41,8 +41,13 @@ SCHEMA_DIR = "schema"
 
 
 def default_vectors_dir() -> Path:
-    """The repository's vectors/ folder (next to the conformance package in a checkout)."""
-    return Path(__file__).resolve().parents[2] / "vectors"
+    """The committed vector set: ``dpspec/vectors`` inside an installed wheel or sdist (the build
+    copies it there, see setup.py), else the checkout's ``vectors/`` (development install)."""
+    package = Path(__file__).resolve().parents[1]
+    shipped = package / "vectors"
+    if (shipped / MANIFEST).is_file():
+        return shipped
+    return package.parent / "vectors"
 
 
 @dataclass
@@ -66,7 +71,7 @@ def generate_all(
     schemas: dict[str, dict[str, Any]] = {ENVELOPE_SCHEMA: envelope_schema()}
     for family in families:
         if progress:
-            progress(family.name)
+            progress(f"generating {family.name}")
         for name, schema in family.schemas().items():
             if name in schemas and schemas[name] != schema:
                 raise RuntimeError(f"schema {name} is defined twice, differently")
@@ -77,23 +82,27 @@ def generate_all(
                 raise RuntimeError(f"two generators write {vf.path}")
             if vf.schema not in schemas:
                 raise RuntimeError(f"{vf.path} names schema {vf.schema}, which no family defines")
-            texts[vf.path] = canonical_json(vf.doc)
+            texts[vf.path] = vf.text if vf.text is not None else canonical_json(vf.doc)
             owners[vf.path] = family
             schema_of[vf.path] = vf.schema
     for name, schema in schemas.items():
         texts[f"{SCHEMA_DIR}/{name}"] = canonical_json(schema)
-    texts[MANIFEST] = canonical_json(manifest(texts, owners))
+    texts[MANIFEST] = canonical_json(manifest(texts, owners, schema_of))
     return Generated(texts, owners, schema_of)
 
 
-def manifest(texts: dict[str, str], owners: dict[str, Family]) -> dict[str, Any]:
-    """The manifest document for the given files (the manifest itself excluded)."""
+def manifest(texts: dict[str, str], owners: dict[str, Family],
+             schema_of: dict[str, str] | None = None) -> dict[str, Any]:
+    """The manifest document for the given files (the manifest itself excluded); each vector
+    file's entry names its family and the schema (under schema/) that validates it."""
     entries = []
     for path in sorted(texts):
         digest = hashlib.sha256(texts[path].encode()).hexdigest()
         entry: dict[str, Any] = {"path": path, "sha256": digest}
         if path in owners:
             entry["family"] = owners[path].name
+            if schema_of is not None:
+                entry["schema"] = schema_of[path]
             doc = json.loads(texts[path])
             if "numberOfTests" in doc:
                 entry["numberOfTests"] = doc["numberOfTests"]
@@ -120,6 +129,59 @@ def schema_registry(schemas: dict[str, dict[str, Any]]) -> Registry:
     """A referencing registry holding every schema under its URN id."""
     resources = [(SCHEMA_ID_PREFIX + name, Resource.from_contents(s)) for name, s in schemas.items()]
     return Registry().with_resources(resources)
+
+
+def project_schemas() -> dict[str, dict[str, Any]]:
+    """Every schema the generators define (name -> JSON Schema), without generating any vector."""
+    schemas: dict[str, dict[str, Any]] = {ENVELOPE_SCHEMA: envelope_schema()}
+    for family in all_families():
+        schemas.update(family.schemas())
+    return schemas
+
+
+def validate_folder(root: Path, limit: int = 5, families: set[str] | None = None) -> list[str]:
+    """Validate each vector file that ``root/MANIFEST.json`` lists against **the project's** schema
+    for it (never the folder's own schema/ copies, which could be loosened): the check
+    ``dpspec conformance run --vectors DIR`` makes before it loads anything. At most ``limit``
+    problems per file are reported; ``families``: only those families' files."""
+    try:
+        doc = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+        entries = [e for e in doc["files"] if isinstance(e, dict) and "family" in e]
+    except FileNotFoundError:
+        return [f"{root}: no {MANIFEST} (not a dpspec vectors folder)"]
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
+        return [f"{root / MANIFEST}: cannot be read ({exc})"]
+    schemas = project_schemas()
+    owned = {f.name: set(f.schemas()) for f in all_families()}
+    registry = schema_registry(schemas)
+    problems: list[str] = []
+    for entry in entries:
+        path, family = str(entry.get("path")), str(entry.get("family"))
+        if families is not None and family not in families:
+            continue
+        try:
+            vdoc = json.loads((root / path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            problems.append(f"{path}: cannot be read ({exc.strerror})")
+            continue
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            problems.append(f"{path}: not valid UTF-8 JSON ({exc})")
+            continue
+        name = entry.get("schema")
+        if name is None and isinstance(vdoc, dict):
+            name = vdoc.get("schema")
+        if family not in owned:
+            problems.append(f"{path}: unknown family {family!r}")
+            continue
+        if name not in owned[family]:
+            problems.append(f"{path}: schema {name!r} is not one of family {family}'s schemas")
+            continue
+        validator = jsonschema.Draft202012Validator(schemas[str(name)], registry=registry)
+        errors = sorted(validator.iter_errors(vdoc), key=lambda e: list(e.absolute_path))
+        for err in errors[:limit]:
+            where = "/".join(str(p) for p in err.absolute_path) or "(top)"
+            problems.append(f"{path}: schema violation at {where}: {err.message[:200]}")
+    return problems
 
 
 # -- checking ------------------------------------------------------------------------------------
@@ -165,7 +227,12 @@ def _differing_tests(path: str, want: str, have: str) -> list[str]:
             keys = sorted(k for k in set(w[tc][2]) | set(h[tc][2])
                           if w[tc][2].get(k) != h[tc][2].get(k))
             what = f"fields {keys}" if keys else "group parameters"
-            out.append(f"{path}: tcId {tc} differs from the regenerated vector ({what})")
+            shown = ""
+            if keys:
+                first = keys[0]
+                have_v, want_v = _first_difference(h[tc][2].get(first), w[tc][2].get(first))
+                shown = f": {first}{have_v[0]} committed {have_v[1]}, regenerated {want_v}"
+            out.append(f"{path}: tcId {tc} differs from the regenerated vector ({what}){shown}")
     rest_w = {k: v for k, v in want_doc.items() if k != "testGroups"}
     rest_h = {k: v for k, v in have_doc.items() if k != "testGroups"}
     for key in sorted(set(rest_w) | set(rest_h)):
@@ -174,6 +241,25 @@ def _differing_tests(path: str, want: str, have: str) -> list[str]:
     if not out:
         out.append(f"{path}: formatting differs from the canonical form (regenerate it)")
     return out
+
+
+def _short_json(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _first_difference(have: Any, want: Any, where: str = "") -> tuple[tuple[str, str], str]:
+    """((location, committed value), regenerated value) of the first leaf at which two JSON values
+    differ, each shortened for one line."""
+    if isinstance(have, dict) and isinstance(want, dict):
+        for key in sorted(set(have) | set(want)):
+            if have.get(key) != want.get(key):
+                return _first_difference(have.get(key), want.get(key), f"{where}.{key}")
+    if isinstance(have, list) and isinstance(want, list) and len(have) == len(want):
+        for i, (a, b) in enumerate(zip(have, want, strict=True)):
+            if a != b:
+                return _first_difference(a, b, f"{where}[{i}]")
+    return (where, _short_json(have)), _short_json(want)
 
 
 def iter_cases(gen: Generated, root: Path, problems: list[str]) -> Iterator[tuple[Family, Case]]:
@@ -257,6 +343,8 @@ def check(root: Path, progress: Callable[[str], None] | None = None) -> CheckRep
 
     unreadable: list[str] = []
     for family, case in iter_cases(gen, root, unreadable):
+        if progress and report.tests % 50 == 0:
+            progress(f"replaying {case.path}")
         report.tests += 1
         why = replay(family, case)
         if why is not None:

@@ -84,6 +84,9 @@ class VectorFile:
     path: str
     doc: Json
     schema: str
+    #: the exact text to write, for files in an external format (the official VDAF vectors);
+    #: None: the canonical form of ``doc``
+    text: str | None = None
 
 
 @dataclass(frozen=True)
@@ -276,6 +279,8 @@ class Family(abc.ABC):
     name: str = ""
     #: one line for listings
     summary: str = ""
+    #: whether `dpspec conformance run` runs the family's files as a suite of its own
+    harness_suite: bool = True
 
     @abc.abstractmethod
     def files(self) -> list[VectorFile]:

@@ -18,6 +18,7 @@ breaks one thing:
 ``accept-invalid`` xof.derive_seed accepts a 31-byte seed
 ``crash-after=N``  exits with status 3 on the N-th request after capabilities (every restart)
 ``hang-after=N``   stops answering (sleeps) from the N-th request after capabilities
+``start-delay=S``  sleeps S seconds before reading its first request (every start): a slow start
 ``garbage``        prints a line that is not JSON instead of each answer
 ``wrong-id``       answers with the wrong id
 ``huge``           answers with a 3 MB line
@@ -85,6 +86,8 @@ def main(modes: list[str]) -> int:
         opts[key] = value
     if "dead" in opts:
         return 4
+    if "start-delay" in opts:
+        time.sleep(float(opts["start-delay"]))
     rng = random.Random(int(opts.get("seed", "1")))
     sampler_ = TableSampler(rng)
     sigma_r = Fraction(opts.get("sigma", "1"))

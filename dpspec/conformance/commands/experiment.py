@@ -22,14 +22,23 @@ import json
 import math
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 
 from dpspec.conformance.cli import CliError
+from dpspec.conformance.progress import Progress
+from dpspec.spec.lazy import lazy_module
 from dpspec.spec.rational import RationalError, parse_rational
-from dpspec.spec.shuffled.compare import Row, binary_comparison, exact_decimal, histogram_comparison
 
+if TYPE_CHECKING:
+    from dpspec.spec.shuffled import compare
+    from dpspec.spec.shuffled.compare import Row
+else:
+    compare = lazy_module("dpspec.spec.shuffled.compare")  # numpy/scipy only when a command runs
+
+#: progress on stderr while the figures' sweeps run (a terminal only)
+_PROGRESS = Progress()
 PAPER_RATIO = "3.5"  # sec. 5.1 of [GKMP20]: correlated RMSE "3.5 times less" than Poisson and RR
 EPS_GRID = ["0.1", "0.2", "0.3", "0.5", "0.75", "1", "1.5", "2", "3"]
 DELTA_GRID = ["1e-2", "1e-3", "1e-4", "1e-5", "1e-6", "1e-7", "1e-8", "1e-9", "1e-10", "1e-12"]
@@ -143,10 +152,13 @@ def run_ghazi(args: argparse.Namespace) -> int:
     if args.histogram_growth:
         return print_histogram_growth(eps, delta, n, args.json)
     if args.figures is not None:
-        return write_figures(args.figures, n, buckets or 10, factor)
-    rows = binary_comparison(eps, delta, n, rmse_factor=factor, theorems=not args.no_theorems,
-                             near_central=args.near_central)
-    hist = histogram_comparison(eps, delta, n, buckets, rmse_factor=factor) if buckets else []
+        try:
+            return write_figures(args.figures, n, buckets or 10, factor)
+        finally:
+            _PROGRESS.done()
+    rows = compare.binary_comparison(eps, delta, n, rmse_factor=factor, theorems=not args.no_theorems,
+                                     near_central=args.near_central)
+    hist = compare.histogram_comparison(eps, delta, n, buckets, rmse_factor=factor) if buckets else []
     sims: dict[str, mpmath.mpf] = {}
     if args.simulate:
         sims = simulate(rows, eps, delta, n, factor, args.simulate)
@@ -224,13 +236,14 @@ def _sweep(n: int, buckets: int | None, factor: Fraction, over: str
     out = []
     grid = EPS_GRID if over == "epsilon" else DELTA_GRID
     for value in grid:
+        _PROGRESS.step(f"experiment ghazi: {'histogram' if buckets else 'counting'}, {over} = {value}")
         q = parse_rational(value, over)
         v = mpmath.mpf(q.numerator) / q.denominator
         eps, delta = (v, mpmath.mpf("1e-6")) if over == "epsilon" else (mpmath.mpf(1), v)
         if buckets is None:
-            rows = binary_comparison(eps, delta, n, rmse_factor=factor)
+            rows = compare.binary_comparison(eps, delta, n, rmse_factor=factor)
         else:
-            rows = histogram_comparison(eps, delta, n, buckets, rmse_factor=factor)
+            rows = compare.histogram_comparison(eps, delta, n, buckets, rmse_factor=factor)
         out.append((value, rows))
     return out
 
@@ -327,12 +340,12 @@ def write_figures(folder: Path, n: int, buckets: int, factor: Fraction) -> int:
         "randomized response, B-ary randomized response and RAPPOR send exactly one).",
         "",
         f"The correlated mechanism uses D1 = D2 = NB(1, a) with a chosen so that its RMSE is "
-        f"{exact_decimal(factor)} times the central discrete Laplace RMSE (sec. 5.1); D3 is the "
+        f"{compare.exact_decimal(factor)} times the central discrete Laplace RMSE (sec. 5.1); D3 is the "
         "negative binomial with the fewest messages that makes the mechanism exactly (eps, delta)-DP "
         "(dpspec.spec.shuffled.exact), or the one given by Theorems 18 and 13.",
         "",
     ]
-    one = binary_comparison(mpmath.mpf(1), mpmath.mpf("1e-6"), n, rmse_factor=factor)
+    one = compare.binary_comparison(mpmath.mpf(1), mpmath.mpf("1e-6"), n, rmse_factor=factor)
     parts += ["## At eps = 1, delta = 1e-6", "", markdown_table(one), "", ratio_line(one) or "", ""]
     eps_sweep: list[tuple[str, list[Row]]] = []
     for over, title in (("epsilon", "binary summation, delta = 1e-6"),

@@ -9,6 +9,7 @@ from typing import Any
 
 from dpspec.conformance.cli import CliError
 from dpspec.conformance.families import all_families
+from dpspec.conformance.progress import Progress
 from dpspec.conformance.store import MANIFEST, check, default_vectors_dir, generate_all, write_all
 
 
@@ -29,6 +30,7 @@ def register(sub: Any) -> None:
     )
     chk.add_argument("--dir", type=Path, default=None,
                      help="vector folder to check (default: the repository's vectors/)")
+    chk.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     chk.set_defaults(func=run_check)
 
     lst = vsub.add_parser("list", help="list the generator families")
@@ -37,6 +39,8 @@ def register(sub: Any) -> None:
 
 def _vectors_dir(given: Path | None) -> Path:
     if given is not None:
+        if not given.is_dir():
+            raise CliError(f"--dir {given}: no such folder")
         return given
     root = default_vectors_dir()
     if not root.is_dir():
@@ -48,13 +52,18 @@ def run_generate(args: argparse.Namespace) -> int:
     out: Path = args.out if args.out is not None else default_vectors_dir()
     if out.exists() and not out.is_dir():
         raise CliError(f"{out} exists and is not a folder")
-    gen = generate_all()
+    progress = Progress(quiet=args.quiet)
+    try:
+        gen = generate_all(progress=progress.step)
+    finally:
+        progress.done()
     paths = write_all(gen, out)
     if not args.quiet:
         import json
 
         digest = json.loads(gen.texts[MANIFEST])["setDigest"]
-        tests = sum(json.loads(gen.texts[p]).get("numberOfTests", 0) for p in gen.owners)
+        # counted as `vectors check` counts them: the harness cases of every vector file
+        tests = sum(len(f.cases(p, json.loads(gen.texts[p]))) for p, f in gen.owners.items())
         print(f"wrote {len(paths)} files ({len(gen.owners)} vector files, {tests} tests) to {out}")
         print(f"set digest {digest}")
     return 0
@@ -62,7 +71,11 @@ def run_generate(args: argparse.Namespace) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     root = _vectors_dir(args.dir)
-    report = check(root)
+    progress = Progress(quiet=args.quiet)
+    try:
+        report = check(root, progress=progress.step)
+    finally:
+        progress.done()
     for problem in report.problems:
         print(problem, file=sys.stderr)
     if report.ok:

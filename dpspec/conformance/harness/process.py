@@ -10,7 +10,10 @@ deadline, with non-blocking pipes and one selector, in this one thread:
 Any breach (timeout, exit, a line that is not JSON, an oversized line, a wrong id, bytes after
 the final newline that never finish) raises :class:`ProtocolFailure`. The client then kills the
 process (its whole process group) and starts a fresh one on the next request, because after a
-breach the stream can no longer be trusted to be in step. After ``max_consecutive_failures``
+breach the stream can no longer be trusted to be in step. The first request sent to each freshly
+started process (the first ``capabilities``, and the request after every restart) gets
+``startup_timeout`` on top of its timeout, so a slow-starting adapter is not cut while it loads.
+After ``max_consecutive_failures``
 breaches in a row, or ``max_total_failures`` in all, the adapter is declared dead and every
 further request fails at once, so a hanging adapter costs at most a few timeouts, not one per
 test.
@@ -31,6 +34,8 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 DEFAULT_TIMEOUT = 30.0
+#: extra time the first request after each (re)start of an adapter gets, for its start-up
+DEFAULT_STARTUP_TIMEOUT = 10.0
 DEFAULT_MAX_RESPONSE = 64 * 1024 * 1024
 STDERR_TAIL = 2000
 
@@ -60,7 +65,7 @@ class AdapterProcess:
         cwd: str | None = None,
         env: Mapping[str, str] | None = None,
         timeout: float = DEFAULT_TIMEOUT,
-        startup_timeout: float = 10.0,
+        startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE,
         max_consecutive_failures: int = 3,
         max_total_failures: int = 10,
@@ -198,8 +203,8 @@ class AdapterProcess:
         rid = self._next_id
         self._next_id += 1
         limit = self.timeout if timeout is None else timeout
-        if self._fresh and self.restarts == 0:
-            limit += self.startup_timeout  # the first start only: restarts get the plain timeout
+        if self._fresh:
+            limit += self.startup_timeout  # start-up allowance: every (re)start, first request
             self._fresh = False
         deadline = time.monotonic() + limit
         line = json.dumps({"id": rid, "op": op, "args": args}, separators=(",", ":")) + "\n"

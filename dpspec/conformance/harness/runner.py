@@ -12,7 +12,11 @@ from dpspec.conformance import GENERATOR_VERSION
 from dpspec.conformance.families import all_families
 from dpspec.conformance.harness.adapters import AdapterSpec
 from dpspec.conformance.harness.model import ERROR, SKIPPED, ImplResult, Outcome, RunReport, SuiteResult
-from dpspec.conformance.harness.process import DEFAULT_TIMEOUT, AdapterProcess
+from dpspec.conformance.harness.process import (
+    DEFAULT_STARTUP_TIMEOUT,
+    DEFAULT_TIMEOUT,
+    AdapterProcess,
+)
 from dpspec.conformance.harness.session import Session
 from dpspec.conformance.harness.suites import FamilySuite, Suite
 from dpspec.conformance.store import default_vectors_dir
@@ -31,12 +35,15 @@ def all_suites(vectors_dir: Path | None = None, *, samples: int | None = None,
     from dpspec.conformance.statistical_mechanisms import mechanism_suites
 
     root = vectors_dir if vectors_dir is not None else default_vectors_dir()
-    suites: list[Suite] = [FamilySuite(f, root, max_slack=max_slack) for f in all_families()]
+    suites: list[Suite] = [FamilySuite(f, root, max_slack=max_slack) for f in all_families()
+                           if f.harness_suite]
     from dpspec.conformance.statistical import DEFAULT_ALPHA
 
     rate = DEFAULT_ALPHA if alpha is None else alpha
     suites.extend(statistical_suites(samples=samples, alpha=rate))
     suites.extend(mechanism_suites(samples=samples, alpha=rate))
+    if vdaf_dir is None and vectors_dir is not None:
+        vdaf_dir = vectors_dir / "vdaf-official"
     suites.extend(official_suites(vdaf_dir))
     return suites
 
@@ -59,12 +66,13 @@ def select_suites(suites: Sequence[Suite], names: Sequence[str]) -> list[Suite]:
 
 
 class ProgressLine:
-    """Progress on stderr: a redrawn bar on a terminal, a line per suite otherwise."""
+    """Progress on stderr: a redrawn bar per suite and a line when it ends, only on a terminal
+    (off with --quiet and when stderr is not a terminal, so logs and pipes stay clean)."""
 
     def __init__(self, stream: IO[str] | None = None, enabled: bool = True) -> None:
         self.stream = stream if stream is not None else sys.stderr
-        self.enabled = enabled
         self.tty = enabled and hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.enabled = self.tty
         self._last = 0.0
         self._label = ""
 
@@ -105,7 +113,7 @@ def _skip_all(suite: Suite, reason: str) -> SuiteResult:
 
 
 def run_impl(spec: AdapterSpec, suites: Sequence[Suite], *, timeout: float = DEFAULT_TIMEOUT,
-             startup_timeout: float = 10.0, progress: ProgressLine | None = None,
+             startup_timeout: float = DEFAULT_STARTUP_TIMEOUT, progress: ProgressLine | None = None,
              only_supported: bool = True) -> ImplResult:
     """Run ``suites`` against one implementation.
 
@@ -152,7 +160,8 @@ def run_impl(spec: AdapterSpec, suites: Sequence[Suite], *, timeout: float = DEF
 
 def run_all(specs: Sequence[AdapterSpec], suites: Sequence[Suite], *,
             timeout: float = DEFAULT_TIMEOUT, progress: ProgressLine | None = None,
-            skip_missing: bool = True) -> RunReport:
+            skip_missing: bool = True,
+            startup_timeout: float = DEFAULT_STARTUP_TIMEOUT) -> RunReport:
     """Run every implementation; those not installed are noted (or, if not bundled, run anyway)."""
     report = RunReport(version=GENERATOR_VERSION)
     start = time.monotonic()
@@ -161,6 +170,7 @@ def run_all(specs: Sequence[AdapterSpec], suites: Sequence[Suite], *,
         if missing is not None and skip_missing:
             report.not_installed[spec.name] = missing
             continue
-        report.impls.append(run_impl(spec, suites, timeout=timeout, progress=progress))
+        report.impls.append(run_impl(spec, suites, timeout=timeout, progress=progress,
+                                     startup_timeout=startup_timeout))
     report.seconds = time.monotonic() - start
     return report

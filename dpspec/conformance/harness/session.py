@@ -6,8 +6,6 @@ from typing import Any
 
 from dpspec.conformance.harness.process import AdapterProcess, ProtocolFailure, Response
 
-CAPABILITIES_TIMEOUT = 30.0
-
 
 class Session:
     """Requests to one adapter, filtered by its capabilities.
@@ -26,7 +24,8 @@ class Session:
     def handshake(self) -> bool:
         """Ask for the capabilities; False (with ``problem`` set) if the answer is unusable."""
         try:
-            response = self.process.request("capabilities", {}, timeout=CAPABILITIES_TIMEOUT)
+            # the per-request timeout (--timeout) plus the process's start-up allowance
+            response = self.process.request("capabilities", {})
         except ProtocolFailure as exc:
             self.problem = f"capabilities: {exc}"
             return False

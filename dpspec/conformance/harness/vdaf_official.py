@@ -48,18 +48,16 @@ _TYPE_PARAMS = ("max_measurement", "length", "chunk_length", "max_weight", "bits
 _MULTIPROOF = {20: {"field": "Field64", "num_proofs": 3}, 8: {"field": "Field64", "num_proofs": 4}}
 
 
-def default_vdaf_dir() -> Path | None:
-    """Where the official vectors are: $DPSPEC_VDAF_VECTORS, else shared/vdaf-vectors beside the
-    checkout (or beside its parent, for a git worktree)."""
+def default_vdaf_dir() -> Path:
+    """Where the official vectors are: $DPSPEC_VDAF_VECTORS, else ``vectors/vdaf-official`` (part
+    of the project: draft-20 regenerated, draft-08 kept as data; see
+    :mod:`dpspec.conformance.families.vdaf_official`)."""
     env = os.environ.get("DPSPEC_VDAF_VECTORS")
     if env:
         return Path(env)
-    repo = Path(__file__).resolve().parents[3]
-    for base in (repo.parent, repo.parent.parent):
-        candidate = base / "shared" / "vdaf-vectors"
-        if candidate.is_dir():
-            return candidate
-    return None
+    from dpspec.conformance.store import default_vectors_dir
+
+    return default_vectors_dir() / "vdaf-official"
 
 
 @dataclass
@@ -194,8 +192,8 @@ class OfficialVdafSuite(Suite):
     def available(self) -> str | None:
         d = self._dir()
         if d is None or not d.is_dir():
-            return ("official VDAF vectors not found (set DPSPEC_VDAF_VECTORS to the folder "
-                    "holding draft-20/ and draft-08/)")
+            return (f"official VDAF vectors not found at {self.folder} (it must hold draft-20/ and "
+                    "draft-08/, as vectors/vdaf-official does)")
         return None
 
     def chains(self) -> list[VectorChain]:

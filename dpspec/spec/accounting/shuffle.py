@@ -60,7 +60,6 @@ from dataclasses import dataclass, field
 import mpmath
 import numpy as np
 from numpy.typing import NDArray
-from scipy import special, stats
 
 from dpspec.spec.accounting.definitions import DEFAULT_ORDERS
 from dpspec.spec.accounting.numeric import (
@@ -72,6 +71,10 @@ from dpspec.spec.accounting.numeric import (
     positive_int,
     probability,
 )
+from dpspec.spec.lazy import lazy_module
+
+special = lazy_module("scipy.special")  # scipy is imported on first use only
+stats = lazy_module("scipy.stats")
 
 #: relative width of the final bisection bracket on epsilon
 EPS_TOL = 1e-10

@@ -23,12 +23,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import mpmath
 
 from dpspec.spec.accounting import gaussian as acc_gaussian
-from dpspec.spec.accounting import shuffle as acc_shuffle
+from dpspec.spec.lazy import lazy_module
 from dpspec.spec.sa2.ideal import Rational, Sa2Error, check_cohort_size, parse_rate, parse_rational
+
+if TYPE_CHECKING:
+    from dpspec.spec.accounting import shuffle as acc_shuffle
+else:
+    acc_shuffle = lazy_module("dpspec.spec.accounting.shuffle")  # numpy on first use only
 
 DPS = 50
 

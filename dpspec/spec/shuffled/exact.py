@@ -42,10 +42,13 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
-from scipy import signal, stats
 
 from dpspec.spec.accounting.numeric import golden_section
+from dpspec.spec.lazy import lazy_module
 from dpspec.spec.shuffled.divisible import Divisible, NegativeBinomial, ParameterError, Poisson
+
+signal = lazy_module("scipy.signal")  # scipy is imported on first use only
+stats = lazy_module("scipy.stats")
 
 TAIL = 1e-30
 
