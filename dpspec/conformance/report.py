@@ -166,7 +166,9 @@ def summary_table(report: RunReport) -> str:
         c = impl.counts
         caps = impl.capabilities or {}
         label = f"{caps.get('implementation', impl.name)} {caps.get('version', '')}".strip()
-        out.append(f"{impl.name} ({label}): {impl.disposition}: {c[PASSED]} passed, "
+        advisory = " (advisory: reported, not judged; see docs/ecosystem.md)" \
+            if impl.name in report.advisory else ""
+        out.append(f"{impl.name} ({label}): {impl.disposition}{advisory}: {c[PASSED]} passed, "
                    f"{c[FAILED]} failed, {c[SKIPPED]} skipped, {c[ERROR]} errors "
                    f"in {impl.seconds:.1f} s" + "".join(f"; {p}" for p in impl.problems))
     out.append("(unsafe: answers whose true privacy is worse than claimed, also counted in failed;"
