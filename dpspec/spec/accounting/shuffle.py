@@ -77,6 +77,11 @@ from dpspec.spec.accounting.numeric import (
 EPS_TOL = 1e-10
 #: probability mass of C below which values of C are not enumerated (it is added to delta)
 CLONE_TAIL = 1e-30
+#: binary64 limits of the fast path (shuffle_mp has none)
+MAX_BINARY64_EPS0 = 30.0
+MIN_BINARY64_DELTA = 1e-25
+#: largest n of the binary64 exact summed-RR curve (it tabulates n + 1 atoms several times)
+MAX_EXACT_RR_N = 10_000_000
 #: largest n for the exhaustive worst case over compositions
 WORST_CASE_MAX_N = 3000
 
@@ -216,11 +221,19 @@ def _clone_delta_on(eps: float, eps0: float, c: NDArray[np.int64], w: Array, los
 
 
 def clone_epsilon(eps0: Real, n: int, delta: Real, variant: str = "fmt22") -> ShuffleResult:
-    """Smallest eps with clone_delta(eps) <= delta; capped at eps0 (the local guarantee)."""
+    """Smallest eps with clone_delta(eps) <= delta; capped at eps0 (the local guarantee: every
+    eps0-DP local randomizer makes the shuffled output (eps0, 0)-DP, so the answer is never
+    larger, even where binary64 cannot resolve the pair)."""
     e0, n, d = _check(eps0, n, delta)
+    if e0 > MAX_BINARY64_EPS0:
+        raise ValueError(f"eps0 above {MAX_BINARY64_EPS0} overflows binary64; use "
+                         "dpspec.spec.accounting.shuffle_mp")
+    if d < MIN_BINARY64_DELTA:
+        raise ValueError(f"delta below {MIN_BINARY64_DELTA:g} is out of binary64's reach; use "
+                         "dpspec.spec.accounting.shuffle_mp")
     pc = clone_probability(e0, variant)
     c, w, lost = _clone_support(n, pc)
-    eps = _bisect_eps(lambda x: _clone_delta_on(x, e0, c, w, lost), d, e0)
+    eps = min(_bisect_eps(lambda x: _clone_delta_on(x, e0, c, w, lost), d, e0), e0)
     note = {"fmt20": "[FMT20] clone reduction, numerical (all eps0-DP local randomizers)",
             "fmt22": "[FMT22] stronger clone reduction, numerical (binary RR / errata class)"}[variant]
     return ShuffleResult(eps, d, variant, variant, True, note)
@@ -305,6 +318,10 @@ def rr_sum_pairs(eps0: Real, n: int, neighbours: str = "replacement", ones: int 
     """
     e0 = float(positive(eps0, "eps0"))
     n = positive_int(n, "n", 1)
+    if n > MAX_EXACT_RR_N:
+        raise ValueError(f"the binary64 exact curve is limited to n <= {MAX_EXACT_RR_N}")
+    if e0 > 700:
+        raise ValueError("eps0 above 700 overflows binary64")
     ones = positive_int(ones, "ones", 0)
     if ones > n - 1:
         raise ValueError("ones must be <= n - 1")
