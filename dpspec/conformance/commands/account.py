@@ -11,7 +11,12 @@ import mpmath
 
 from dpspec.conformance.cli import CliError
 from dpspec.spec.accounting import shuffle, shuffle_mp, subsampling
-from dpspec.spec.accounting.numeric import round_up
+from dpspec.spec.accounting.numeric import round_up, strict_int
+
+
+def integer(text: str) -> int:
+    """argparse type: a decimal integer as typed (no '_' separators, at most 30 digits)."""
+    return strict_int(text)
 
 
 def register(sub: Any) -> None:
@@ -23,7 +28,7 @@ def register(sub: Any) -> None:
                         help="T steps of the Poisson-subsampled Gaussian (moments accountant)")
     g.add_argument("--sigma", required=True, help="noise multiplier (sensitivity 1)")
     g.add_argument("--q", required=True, help="Poisson sampling rate")
-    g.add_argument("--steps", required=True, type=int)
+    g.add_argument("--steps", required=True, type=integer)
     g.add_argument("--delta", required=True)
     g.add_argument("--json", action="store_true")
     g.add_argument("--no-cross-check", action="store_true",
@@ -33,7 +38,7 @@ def register(sub: Any) -> None:
 
     s = asub.add_parser("shuffle", help="aggregate (eps, delta) of n shuffled eps0-LDP reports")
     s.add_argument("--eps0", required=True)
-    s.add_argument("--n", required=True, type=int)
+    s.add_argument("--n", required=True, type=integer)
     s.add_argument("--delta", required=True)
     s.add_argument("--bound", choices=shuffle.BOUNDS, default="fmt20",
                    help="closed: MJTB+22 Thm 3.1 (validity enforced); fmt20/fmt22: numerical "
@@ -41,7 +46,7 @@ def register(sub: Any) -> None:
                         "response (default fmt20, valid for every eps0-DP randomizer)")
     s.add_argument("--neighbours", choices=("replacement", "deletion"), default="replacement",
                    help="exact-rr only")
-    s.add_argument("--ones", type=int, default=0,
+    s.add_argument("--ones", type=integer, default=0,
                    help="exact-rr only: how many of the other n - 1 users hold a 1 (default 0)")
     s.add_argument("--worst-case", action="store_true",
                    help="exact-rr only: maximise over every composition of the others' bits "

@@ -23,7 +23,13 @@ from dpspec.spec.accounting.numeric import (
     positive,
     probability,
     round_up,
+    strict_int,
 )
+
+
+def integer(text: str) -> int:
+    """argparse type: a decimal integer as typed (no '_' separators, at most 30 digits)."""
+    return strict_int(text)
 
 
 def register(sub: Any) -> None:
@@ -41,15 +47,15 @@ def register(sub: Any) -> None:
                         "an integer and the worst integer difference vector of that norm is used")
     g.add_argument("--vector", default=None,
                    help="with --discrete: the integer difference vector, e.g. 1,-1")
-    g.add_argument("--digits", type=int, default=12, help=f"significant digits (10 to {MAX_DIGITS})")
+    g.add_argument("--digits", type=integer, default=12, help=f"significant digits (10 to {MAX_DIGITS})")
     g.add_argument("--json", action="store_true")
     g.set_defaults(func=run_gaussian)
 
     p = csub.add_parser("poisson", help="smallest lambda of the Poisson mechanism ([GKMP20])")
     p.add_argument("--epsilon", required=True)
     p.add_argument("--delta", required=True)
-    p.add_argument("--sensitivity", type=int, default=1, help="Delta of Delta-summation")
-    p.add_argument("--digits", type=int, default=10)
+    p.add_argument("--sensitivity", type=integer, default=1, help="Delta of Delta-summation")
+    p.add_argument("--digits", type=integer, default=10)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_poisson)
 
@@ -58,8 +64,8 @@ def register(sub: Any) -> None:
     nb.add_argument("--epsilon", required=True)
     nb.add_argument("--delta", required=True)
     nb.add_argument("--p", default=None, help="default: Theorem 13's p = exp(-0.1 eps/Delta)")
-    nb.add_argument("--sensitivity", type=int, default=1)
-    nb.add_argument("--digits", type=int, default=10)
+    nb.add_argument("--sensitivity", type=integer, default=1)
+    nb.add_argument("--digits", type=integer, default=10)
     nb.add_argument("--json", action="store_true")
     nb.set_defaults(func=run_nb)
 

@@ -111,9 +111,11 @@ def _table_size(s2: mpmath.mpf, tail: mpmath.mpf) -> int:
     return hi
 
 
-def _table(sigma: mpmath.mpf, tail: mpmath.mpf) -> tuple[int, list[mpmath.mpf], mpmath.mpf]:
-    """``(K, pmf, tau)`` with ``pmf[y + K]`` the PMF of N_Z(0, sigma^2) renormalised on
-    ``|y| <= K`` and ``tau >=`` the true mass outside (at most ``tail``; the normaliser is >= 1)."""
+def _table(sigma: mpmath.mpf, tail: mpmath.mpf
+           ) -> tuple[int, list[mpmath.mpf], mpmath.mpf, mpmath.mpf]:
+    """``(K, w, tau, z)``: ``w[y + K] = exp(-y^2/(2 sigma^2))`` on ``|y| <= K`` (so ``w / z`` is
+    the PMF of N_Z(0, sigma^2) renormalised there) and ``tau >=`` the true mass outside (at most
+    ``tail``; the normaliser is >= 1)."""
     s2 = sigma * sigma
     k = _table_size(s2, tail)
     tau = 2 * _tail_sum_bound(k, s2)
@@ -125,8 +127,8 @@ def _table(sigma: mpmath.mpf, tail: mpmath.mpf) -> tuple[int, list[mpmath.mpf], 
         w.append(w[-1] * g)
         g *= ratio_step
     z = w[0] + 2 * mpmath.fsum(w[1:])
-    half = [x / z for x in w]
-    return k, half[:0:-1] + half, tau
+    # unnormalised weights: the callers divide their few results by z^d instead of every entry
+    return k, w[:0:-1] + w, tau, z
 
 
 def _vector(v: Sequence[int]) -> list[int]:
@@ -225,15 +227,16 @@ def _delta_once(e: mpmath.mpf, ef: Fraction, s: mpmath.mpf, s2f: Fraction, v: li
     """``(computed, allowance)``: delta from the truncated tables and a bound on what the
     truncation and the rounding can have changed (delta <= computed + allowance)."""
     _check_work(s, v, tail_target)
-    k, pmf, tau = _table(s, tail_target)
+    k, pmf, tau, z = _table(s, tail_target)
     tail = _tail_table(pmf)
     partial = _sum_distribution(v[:-1], k, pmf)
     norm2 = sum(c * c for c in v)
     a = s2f * ef - Fraction(norm2, 2)
     b = s2f * ef + Fraction(norm2, 2)
-    pa = _prob_greater(a, v, k, pmf, tail, partial)
-    pb = mpmath.exp(e) * _prob_greater(b, v, k, pmf, tail, partial)
     d = len(v)
+    scale = z**d
+    pa = _prob_greater(a, v, k, pmf, tail, partial) / scale
+    pb = mpmath.exp(e) * _prob_greater(b, v, k, pmf, tail, partial) / scale
     # P[S > a] <= P'_a + d tau and P[S > b] >= P'_b (1 - d tau), P' from the renormalised tables;
     # the rounding of the working precision is charged at 10^-(working digits - 5) of both terms
     allowance = d * tau * (1 + pb) + (pa + pb) * mpmath.mpf(10) ** -(DPS_DISCRETE + 5)
@@ -241,14 +244,16 @@ def _delta_once(e: mpmath.mpf, ef: Fraction, s: mpmath.mpf, s2f: Fraction, v: li
 
 
 def discrete_gaussian_delta(eps: Real | mpmath.mpf, sigma: Real | mpmath.mpf,
-                            sensitivity: Sequence[int] = (1,)) -> mpmath.mpf:
+                            sensitivity: Sequence[int] = (1,), *,
+                            tail: mpmath.mpf | None = None) -> mpmath.mpf:
     """delta(eps) of the discrete Gaussian mechanism for integer difference vector ``v``: an upper
     bound within 1e-20 relative of the exact value, at every delta (no cut-off).
 
     The noise tables are truncated where the neglected mass is below ``FIRST_TAIL``, and refined
     (the neglected mass squared, or 1e-25 of the computed delta) until the bound on what the
     truncation can hide is below 1e-20 of delta; that bound is added. The thresholds
-    ``sigma^2 eps -+ |v|^2/2`` are exact rationals.
+    ``sigma^2 eps -+ |v|^2/2`` are exact rationals. ``tail``: the first truncation target (a
+    calibration passes 1e-25 of its target delta, which saves the refinement passes).
     """
     v = _vector(sensitivity)
     s2f = _exact_square(sigma)
@@ -256,7 +261,7 @@ def discrete_gaussian_delta(eps: Real | mpmath.mpf, sigma: Real | mpmath.mpf,
         e = non_negative(eps, "eps")
         ef = to_fraction(eps, "eps")
         s = mpmath.sqrt(mpmath.mpf(s2f.numerator) / s2f.denominator)
-        target = FIRST_TAIL
+        target = min(FIRST_TAIL, mpf(tail)) if tail is not None else FIRST_TAIL
         for _ in range(64):
             d, allowance = _delta_once(e, ef, s, s2f, v, target)
             d = max(d, mpmath.mpf(0))
@@ -335,8 +340,10 @@ def calibrate_discrete_gaussian_sigma(eps: Real, delta: Real, sensitivity: Seque
         # the tables reach about sqrt(2 log(1/delta)) sigma: refuse what would take minutes
         _check_work(cont * 2, v, min(FIRST_TAIL, dl * mpmath.mpf(10) ** -25))
 
+        hint = dl * mpmath.mpf(10) ** -25
+
         def delta_at(x: mpmath.mpf) -> mpmath.mpf:
-            return discrete_gaussian_delta(ef, x, v)
+            return discrete_gaussian_delta(ef, x, v, tail=hint)
 
         # start from a narrow bracket around the continuous sigma and widen it as needed
         lo, hi = cont * (1 - mpmath.mpf("1e-3")), cont * (1 + mpmath.mpf("1e-3"))
@@ -363,7 +370,7 @@ def calibrate_discrete_gaussian_sigma(eps: Real, delta: Real, sensitivity: Seque
         else:  # pragma: no cover
             raise ArithmeticError("no sigma found that is safe on the scan grid")
         published = round_up(hi, digits)
-        at = discrete_gaussian_delta(ef, published, v)
+        at = discrete_gaussian_delta(ef, published, v, tail=hint)
         if at > dl:  # pragma: no cover - guards against non-monotone behaviour
             raise ArithmeticError("rounded discrete Gaussian sigma fails the target")
         return Calibration(published, hi, at, digits,

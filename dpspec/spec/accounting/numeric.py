@@ -24,6 +24,7 @@ sensitivity ``"sqrt(2)"`` of the one-hot histogram (sec. 6.1.2 of the DP draft).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
@@ -129,6 +130,15 @@ def probability(x: Real | mpmath.mpf, name: str, *, open_left: bool = True,
         hi = ")" if open_right else "]"
         raise ValueError(f"{name} must be in {lo}0, 1{hi}, got {mpmath.nstr(v, 12)}")
     return v
+
+
+def strict_int(text: str) -> int:
+    """A decimal integer as typed: digits with an optional sign, no '_' separators, at most 30
+    digits (``int()`` would read ``"1_0"`` as 10). For argparse ``type=``."""
+    t = text.strip()
+    if not re.fullmatch(r"[+-]?[0-9]{1,30}", t):
+        raise ValueError(f"{text!r} is not a decimal integer of at most 30 digits")
+    return int(t)
 
 
 def positive_int(x: int | str, name: str, minimum: int = 1) -> int:
