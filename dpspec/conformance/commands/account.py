@@ -132,19 +132,26 @@ def run_subsampled(args: argparse.Namespace) -> int:
 def run_shuffle(args: argparse.Namespace) -> int:
     try:
         estimate: float | None
+        delta_arg: Any = args.delta
+        slack = shuffle_mp.binary64_slack(args.eps0, args.n, args.delta, args.bound)
+        if slack is not None:  # the binary64 path will publish: search below delta by its error
+            delta_arg = float(mpmath.mpf(args.delta) - slack)
+            if not delta_arg > 0:
+                raise CliError(f"--delta {args.delta} is below the rounding error of the binary64 "
+                               f"computation at n = {args.n} ({mpmath.nstr(slack, 3)})")
         try:
             if args.bound == "exact-rr":
                 if args.worst_case:
-                    r = shuffle.rr_sum_worst_epsilon(args.eps0, args.n, args.delta,
+                    r = shuffle.rr_sum_worst_epsilon(args.eps0, args.n, delta_arg,
                                                      args.neighbours)
                 else:
-                    r = shuffle.rr_sum_epsilon(args.eps0, args.n, args.delta, args.neighbours,
+                    r = shuffle.rr_sum_epsilon(args.eps0, args.n, delta_arg, args.neighbours,
                                                args.ones)
             else:
                 if args.neighbours != "replacement" or args.ones or args.worst_case:
                     raise CliError("--neighbours, --ones and --worst-case apply to --bound "
                                    "exact-rr only")
-                r = shuffle.shuffle_epsilon(args.eps0, args.n, args.delta, args.bound)
+                r = shuffle.shuffle_epsilon(args.eps0, args.n, delta_arg, args.bound)
             estimate = r.eps
         except (ValueError, OverflowError) as exc:
             # outside binary64's reach (huge eps0, tiny delta): the certified path alone
@@ -171,9 +178,10 @@ def run_shuffle(args: argparse.Namespace) -> int:
             precision = "mpmath 50 digits, rounded up to 10 significant digits"
         else:
             eps_s = round_up(r.eps * (1 + 1e-9), 10) if math.isfinite(r.eps) else "inf"
-            precision = ("binary64 (the window is too large for the certified evaluation); upper "
-                         f"end of a bisection bracket of relative width {shuffle.EPS_TOL:g}, "
-                         "plus 1e-9 relative, rounded up to 10 significant digits")
+            precision = ("binary64 (the window is too large for the certified evaluation), searched "
+                         "at delta minus 1e-15 per tabulated atom (a bound on its rounding); upper "
+                         f"end of a bracket of relative width {shuffle.EPS_TOL:g}, plus 1e-9 "
+                         "relative, rounded up to 10 significant digits")
     if r is None:
         bound, requested, valid = args.bound, args.bound, True
         note = {"fmt20": "[FMT20] clone reduction (all eps0-DP local randomizers)",

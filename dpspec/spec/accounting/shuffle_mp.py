@@ -454,6 +454,32 @@ def window_estimate(m: int, p: mpmath.mpf, delta: mpmath.mpf) -> int:
         return int(min(2 * width * sd + 2 * width + 10, MP(m + 1)))
 
 
+def binary64_slack(eps0: Real, n: int, delta: Real, bound: str) -> mpmath.mpf | None:
+    """None when :func:`publish` certifies this bound; otherwise the amount by which the binary64
+    search must lower delta to cover its rounding: 1e-15 per tabulated atom (every atom adds a
+    term of magnitude at most 1 with a relative error of a few units of 1e-16)."""
+    try:
+        n = positive_int(n, "n", 2)
+        with mpmath.workdps(WPS):
+            d = probability(delta, "delta")
+            e0 = positive(eps0, "eps0")
+    except (ValueError, TypeError):
+        return None  # the caller reports the bad parameter
+    if bound == "closed":
+        return None
+    with mpmath.workdps(WPS):
+        if bound in ("fmt20", "fmt22"):
+            pc = mpmath.exp(-e0) if bound == "fmt20" else 2 / (mpmath.exp(e0) + 1)
+            atoms = window_estimate(n - 1, pc, d)
+        else:
+            atoms = window_estimate(n - 1, 1 / (mpmath.exp(e0) + 1), d)
+            if bound == "exact-rr":
+                atoms = max(atoms, n)  # the binary64 curve tabulates all n + 1 atoms
+        if atoms <= PUBLISH_MAX_ATOMS and bound in ("fmt20", "fmt22", "exact-rr"):
+            return None
+        return atoms * MP(10) ** -15
+
+
 def publish(eps0: Real, n: int, delta: Real, bound: str, estimate: float | None,
             neighbours: str = "replacement", ones: int = 0, digits: int = DIGITS
             ) -> tuple[str, str] | None:
