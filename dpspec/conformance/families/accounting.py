@@ -31,10 +31,11 @@ from dpspec.spec.accounting import (
     gaussian,
     ghazi,
     shuffle,
+    shuffle_mp,
     subsampling,
 )
 from dpspec.spec.accounting.budget import Accountant, Query
-from dpspec.spec.accounting.numeric import DPS, mpf, positive_int
+from dpspec.spec.accounting.numeric import DPS, compact, mpf, positive_int, round_up
 
 SCHEMA = "accounting-v1.json"
 
@@ -70,12 +71,22 @@ LOWER_BOUNDED = ("sigma", "lambda", "r")
 
 
 def _s(x: Any, digits: int = 20) -> str:
-    """A decimal string with ``digits`` significant digits (mpmath) or 17 (binary64)."""
+    """An mpmath value as a decimal string rounded *up* (toward +infinity) to ``digits``
+    significant digits; a string (already rounded up by the spec) or an integer unchanged.
+
+    Binary64 values are refused: nothing published may depend on numpy/scipy's last bits.
+    """
     if isinstance(x, mpmath.mpf):
-        return str(mpmath.nstr(x, digits, min_fixed=-4, max_fixed=20))
+        return _plain(round_up(x, digits))
+    if isinstance(x, str):
+        return _plain(x) if x not in ("inf", "0") else x
     if isinstance(x, float):
-        return repr(x)
+        raise TypeError("a binary64 value cannot be published in a vector")
     return str(x)
+
+
+def _plain(text: str) -> str:
+    return compact(text)
 
 
 def _vec(args: dict[str, Any]) -> tuple[int, ...]:
@@ -97,7 +108,8 @@ def h_gaussian_sigma(a: dict[str, Any]) -> dict[str, Any]:
 
 
 def h_dg_delta(a: dict[str, Any]) -> dict[str, Any]:
-    return {"delta": _s(discrete.discrete_gaussian_delta(a["eps"], a["sigma"], _vec(a)))}
+    # an upper bound within 1e-20 relative of the exact value: 15 digits rounded up are sure
+    return {"delta": _s(discrete.discrete_gaussian_delta(a["eps"], a["sigma"], _vec(a)), 15)}
 
 
 def h_dg_sigma(a: dict[str, Any]) -> dict[str, Any]:
@@ -119,30 +131,38 @@ def h_poisson_amp(a: dict[str, Any]) -> dict[str, Any]:
 
 
 def h_sampled_rdp(a: dict[str, Any]) -> dict[str, Any]:
-    # fractional orders come from a 20-digit quadrature: publish the 13 digits that are sure
-    return {"rdp": _s(subsampling.sampled_gaussian_rdp(a["q"], a["sigma"], a["alpha"]), 13)}
+    # fractional orders come from a 20-digit quadrature: publish 12 digits, rounded up
+    return {"rdp": _s(subsampling.sampled_gaussian_rdp(a["q"], a["sigma"], a["alpha"]), 12)}
 
 
 def h_subsampled_eps(a: dict[str, Any]) -> dict[str, Any]:
     eps, order = subsampling.subsampled_gaussian_epsilon(a["q"], a["sigma"], a["steps"],
                                                          a["delta"], a["orders"])
-    return {"eps": _s(eps, 13), "order": _s(order)}
+    return {"eps": _s(eps, 12), "order": str(mpmath.nstr(order, 20))}
 
 
 def h_closed(a: dict[str, Any]) -> dict[str, Any]:
     ok, _ = shuffle.closed_form_condition(a["eps0"], a["n"], a["delta"])
     return {"valid": ok,
-            "eps": _s(shuffle.closed_form_value(a["eps0"], a["n"], a["delta"])) if ok else None}
+            "eps": _s(shuffle_mp.closed_form_value(a["eps0"], a["n"], a["delta"])) if ok else None}
 
 
 def h_clone(a: dict[str, Any]) -> dict[str, Any]:
-    r = shuffle.clone_epsilon(a["eps0"], a["n"], a["delta"], a["variant"])
-    return {"eps": _s(r.eps)}
+    # binary64 finds the bracket; the published value is certified in mpmath (shuffle_mp)
+    try:
+        estimate: float | None = shuffle.clone_epsilon(a["eps0"], a["n"], a["delta"],
+                                                       a["variant"]).eps
+    except ValueError:
+        if a["variant"] not in ("fmt20", "fmt22"):
+            raise
+        estimate = None  # outside binary64's reach: mpmath alone
+    return {"eps": _s(shuffle_mp.clone_epsilon(a["eps0"], a["n"], a["delta"], a["variant"],
+                                              estimate=estimate))}
 
 
 def h_rr(a: dict[str, Any]) -> dict[str, Any]:
-    return {"delta": _s(shuffle.rr_sum_delta(a["eps"], a["eps0"], a["n"], a["neighbours"],
-                                             a["ones"]))}
+    return {"delta": _s(shuffle_mp.rr_sum_delta(a["eps"], a["eps0"], a["n"], a["neighbours"],
+                                                a["ones"]), shuffle_mp.DIGITS)}
 
 
 def h_composition(a: dict[str, Any]) -> dict[str, Any]:
@@ -219,13 +239,13 @@ def h_thm18(a: dict[str, Any]) -> dict[str, Any]:
 
 
 def h_rappor(a: dict[str, Any]) -> dict[str, Any]:
-    d = shuffle.rappor_histogram_delta(a["eps"], a["eps0"], a["n"])
-    r = shuffle.rappor_histogram_rdp_epsilon(a["eps0"], a["n"], float(mpf(a["delta"])))
-    return {"deltaExact": _s(d), "epsRenyiRoute": _s(r.eps)}
+    d = shuffle_mp.rappor_histogram_delta(a["eps"], a["eps0"], a["n"])
+    eps, _ = shuffle_mp.rappor_histogram_rdp_epsilon(a["eps0"], a["n"], a["delta"])
+    return {"deltaExact": _s(d, shuffle_mp.DIGITS), "epsRenyiRoute": _s(eps)}
 
 
 def h_rr_worst(a: dict[str, Any]) -> dict[str, Any]:
-    d, ones = shuffle.rr_sum_worst_delta(a["eps"], a["eps0"], a["n"], a["neighbours"])
+    d, ones = shuffle_mp.rr_sum_worst_delta(a["eps"], a["eps0"], a["n"], a["neighbours"])
     return {"delta": _s(d), "ones": ones}
 
 
@@ -258,6 +278,17 @@ HANDLERS: dict[str, Handler] = {
 
 HEADER = [
     "Privacy accounting and calibration (module dpspec.spec.accounting), inputs -> outputs.",
+    "Precision: every value is computed with exact rationals or mpmath at a stated working"
+    " precision (40 significant digits; 50 for the shuffle curves of dpspec.spec.accounting."
+    "shuffle_mp; 20 for the quadratures of fractional-order sampled_gaussian_rdp) and published"
+    " rounded up (toward +infinity: epsilons, deltas, RDP values and noise parameters are never"
+    " below the computed bound) to 20 significant digits, except: 15 for discrete_gaussian_delta"
+    " (an upper bound within 1e-20 relative, tails bounded rigorously beyond the tables), 12 for"
+    " sampled_gaussian_rdp and subsampled_gaussian_epsilon, 10 for the shuffle curves"
+    " (shuffle_closed_form, shuffle_clone, rr_sum_delta, rr_sum_worst_delta, rappor_histogram),"
+    " whose deltas add a geometric bound on the mass left out of the tables and whose epsilons are"
+    " the smallest 10-digit decimals meeting the target. No binary64 result is published, so the"
+    " file does not depend on the numpy/scipy version.",
     "Numbers are decimal strings, possibly with an exponent (1e-9), or sqrt(R) for an L2"
     " sensitivity; integers that are sizes (n, steps, k, m) are JSON numbers. Outputs are compared within"
     " the op's tolerance |got - want| <= max(rel |want|, abs); calibrated parameters (sigma,"
@@ -314,6 +345,8 @@ NOTES = {
     "OutsideValidity": "a closed form outside its stated validity region",
     "BadParameter": "an argument outside its domain; the implementation must reject it",
     "CrossCheck": "also checked against Google's dp-accounting in the test suite",
+    "Boundary": "a case at the edge of the computation (exact thresholds, tiny deltas, extreme"
+                " parameters) where an earlier version was wrong",
 }
 
 _NUM: dict[str, Any] = {"type": "string"}
@@ -597,6 +630,28 @@ def _document() -> dict[str, Any]:
     g.append(_group("accounting.budget_transcript", {"policy": policy}, [
         ("MJTB+22 Table 1: checks 2, 2, 3 refuse, then a query passes, then check 1 refuses",
          {"queries": queries}, ["Seed"]),
+    ], tc))
+    # -- boundary cases of the accounting audit (appended so that earlier tcIds stay stable) --
+    g.append(_group("accounting.discrete_gaussian_delta", {}, [
+        ("threshold sigma^2 eps - |v|^2/2 exactly 0 (sigma sqrt(1/2)): S > 0, not S >= 0",
+         {"eps": "1", "sigma": "sqrt(1/2)", "vector": [1]}, ["Boundary"]),
+        ("thresholds exactly 6 and 10 (sigma sqrt(8), v (2))",
+         {"eps": "1", "sigma": "sqrt(8)", "vector": [2]}, ["Boundary"]),
+        ("delta about 1.6e-45, below the former 1e-38 table cut-off",
+         {"eps": "1", "sigma": "13.7659", "vector": [1]}, ["Boundary"]),
+        ("delta about 1e-100, two coordinates", {"eps": "1", "sigma": "30", "vector": [1, -1]},
+         ["Boundary"]),
+    ], tc))
+    g.append(_group("accounting.discrete_gaussian_sigma", {}, [
+        ("delta 1e-60, below the former table cut-off", {"eps": "1", "delta": "1e-60",
+                                                          "vector": [1]}, ["Boundary"]),
+        ("delta 1e-300", {"eps": "1", "delta": "1e-300", "vector": [1]}, ["Boundary"]),
+    ], tc))
+    g.append(_group("accounting.shuffle_clone", {}, [
+        ("eps0 50: the answer is at most eps0", {"eps0": "50", "n": 1000, "delta": "1e-6",
+                                                 "variant": "fmt20"}, ["Boundary"]),
+        ("delta 1e-300: no tail constant counted as delta",
+         {"eps0": "1", "n": 10000, "delta": "1e-300", "variant": "fmt22"}, ["Boundary"]),
     ], tc))
     return envelope(algorithm="privacy accounting and calibration", family="accounting",
                     schema=SCHEMA, header=HEADER, notes=NOTES, groups=g)

@@ -35,17 +35,20 @@ Discrete Laplace with scale t: ``P[y] ∝ exp(-|y| / t)``; adding it to a functi
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 import mpmath
 
 from dpspec.spec.accounting.gaussian import Calibration, calibrate_gaussian_sigma
 from dpspec.spec.accounting.numeric import (
+    MAX_DIGITS,
     Real,
     mpf,
     non_negative,
     positive,
     probability,
     round_up,
+    to_fraction,
 )
 
 #: working precision of the discrete Gaussian computations (decimal digits)
@@ -54,13 +57,68 @@ DPS_DISCRETE = 30
 SCAN_POINTS = 32
 
 
-def _table(sigma: mpmath.mpf) -> tuple[int, list[mpmath.mpf]]:
-    """``(K, pmf)`` with ``pmf[y + K] = P[Y = y]`` for ``|y| <= K``; neglected mass < 1e-35."""
+#: first truncation target (mass of one coordinate's noise outside the table); refined from the
+#: computed delta until the truncation and rounding allowance is below 1e-20 of delta
+FIRST_TAIL = mpmath.mpf(10) ** -45
+#: largest amount of work (table entries times partial-sum entries) one delta evaluation may take;
+#: beyond it the computation is refused with a reason instead of running for minutes
+MAX_WORK = 4_000_000
+
+
+def _exact_square(sigma: Real | mpmath.mpf) -> Fraction:
+    """sigma^2 as an exact rational (``"sqrt(R)"`` gives R, an mpf its exact binary value squared).
+
+    The thresholds of the privacy loss are compared with integers, so they must be exact: at
+    sigma = sqrt(1/2), eps = 1, v = (1) the threshold sigma^2 eps - |v|^2/2 is exactly 0.
+    """
+    if isinstance(sigma, str):
+        text = sigma.strip().replace(" ", "")
+        if text.startswith("sqrt(") and text.endswith(")"):
+            r = to_fraction(text[5:-1], "sigma")
+            if r <= 0:
+                raise ValueError("sigma must be > 0")
+            return r
+    f = to_fraction(sigma, "sigma")
+    if f <= 0:
+        raise ValueError("sigma must be > 0")
+    return f * f
+
+
+def _tail_sum_bound(k: int, s2: mpmath.mpf) -> mpmath.mpf:
+    """An upper bound on ``sum_{y > K} exp(-y^2 / (2 s2))``: the terms' ratio
+    ``exp(-(2y + 1)/(2 s2))`` decreases in y, so the sum is at most a geometric series."""
+    first = mpmath.exp(-mpmath.mpf(k + 1) ** 2 / (2 * s2))
+    return first / -mpmath.expm1(-mpmath.mpf(2 * k + 3) / (2 * s2))
+
+
+def _table_size(s2: mpmath.mpf, tail: mpmath.mpf) -> int:
+    """The smallest K whose neglected two-sided mass bound is below ``tail`` (binary search)."""
+    def ok(k: int) -> bool:
+        return bool(2 * _tail_sum_bound(k, s2) <= tail)
+
+    hi = max(int(mpmath.ceil(mpmath.sqrt(2 * s2 * mpmath.log(2 / tail)))), 1)
+    while not ok(hi):
+        hi *= 2
+    lo = 0
+    if ok(lo):
+        return 0
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def _table(sigma: mpmath.mpf, tail: mpmath.mpf
+           ) -> tuple[int, list[mpmath.mpf], mpmath.mpf, mpmath.mpf]:
+    """``(K, w, tau, z)``: ``w[y + K] = exp(-y^2/(2 sigma^2))`` on ``|y| <= K`` (so ``w / z`` is
+    the PMF of N_Z(0, sigma^2) renormalised there) and ``tau >=`` the true mass outside (at most
+    ``tail``; the normaliser is >= 1)."""
     s2 = sigma * sigma
-    # exp(-y^2/(2 s2)) < 10^-(DPS+8) for y > K; the neglected tail is below that times a geometric
-    # factor (< 1 + s2) and the normaliser is >= 1, so the lost mass is < 10^-(DPS+5).
-    k = int(mpmath.ceil(mpmath.sqrt(2 * s2 * (DPS_DISCRETE + 8) * mpmath.log(10)
-                                    + 2 * s2 * mpmath.log(1 + s2)))) + 1
+    k = _table_size(s2, tail)
+    tau = 2 * _tail_sum_bound(k, s2)
     # w(y) = exp(-y^2 / (2 s2)) by w(y + 1) = w(y) exp(-(2y + 1) / (2 s2)): two products per term
     ratio_step = mpmath.exp(-1 / s2)
     g = mpmath.exp(-1 / (2 * s2))
@@ -69,8 +127,8 @@ def _table(sigma: mpmath.mpf) -> tuple[int, list[mpmath.mpf]]:
         w.append(w[-1] * g)
         g *= ratio_step
     z = w[0] + 2 * mpmath.fsum(w[1:])
-    half = [x / z for x in w]
-    return k, half[:0:-1] + half
+    # unnormalised weights: the callers divide their few results by z^d instead of every entry
+    return k, w[:0:-1] + w, tau, z
 
 
 def _vector(v: Sequence[int]) -> list[int]:
@@ -82,7 +140,34 @@ def _vector(v: Sequence[int]) -> list[int]:
             out.append(abs(x))
     if not out:
         raise ValueError("the sensitivity vector must have a non-zero entry")
+    if len(out) > 64 or max(out) > 10**6:
+        raise ValueError("the sensitivity vector may have at most 64 non-zero entries of "
+                         "absolute value at most 10^6")
     return sorted(out)
+
+
+def work_estimate(sigma: Real | mpmath.mpf, sensitivity: Sequence[int],
+                  tail: Real | mpmath.mpf = FIRST_TAIL) -> int:
+    """Table entries times partial-sum entries of one delta evaluation (see :data:`MAX_WORK`)."""
+    v = _vector(sensitivity)
+    with mpmath.workdps(DPS_DISCRETE + 10):
+        s = positive(sigma, "sigma")
+        k = _table_size(s * s, mpf(tail))
+    table = 2 * k + 1
+    work, width = table, 1
+    for c in v[:-1]:
+        work += width * table
+        width += 2 * c * k
+    return work + width
+
+
+def _check_work(sigma: mpmath.mpf, v: list[int], tail: mpmath.mpf) -> None:
+    work = work_estimate(sigma, v, tail)
+    if work > MAX_WORK:
+        raise ValueError(
+            f"the exact discrete Gaussian computation for difference vector {v} at sigma "
+            f"{mpmath.nstr(sigma, 6)} needs about {work:.2g} table operations (limit "
+            f"{MAX_WORK:.0e}): use fewer or smaller coordinates, or a larger delta")
 
 
 def _sum_distribution(v: list[int], k: int, pmf: list[mpmath.mpf]) -> tuple[int, list[mpmath.mpf]]:
@@ -117,14 +202,14 @@ def _tail_table(pmf: list[mpmath.mpf]) -> list[mpmath.mpf]:
     return tail
 
 
-def _prob_greater(threshold: mpmath.mpf, v: list[int], k: int, pmf: list[mpmath.mpf],
+def _prob_greater(threshold: Fraction, v: list[int], k: int, pmf: list[mpmath.mpf],
                   tail: list[mpmath.mpf], partial: tuple[int, list[mpmath.mpf]]) -> mpmath.mpf:
     """``P[sum_i v_i Y_i > threshold]``, the last coordinate through its tail sums."""
     c = v[-1]
     offset, probs = partial
     n = len(pmf)
     # floor((t - s) / c) = floor((floor(t) - s) / c) for integers s and c > 0: integer arithmetic
-    ft = int(mpmath.floor(threshold))
+    ft = threshold.numerator // threshold.denominator
     ps: list[mpmath.mpf] = []
     ts: list[mpmath.mpf] = []
     for i, p in enumerate(probs):
@@ -137,22 +222,53 @@ def _prob_greater(threshold: mpmath.mpf, v: list[int], k: int, pmf: list[mpmath.
     return mpmath.fdot(ps, ts) if ps else mpmath.mpf(0)
 
 
+def _delta_once(e: mpmath.mpf, ef: Fraction, s: mpmath.mpf, s2f: Fraction, v: list[int],
+                tail_target: mpmath.mpf) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """``(computed, allowance)``: delta from the truncated tables and a bound on what the
+    truncation and the rounding can have changed (delta <= computed + allowance)."""
+    _check_work(s, v, tail_target)
+    k, pmf, tau, z = _table(s, tail_target)
+    tail = _tail_table(pmf)
+    partial = _sum_distribution(v[:-1], k, pmf)
+    norm2 = sum(c * c for c in v)
+    a = s2f * ef - Fraction(norm2, 2)
+    b = s2f * ef + Fraction(norm2, 2)
+    d = len(v)
+    scale = z**d
+    pa = _prob_greater(a, v, k, pmf, tail, partial) / scale
+    pb = mpmath.exp(e) * _prob_greater(b, v, k, pmf, tail, partial) / scale
+    # P[S > a] <= P'_a + d tau and P[S > b] >= P'_b (1 - d tau), P' from the renormalised tables;
+    # the rounding of the working precision is charged at 10^-(working digits - 5) of both terms
+    allowance = d * tau * (1 + pb) + (pa + pb) * mpmath.mpf(10) ** -(DPS_DISCRETE + 5)
+    return pa - pb, allowance
+
+
 def discrete_gaussian_delta(eps: Real | mpmath.mpf, sigma: Real | mpmath.mpf,
-                            sensitivity: Sequence[int] = (1,)) -> mpmath.mpf:
-    """Exact delta(eps) of the discrete Gaussian mechanism for integer difference vector ``v``."""
+                            sensitivity: Sequence[int] = (1,), *,
+                            tail: mpmath.mpf | None = None) -> mpmath.mpf:
+    """delta(eps) of the discrete Gaussian mechanism for integer difference vector ``v``: an upper
+    bound within 1e-20 relative of the exact value, at every delta (no cut-off).
+
+    The noise tables are truncated where the neglected mass is below ``FIRST_TAIL``, and refined
+    (the neglected mass squared, or 1e-25 of the computed delta) until the bound on what the
+    truncation can hide is below 1e-20 of delta; that bound is added. The thresholds
+    ``sigma^2 eps -+ |v|^2/2`` are exact rationals. ``tail``: the first truncation target (a
+    calibration passes 1e-25 of its target delta, which saves the refinement passes).
+    """
     v = _vector(sensitivity)
+    s2f = _exact_square(sigma)
     with mpmath.workdps(DPS_DISCRETE + 10):
         e = non_negative(eps, "eps")
-        s = positive(sigma, "sigma")
-        k, pmf = _table(s)
-        tail = _tail_table(pmf)
-        partial = _sum_distribution(v[:-1], k, pmf)
-        norm2 = sum(c * c for c in v)
-        a = s * s * e - mpmath.mpf(norm2) / 2
-        b = s * s * e + mpmath.mpf(norm2) / 2
-        d = (_prob_greater(a, v, k, pmf, tail, partial)
-             - mpmath.exp(e) * _prob_greater(b, v, k, pmf, tail, partial))
-        return max(d, mpmath.mpf(0))
+        ef = to_fraction(eps, "eps")
+        s = mpmath.sqrt(mpmath.mpf(s2f.numerator) / s2f.denominator)
+        target = min(FIRST_TAIL, mpf(tail)) if tail is not None else FIRST_TAIL
+        for _ in range(64):
+            d, allowance = _delta_once(e, ef, s, s2f, v, target)
+            d = max(d, mpmath.mpf(0))
+            if allowance <= d * mpmath.mpf(10) ** -20:
+                return d + allowance
+            target = min(target * target, d * mpmath.mpf(10) ** -25) if d > 0 else target * target
+        raise ArithmeticError("the discrete Gaussian delta did not converge")  # pragma: no cover
 
 
 def _bracket(f: object, lo: mpmath.mpf, hi: mpmath.mpf, tol: mpmath.mpf
@@ -208,47 +324,59 @@ def calibrate_discrete_gaussian_sigma(eps: Real, delta: Real, sensitivity: Seque
                                       digits: int = 12) -> Calibration:
     """The smallest sigma (to ``digits`` significant digits, rounded up) such that the discrete
     Gaussian mechanism with difference vector ``v`` is (eps, delta)-DP, by exact computation.
+
+    Refused up front (ValueError with the reason) when one evaluation of delta would exceed
+    :data:`MAX_WORK` table operations at the continuous calibration's sigma.
     """
-    if digits < 10:
-        raise ValueError("digits must be >= 10")
+    if not 10 <= digits <= MAX_DIGITS:
+        raise ValueError(f"digits must be between 10 and {MAX_DIGITS}")
     v = _vector(sensitivity)
     with mpmath.workdps(DPS_DISCRETE + 10):
         e = positive(eps, "eps")
         dl = probability(delta, "delta")
+        ef = to_fraction(eps, "eps")
         norm = mpmath.sqrt(sum(c * c for c in v))
         cont = calibrate_gaussian_sigma(e, dl, norm, digits=12).exact
+        # the tables reach about sqrt(2 log(1/delta)) sigma: refuse what would take minutes
+        _check_work(cont * 2, v, min(FIRST_TAIL, dl * mpmath.mpf(10) ** -25))
+
+        hint = dl * mpmath.mpf(10) ** -25
+
+        def delta_at(x: mpmath.mpf) -> mpmath.mpf:
+            return discrete_gaussian_delta(ef, x, v, tail=hint)
+
         # start from a narrow bracket around the continuous sigma and widen it as needed
         lo, hi = cont * (1 - mpmath.mpf("1e-3")), cont * (1 + mpmath.mpf("1e-3"))
-        while discrete_gaussian_delta(e, hi, v) > dl:
+        while delta_at(hi) > dl:
             lo, hi = hi, hi * 2
-        while lo > mpmath.mpf("1e-3") and discrete_gaussian_delta(e, lo, v) <= dl:
+        while lo > mpmath.mpf("1e-3") and delta_at(lo) <= dl:
             hi, lo = lo, lo / 2
         tol = mpmath.mpf(10) ** -(digits + 2)
 
         def f(x: mpmath.mpf) -> mpmath.mpf:
-            d = discrete_gaussian_delta(e, x, v)
-            return mpmath.log(max(d, mpmath.mpf(10) ** -1000)) - mpmath.log(dl)
+            return mpmath.log(max(delta_at(x), mpmath.mpf(10) ** -100000)) - mpmath.log(dl)
 
         for _ in range(8):
             lo, hi = _bracket(f, lo, hi, tol)
             # delta is not monotone in sigma: make sure no larger sigma on the scan grid fails
             grid = [hi * (1 + mpmath.mpf(j) / SCAN_POINTS) for j in range(1, SCAN_POINTS + 1)]
-            bad = [g for g in grid if discrete_gaussian_delta(e, g, v) > dl]
+            bad = [g for g in grid if delta_at(g) > dl]
             if not bad:
                 break
             lo = bad[-1]
             hi = lo * 2
-            while discrete_gaussian_delta(e, hi, v) > dl:
+            while delta_at(hi) > dl:
                 hi *= 2
         else:  # pragma: no cover
             raise ArithmeticError("no sigma found that is safe on the scan grid")
         published = round_up(hi, digits)
-        at = discrete_gaussian_delta(e, mpf(published), v)
+        at = discrete_gaussian_delta(ef, published, v, tail=hint)
         if at > dl:  # pragma: no cover - guards against non-monotone behaviour
             raise ArithmeticError("rounded discrete Gaussian sigma fails the target")
         return Calibration(published, hi, at, digits,
-                           "discrete Gaussian, exact privacy loss distribution [CKS20] Thm 7, "
-                           f"bisection, re-checked on {SCAN_POINTS} points up to twice sigma")
+                           "discrete Gaussian, exact privacy loss distribution [CKS20] Thm 7 "
+                           "with rigorous tail bounds, bisection, re-checked on "
+                           f"{SCAN_POINTS} points up to twice sigma")
 
 
 def discrete_laplace_epsilon(scale: Real, l1_sensitivity: int = 1) -> mpmath.mpf:

@@ -23,6 +23,7 @@ import mpmath
 
 from dpspec.spec.accounting.numeric import (
     DPS,
+    MAX_DIGITS,
     Real,
     bisect_increasing,
     mpf,
@@ -38,15 +39,38 @@ def _ncdf(x: mpmath.mpf) -> mpmath.mpf:
     return mpmath.erfc(-x / mpmath.sqrt(2)) / 2
 
 
+#: largest epsilon the Gaussian functions accept (beyond it e^eps and the normal tails leave the
+#: range the special functions evaluate reliably; no application needs it)
+MAX_EPS = 10**6
+#: beyond this many standard deviations a normal tail is replaced by its Mills-ratio bound
+FAR = 10**6
+
+
+def _eps(x: Real | mpmath.mpf, *, strict: bool) -> mpmath.mpf:
+    e = positive(x, "eps") if strict else non_negative(x, "eps")
+    if e > MAX_EPS:
+        raise ValueError(f"eps above {MAX_EPS} is outside the supported range")
+    return e
+
+
 def gaussian_delta(eps: Real | mpmath.mpf, sigma: Real | mpmath.mpf,
                    sensitivity: Real | mpmath.mpf = 1) -> mpmath.mpf:
-    """Exact delta(eps) of the Gaussian mechanism ([BW18] Theorem 8), at 40 digits."""
+    """Exact delta(eps) of the Gaussian mechanism ([BW18] Theorem 8), at 40 digits.
+
+    When ``S/(2 sigma) - eps sigma/S`` is beyond :data:`FAR` in magnitude (extreme sigma), the
+    upper bounds ``Phi(x) <= phi(x)/|x|`` (x < 0) and delta <= 1 are returned instead.
+    """
     with mpmath.workdps(DPS):
-        e = non_negative(eps, "eps")
+        e = _eps(eps, strict=False)
         s = positive(sigma, "sigma")
         d = positive(sensitivity, "sensitivity")
         a = d / (2 * s)
         b = e * s / d
+        if a - b < -FAR:
+            x = a - b
+            return mpmath.exp(-x * x / 2) / (-x * mpmath.sqrt(2 * mpmath.pi))
+        if a - b > FAR:
+            return mpmath.mpf(1)
         return max(_ncdf(a - b) - mpmath.exp(e) * _ncdf(-a - b), mpmath.mpf(0))
 
 
@@ -89,10 +113,10 @@ def calibrate_gaussian_sigma(eps: Real, delta: Real, sensitivity: Real = 1,
     Bisection on sigma of :func:`gaussian_delta` until the bracket is below 1e-30 relative, then
     rounded up to ``digits`` (>= 10) significant digits.
     """
-    if digits < 10:
-        raise ValueError("digits must be >= 10")
+    if not 10 <= digits <= MAX_DIGITS:
+        raise ValueError(f"digits must be between 10 and {MAX_DIGITS}")
     with mpmath.workdps(DPS):
-        e = positive(eps, "eps")
+        e = _eps(eps, strict=True)
         dl = probability(delta, "delta")
         sens = positive(sensitivity, "sensitivity")
         lo = mpmath.mpf(10) ** -6 * sens

@@ -24,6 +24,7 @@ sensitivity ``"sqrt(2)"`` of the one-hot histogram (sec. 6.1.2 of the DP draft).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
@@ -34,6 +35,11 @@ import mpmath
 
 #: working precision (significant decimal digits) of the mpmath computations
 DPS = 40
+#: largest significant-digit count a published value may have (the 40-digit arithmetic certifies
+#: the bisection brackets to 1e-30 relative, so 30 digits rounded up are exact)
+MAX_DIGITS = 30
+#: decimal parameters are accepted between 10^-MAX_EXPONENT and 10^MAX_EXPONENT in magnitude
+MAX_EXPONENT = 4000
 
 Real = int | float | str | Fraction | Decimal
 
@@ -56,6 +62,12 @@ def to_fraction(x: Real | mpmath.mpf, name: str = "value") -> Fraction:
         return Fraction(x)
     if isinstance(x, str):
         text = x.strip()
+        if "_" in text:
+            # Decimal and Fraction accept digit separators ("1_0" == 10): too easy to mistype
+            raise ValueError(f"{name}: {x!r} is not a decimal or rational number "
+                             "(no '_' separators)")
+        if len(text) > 1000:
+            raise ValueError(f"{name}: a number of more than 1000 characters is not accepted")
         try:
             if "/" in text:
                 return Fraction(text)
@@ -64,6 +76,9 @@ def to_fraction(x: Real | mpmath.mpf, name: str = "value") -> Fraction:
             raise ValueError(f"{name}: {x!r} is not a decimal or rational number") from exc
         if not d.is_finite():
             raise ValueError(f"{name} must be finite, got {x!r}")
+        if d != 0 and not -MAX_EXPONENT <= d.adjusted() <= MAX_EXPONENT:
+            raise ValueError(f"{name}: {x!r} is outside the accepted range "
+                             f"1e-{MAX_EXPONENT} .. 1e{MAX_EXPONENT}")
         return Fraction(d)
     if isinstance(x, mpmath.mpf):
         if not mpmath.isfinite(x):
@@ -117,6 +132,15 @@ def probability(x: Real | mpmath.mpf, name: str, *, open_left: bool = True,
     return v
 
 
+def strict_int(text: str) -> int:
+    """A decimal integer as typed: digits with an optional sign, no '_' separators, at most 30
+    digits (``int()`` would read ``"1_0"`` as 10). For argparse ``type=``."""
+    t = text.strip()
+    if not re.fullmatch(r"[+-]?[0-9]{1,30}", t):
+        raise ValueError(f"{text!r} is not a decimal integer of at most 30 digits")
+    return int(t)
+
+
 def positive_int(x: int | str, name: str, minimum: int = 1) -> int:
     if isinstance(x, bool):
         raise TypeError(f"{name} must be an integer")
@@ -160,6 +184,21 @@ def round_sig(x: Real | mpmath.mpf, digits: int, *, up: bool) -> str:
     return text
 
 
+def compact(text: str) -> str:
+    """A decimal string in its shortest exact form: trailing zeros dropped, scientific notation
+    below 1e-5 and from 1e21 on (``compact("0.000000001000000000") == "1e-9"``); no rounding."""
+    d = Decimal(text)
+    if d == 0:
+        return "0"
+    sign, digits, _ = d.normalize().as_tuple()
+    adjusted = d.adjusted()
+    if -5 <= adjusted < 21:
+        return format(d.normalize(), "f")
+    mant = "".join(map(str, digits))
+    body = mant[0] + ("." + mant[1:] if len(mant) > 1 else "")
+    return ("-" if sign else "") + f"{body}e{adjusted}"
+
+
 def round_up(x: Real | mpmath.mpf, digits: int = 10) -> str:
     """:func:`round_sig` toward +infinity."""
     return round_sig(x, digits, up=True)
@@ -168,6 +207,101 @@ def round_up(x: Real | mpmath.mpf, digits: int = 10) -> str:
 def round_down(x: Real | mpmath.mpf, digits: int = 10) -> str:
     """:func:`round_sig` toward -infinity."""
     return round_sig(x, digits, up=False)
+
+
+def round_fixed(x: Real | mpmath.mpf, places: int, *, up: bool) -> str:
+    """``x`` rounded to ``places`` decimals toward +infinity (``up``) or -infinity, exactly.
+
+    Works on the exact value of ``x`` (a float is the dyadic rational it holds), e.g.
+    ``round_fixed(0.56111579131857, 6, up=True) == "0.561116"``.
+    """
+    f = x if isinstance(x, Fraction) else to_fraction(x if not isinstance(x, str) else mpf(x))
+    scaled = f * 10**places
+    q = -((-scaled.numerator) // scaled.denominator) if up else scaled.numerator // scaled.denominator
+    with localcontext() as ctx:
+        ctx.prec = 400
+        return format(Decimal(q).scaleb(-places), "f")
+
+
+def grid_step_down(g: Decimal, digits: int) -> Decimal:
+    """The next smaller decimal with ``digits`` significant digits below ``g > 0``."""
+    with localcontext() as ctx:
+        ctx.prec = 400
+        quantum = Decimal(1).scaleb(g.adjusted() - digits + 1)
+        h = g - quantum
+        if h.adjusted() < g.adjusted():  # crossed a power of ten: the grid is finer below it
+            h = g - quantum / 10
+        return h
+
+
+def smallest_on_grid(ok: Callable[[mpmath.mpf], bool], estimate: Real | mpmath.mpf,
+                     digits: int, *, lowest: Real | mpmath.mpf = 0) -> str:
+    """The smallest decimal ``g`` with ``digits`` significant digits such that ``ok(g)``, for a
+    predicate ``ok`` that is monotone (false below a point, true above it).
+
+    ``estimate`` (from any arithmetic, e.g. a binary64 search) only says where to start; the
+    answer depends on ``ok`` alone: it is the rounded-up estimate, moved up until ``ok`` holds and
+    then down while the next smaller grid value still satisfies ``ok``. This is how a value found
+    quickly in binary64 is published reproducibly: ``ok`` is evaluated in mpmath. ``lowest``: the
+    answer is never below it (returned as ``round_up(lowest)`` if ``ok`` holds there).
+    """
+    low = mpf(lowest)
+    start = max(mpf(estimate), low)
+    if start <= 0:
+        start = mpmath.mpf(10) ** -30
+
+    def up(v: mpmath.mpf) -> Decimal:
+        return Decimal(round_up(v, digits))
+
+    def test(g: Decimal) -> bool:
+        return bool(ok(mpf(str(g))))
+
+    def canon(g: Decimal) -> str:  # exact: g is on the grid already
+        with localcontext() as ctx:
+            ctx.prec = 400
+            return format(g.quantize(Decimal(1).scaleb(g.adjusted() - digits + 1)), "f")
+
+    floor_g = up(low) if low > 0 else None
+    step = mpmath.mpf(10) ** (-digits + 1)
+    good = up(start)
+    if test(good):  # look below for a failing grid value
+        while True:
+            cand = up(mpf(str(good)) * (1 - step))
+            if cand >= good:
+                cand = grid_step_down(good, digits)
+            if floor_g is not None and cand <= floor_g:
+                cand = floor_g
+            if cand <= 0:
+                return canon(good)
+            if test(cand):
+                good = cand
+                if cand == floor_g:
+                    return canon(good)
+                step = min(step * 2, mpmath.mpf("0.5"))
+            else:
+                bad = cand
+                break
+    else:  # look above for a passing grid value
+        bad = good
+        for _ in range(4000):
+            good = up(mpf(str(bad)) * (1 + step))
+            if test(good):
+                break
+            bad, step = good, step * 2
+        else:  # pragma: no cover
+            raise ArithmeticError("no value on the grid satisfies the bound")
+    while True:  # bisection on the grid: bad fails, good holds
+        mid = up((mpf(str(bad)) + mpf(str(good))) / 2)
+        if mid >= good or mid <= bad:
+            below = grid_step_down(good, digits)
+            if below > bad and test(below):
+                good = below
+                continue
+            return canon(good)
+        if test(mid):
+            good = mid
+        else:
+            bad = mid
 
 
 def bisect_increasing(f: object, lo: mpmath.mpf, hi: mpmath.mpf, target: mpmath.mpf,

@@ -11,16 +11,20 @@ the printed number of decimals plus two (never optimistic); deltas are rounded u
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import mpmath
 
-from dpspec.spec.accounting import discrete, gaussian, shuffle, subsampling
+from dpspec.spec.accounting import discrete, gaussian, shuffle, shuffle_mp, subsampling
 from dpspec.spec.accounting.definitions import rdp_curve_to_dp
-from dpspec.spec.accounting.numeric import DPS, mpf, round_up
+from dpspec.spec.accounting.numeric import DPS, mpf, round_fixed, round_up
 
 Row = dict[str, Any]
+
+#: relative margin added to the one binary64 value printed (the proven RAPPOR-histogram bound,
+#: about 10^6 loss atoms, beyond the reach of the mpmath evaluation in reasonable time); every
+#: other printed epsilon is certified in mpmath (dpspec.spec.accounting.shuffle_mp)
+PROVEN_MARGIN = 1e-9
 
 DRAFT_TABLE1 = [("0.317", "26.1337", "5.0"), ("0.906", "12.2800", "6.5"), ("1.528", "9.5580", "7.0")]
 DRAFT_TABLE2 = [("0.317", "33.0788", "23.3903"), ("0.906", "12.0777", "8.5402"),
@@ -28,10 +32,9 @@ DRAFT_TABLE2 = [("0.317", "33.0788", "23.3903"), ("0.906", "12.0777", "8.5402"),
 FIG1_N = (500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000)
 
 
-def _fixed(x: float | mpmath.mpf, places: int) -> str:
-    v = float(x)
-    q = math.ceil(v * 10**places - 1e-9) / 10**places
-    return f"{q:.{places}f}"
+def _fixed(x: float | str | mpmath.mpf, places: int) -> str:
+    """``x`` rounded up (toward +infinity) to ``places`` decimals, exactly (no float step)."""
+    return round_fixed(mpf(x) if isinstance(x, str) else x, places, up=True)
 
 
 def dp_draft_table1(n: int = 100_000, delta: str = "1e-9") -> list[Row]:
@@ -42,39 +45,42 @@ def dp_draft_table1(n: int = 100_000, delta: str = "1e-9") -> list[Row]:
         with mpmath.workdps(DPS):
             ee = mpmath.exp(mpf(eps0))
             std = mpmath.sqrt(n * ee / (ee - 1) ** 2)
-        rdp = shuffle.rappor_histogram_rdp_epsilon(e0, n, float(delta))
-        exact = shuffle.rappor_histogram_epsilon(e0, n, float(delta))
+        rdp_eps, rdp_alpha = shuffle_mp.rappor_histogram_rdp_epsilon(eps0, n, delta)
+        exact_f = shuffle.rappor_histogram_epsilon(e0, n, float(delta))
+        exact_eps = shuffle_mp.rappor_histogram_epsilon(eps0, n, delta, estimate=exact_f.eps)
+        # binary64 (about 10^6 atoms; see the module docstring): published with a margin
         proven = shuffle.rappor_histogram_clone_epsilon(e0, n, float(delta))
+        proven_eps = proven.eps * (1 + PROVEN_MARGIN)
         gauss = gaussian.gaussian_epsilon(delta, std, "sqrt(2)")
         # the draft rounds the standard deviation up at the 4th decimal
         std_ok = mpf(std_p) >= std and mpf(std_p) - std < mpf("0.0001")
-        printed = float(eps_p)
-        holds = printed >= rdp.eps and printed >= exact.eps
-        if printed >= proven.eps:
+        printed = mpf(eps_p)
+        holds = printed >= mpf(rdp_eps) and printed >= mpf(exact_eps)
+        if printed >= proven_eps:
             verdict = (f"holds for every dataset: the proven bound (two fmt22 clone pairs) gives "
-                       f"{_fixed(proven.eps, 6)}; the draft's Renyi route gives "
-                       f"{_fixed(rdp.eps, 6)} for the dataset it analyses")
+                       f"{_fixed(proven_eps, 6)}; the draft's Renyi route gives "
+                       f"{_fixed(rdp_eps, 6)} for the dataset it analyses")
         elif holds:
             verdict = (
                 "holds for the dataset the draft analyses (the other users' bits 0 in both "
-                f"coordinates): Renyi route {_fixed(rdp.eps, 6)} (the draft's method, MJTB+22 "
-                f"Thm C.3), exact curve {_fixed(exact.eps, 6)}; NOT PROVEN for every dataset: the "
-                f"proven bound gives {_fixed(proven.eps, 6)} > {eps_p}")
+                f"coordinates): Renyi route {_fixed(rdp_eps, 6)} (the draft's method, MJTB+22 "
+                f"Thm C.3), exact curve {_fixed(exact_eps, 6)}; NOT PROVEN for every dataset: the "
+                f"proven bound gives {_fixed(proven_eps, 6)} > {eps_p}")
         else:
-            verdict = (f"DOES NOT HOLD: Renyi route {_fixed(rdp.eps, 6)}, exact curve "
-                       f"{_fixed(exact.eps, 6)}")
+            verdict = (f"DOES NOT HOLD: Renyi route {_fixed(rdp_eps, 6)}, exact curve "
+                       f"{_fixed(exact_eps, 6)}")
         if not std_ok:
             verdict += (f" The printed standard deviation {std_p} is not {mpmath.nstr(std, 8)} "
                         "rounded up at the 4th decimal.")
         rows.append({
             "epsilon": eps_p, "delta": delta, "n": n, "eps0": eps0,
-            "std_printed": std_p, "std_recomputed": mpmath.nstr(std, 10),
+            "std_printed": std_p, "std_recomputed": round_up(std, 10),
             "std_holds": bool(std_ok),
             "eps_printed": eps_p,
-            "eps_renyi_route": _fixed(rdp.eps, 6), "renyi_alpha": f"{rdp.extra['alpha']:.4f}",
-            "eps_exact_discrete": _fixed(exact.eps, 6),
-            "eps_proven_all_datasets": _fixed(proven.eps, 6),
-            "holds_all_datasets": bool(printed >= proven.eps),
+            "eps_renyi_route": _fixed(rdp_eps, 6), "renyi_alpha": rdp_alpha,
+            "eps_exact_discrete": _fixed(exact_eps, 6),
+            "eps_proven_all_datasets": _fixed(proven_eps, 6),
+            "holds_all_datasets": bool(printed >= proven_eps),
             "eps_gaussian_approx": _fixed(gauss, 6),
             "holds": bool(holds), "verdict": verdict,
         })
@@ -99,10 +105,10 @@ def dp_draft_table2(delta: str = "1e-9") -> list[Row]:
         else:
             parts = []
             if not hold_c:
-                parts.append(f"continuous: sigma {std1_p} gives delta {mpmath.nstr(d_cont, 6)} > "
+                parts.append(f"continuous: sigma {std1_p} gives delta {round_up(d_cont, 6)} > "
                              f"{delta}, needs {cont.sigma}")
             if not hold_d:
-                parts.append(f"discrete: delta {mpmath.nstr(d_disc, 6)} > {delta}, needs "
+                parts.append(f"discrete: delta {round_up(d_disc, 6)} > {delta}, needs "
                              f"{disc.sigma}")
             verdict = "DOES NOT HOLD: " + "; ".join(parts)
         if not consistent:
@@ -112,8 +118,8 @@ def dp_draft_table2(delta: str = "1e-9") -> list[Row]:
             "std_c2_printed": std2_p, "std_oaoc_printed": std1_p,
             "sigma_continuous": cont.sigma, "sigma_discrete": disc.sigma,
             "std_c2_continuous": round_up(mpf(cont.sigma) * mpmath.sqrt(2), 10),
-            "delta_at_printed_continuous": mpmath.nstr(d_cont, 8),
-            "delta_at_printed_discrete": mpmath.nstr(d_disc, 8),
+            "delta_at_printed_continuous": round_up(d_cont, 8),
+            "delta_at_printed_discrete": round_up(d_disc, 8),
             "c2_column_consistent": bool(consistent),
             "holds": bool(hold_c and hold_d), "verdict": verdict,
         })
@@ -138,22 +144,22 @@ def sa2_examples() -> list[Row]:
                  "method": "analytic Gaussian [BW18] Thm 8",
                  "holds": bool(ok),
                  "verdict": "holds" if ok else (
-                     f"DOES NOT HOLD (narrowly): delta(1) = {mpmath.nstr(d51, 6)} > 1e-8; "
+                     f"DOES NOT HOLD (narrowly): delta(1) = {round_up(d51, 6)} > 1e-8; "
                      f"sigma must be >= {need.sigma}; at sigma = 5.1 eps = {_fixed(e51, 6)}")})
     # Example 4: eps0 = 4, B = 10000, delta = 1e-10: printed 0.61.
     cf = shuffle.closed_form(4.0, 10_000, 1e-10)
-    f20 = shuffle.clone_epsilon(4.0, 10_000, 1e-10, "fmt20")
-    f22 = shuffle.clone_epsilon(4.0, 10_000, 1e-10, "fmt22")
-    ok4 = f22.eps <= 0.61
+    f20 = _clone(4.0, 10_000, "1e-10", "fmt20")
+    f22 = _clone(4.0, 10_000, "1e-10", "fmt22")
+    ok4 = mpf(f22) <= mpf("0.61")
     rows.append({"example": "4", "claim": "eps0 = 4, B = 10000: (0.61, 1e-10)-DP",
-                 "printed": "0.61", "recomputed": _fixed(f22.eps, 6),
+                 "printed": "0.61", "recomputed": _fixed(f22, 6),
                  "method": "[FMT22] numerical clone bound",
-                 "closed_form": ("not applicable: " + cf.note), "fmt20": _fixed(f20.eps, 6),
+                 "closed_form": ("not applicable: " + cf.note), "fmt20": _fixed(f20, 6),
                  "holds": bool(ok4),
                  "verdict": ("holds with the [FMT22] bound (randomizers of its corrected class, "
                              "which includes binary randomized response; whether it covers the "
                              "RAPPOR_K of the example is not checked here); for an arbitrary "
-                             f"eps0-DP randomizer the proven [FMT20] bound is {_fixed(f20.eps, 6)}; "
+                             f"eps0-DP randomizer the proven [FMT20] bound is {_fixed(f20, 6)}; "
                              "the Theorem 3.1 closed form is outside its validity region")
                  if ok4 else "DOES NOT HOLD"})
     # Example 5: sigma = 5.1, q = 0.02: one step (0.034, 1e-8); 2500 steps (0.8, 1e-8); > 100.
@@ -188,6 +194,12 @@ def sa2_examples() -> list[Row]:
     return rows
 
 
+def _clone(e0: float, n: int, delta: float | str, variant: str) -> str:
+    """The clone bound's epsilon certified in mpmath (8 digits, rounded up)."""
+    est = shuffle.clone_epsilon(e0, n, float(delta), variant).eps
+    return shuffle_mp.clone_epsilon(e0, n, str(delta), variant, estimate=est, digits=8)
+
+
 def mjtb_figure1(ns: tuple[int, ...] = FIG1_N, delta: float = 1e-6,
                  eps0s: tuple[float, ...] = (3.0, 6.0)) -> list[Row]:
     """MJTB+22 Figure 1 as a table: aggregate eps vs cohort size n for each eps0."""
@@ -197,11 +209,14 @@ def mjtb_figure1(ns: tuple[int, ...] = FIG1_N, delta: float = 1e-6,
             cf_ok, _ = shuffle.closed_form_condition(e0, n, delta)
             rows.append({
                 "eps0": e0, "n": n, "delta": delta,
-                "closed": _fixed(shuffle.closed_form_value(e0, n, delta), 6) if cf_ok else None,
+                "closed": _fixed(shuffle_mp.closed_form_value(e0, n, str(delta)), 6) if cf_ok
+                else None,
                 "closed_valid": bool(cf_ok),
-                "fmt20": _fixed(shuffle.clone_epsilon(e0, n, delta, "fmt20").eps, 6),
-                "fmt22": _fixed(shuffle.clone_epsilon(e0, n, delta, "fmt22").eps, 6),
-                "exact_rr": _fixed(shuffle.rr_sum_epsilon(e0, n, delta).eps, 6),
+                "fmt20": _fixed(_clone(e0, n, delta, "fmt20"), 6),
+                "fmt22": _fixed(_clone(e0, n, delta, "fmt22"), 6),
+                "exact_rr": _fixed(shuffle_mp.rr_sum_epsilon(
+                    e0, n, str(delta), estimate=shuffle.rr_sum_epsilon(e0, n, delta).eps,
+                    digits=8), 6),
             })
     return rows
 
@@ -223,12 +238,12 @@ def _smallest_n(eps0: float, delta: float, target: float, bound: str) -> int:
 def mjtb_claim() -> Row:
     """MJTB+22 sec. 3.1.2: eps0 = 3 gives at most (1, 1e-6) once n > 1000 (their numerical
     analysis is [FMT20]'s)."""
-    e20 = shuffle.clone_epsilon(3.0, 1001, 1e-6, "fmt20").eps
-    e22 = shuffle.clone_epsilon(3.0, 1001, 1e-6, "fmt22").eps
-    ex = shuffle.rr_sum_epsilon(3.0, 1001, 1e-6).eps
+    e20 = _clone(3.0, 1001, "1e-6", "fmt20")
+    e22 = _clone(3.0, 1001, "1e-6", "fmt22")
+    ex = shuffle_mp.rr_sum_epsilon(3.0, 1001, "1e-6", digits=8)
     n20 = _smallest_n(3.0, 1e-6, 1.0, "fmt20")
     n22 = _smallest_n(3.0, 1e-6, 1.0, "fmt22")
-    ok = e20 <= 1.0
+    ok = mpf(e20) <= 1
     return {"claim": "eps0 = 3: (1, 1e-6)-DP once n > 1000", "fmt20_at_1001": _fixed(e20, 6),
             "fmt22_at_1001": _fixed(e22, 6), "exact_rr_at_1001": _fixed(ex, 6),
             "smallest_n_fmt20": n20, "smallest_n_fmt22": n22, "holds": bool(ok),

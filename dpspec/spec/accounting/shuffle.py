@@ -80,6 +80,11 @@ stats = lazy_module("scipy.stats")
 EPS_TOL = 1e-10
 #: probability mass of C below which values of C are not enumerated (it is added to delta)
 CLONE_TAIL = 1e-30
+#: binary64 limits of the fast path (shuffle_mp has none)
+MAX_BINARY64_EPS0 = 30.0
+MIN_BINARY64_DELTA = 1e-25
+#: largest n of the binary64 exact summed-RR curve (it tabulates n + 1 atoms several times)
+MAX_EXACT_RR_N = 10_000_000
 #: largest n for the exhaustive worst case over compositions
 WORST_CASE_MAX_N = 3000
 
@@ -108,20 +113,57 @@ def _check(eps0: Real, n: int, delta: Real) -> tuple[float, int, float]:
 
 
 def _bisect_eps(delta_of: object, target: float, hi: float) -> float:
-    """Smallest eps in [0, hi] with delta_of(eps) <= target (delta_of non-increasing); infinity
-    when even ``hi`` misses the target (never a number that does not hold)."""
+    """Smallest eps in [0, hi] with delta_of(eps) <= target (delta_of non-increasing), to relative
+    width ``EPS_TOL``; infinity when even ``hi`` misses the target (never a number that does not
+    hold). The returned eps always satisfies the target as evaluated.
+
+    Regula falsi (Illinois variant) on ``log delta``, which is nearly linear in eps, probing
+    ``EPS_TOL/4`` either side of each estimate so that the bracket closes as soon as an estimate
+    is that close; a bisection step whenever two steps fail to halve the bracket. About 6-10
+    evaluations instead of the 35 of a bisection, which matters when one evaluation sums 10^6
+    binomial CDFs (n = 10^9).
+    """
     assert callable(delta_of)
     if delta_of(0.0) <= target:
         return 0.0
-    if delta_of(hi) > target:
+    d_hi = delta_of(hi)
+    if d_hi > target:
         return math.inf
+    log_t = math.log(target)
+
+    def f(x_delta: float) -> float:
+        return (math.log(x_delta) if x_delta > 0 else -1000.0) - log_t
+
     lo = 0.0
-    while hi - lo > EPS_TOL * max(hi, 1e-3):
-        mid = (lo + hi) / 2
-        if delta_of(mid) <= target:
-            hi = mid
+    f_lo, f_hi = f(delta_of(lo)), f(d_hi)
+    side = 0
+    widths = [hi - lo]
+    for _ in range(200):
+        tol = EPS_TOL * max(hi, 1e-3)
+        if hi - lo <= tol:
+            break
+        if len(widths) >= 3 and widths[-1] > widths[-3] / 2:
+            probes = [(lo + hi) / 2]
         else:
-            lo = mid
+            x = hi - f_hi * (hi - lo) / (f_hi - f_lo) if f_hi != f_lo else (lo + hi) / 2
+            x = min(max(x, lo + tol / 4), hi - tol / 4)
+            probes = [x - tol / 4, x + tol / 4]
+        for y in probes:
+            if not lo < y < hi:
+                continue
+            fy = f(delta_of(y))
+            if fy > 0:
+                lo, f_lo = y, fy
+                if side == -1:
+                    f_hi /= 2
+                side = -1
+            else:
+                hi, f_hi = y, fy
+                if side == 1:
+                    f_lo /= 2
+                side = 1
+                break
+        widths.append(hi - lo)
     return hi
 
 
@@ -210,8 +252,9 @@ def _clone_delta_on(eps: float, eps0: float, c: NDArray[np.int64], w: Array, los
     thr = num / (ee * alpha - (1 - alpha))
     # P_c(a)/Q_c(a) > e^eps  <=>  a/(c + 1 - a) < thr  <=>  a < thr (c + 1) / (1 + thr)
     amax = np.ceil(thr * (c + 1) / (1 + thr)) - 1
-    f1 = stats.binom.cdf(amax, c, 0.5)
     f0 = stats.binom.cdf(amax - 1, c, 0.5)
+    with np.errstate(divide="ignore"):
+        f1 = f0 + np.exp(stats.binom.logpmf(amax, c, 0.5))  # one CDF per atom, not two
     pc_ = alpha * f1 + (1 - alpha) * f0
     qc_ = (1 - alpha) * f1 + alpha * f0
     terms = np.maximum(pc_ - ee * qc_, 0.0)
@@ -219,11 +262,19 @@ def _clone_delta_on(eps: float, eps0: float, c: NDArray[np.int64], w: Array, los
 
 
 def clone_epsilon(eps0: Real, n: int, delta: Real, variant: str = "fmt22") -> ShuffleResult:
-    """Smallest eps with clone_delta(eps) <= delta; capped at eps0 (the local guarantee)."""
+    """Smallest eps with clone_delta(eps) <= delta; capped at eps0 (the local guarantee: every
+    eps0-DP local randomizer makes the shuffled output (eps0, 0)-DP, so the answer is never
+    larger, even where binary64 cannot resolve the pair)."""
     e0, n, d = _check(eps0, n, delta)
+    if e0 > MAX_BINARY64_EPS0:
+        raise ValueError(f"eps0 above {MAX_BINARY64_EPS0} overflows binary64; use "
+                         "dpspec.spec.accounting.shuffle_mp")
+    if d < MIN_BINARY64_DELTA:
+        raise ValueError(f"delta below {MIN_BINARY64_DELTA:g} is out of binary64's reach; use "
+                         "dpspec.spec.accounting.shuffle_mp")
     pc = clone_probability(e0, variant)
     c, w, lost = _clone_support(n, pc)
-    eps = _bisect_eps(lambda x: _clone_delta_on(x, e0, c, w, lost), d, e0)
+    eps = min(_bisect_eps(lambda x: _clone_delta_on(x, e0, c, w, lost), d, e0), e0)
     note = {"fmt20": "[FMT20] clone reduction, numerical (all eps0-DP local randomizers)",
             "fmt22": "[FMT22] stronger clone reduction, numerical (binary RR / errata class)"}[variant]
     return ShuffleResult(eps, d, variant, variant, True, note)
@@ -308,6 +359,10 @@ def rr_sum_pairs(eps0: Real, n: int, neighbours: str = "replacement", ones: int 
     """
     e0 = float(positive(eps0, "eps0"))
     n = positive_int(n, "n", 1)
+    if n > MAX_EXACT_RR_N:
+        raise ValueError(f"the binary64 exact curve is limited to n <= {MAX_EXACT_RR_N}")
+    if e0 > 700:
+        raise ValueError("eps0 above 700 overflows binary64")
     ones = positive_int(ones, "ones", 0)
     if ones > n - 1:
         raise ValueError("ones must be <= n - 1")

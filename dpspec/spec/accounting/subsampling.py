@@ -33,7 +33,11 @@ from collections.abc import Iterable
 
 import mpmath
 
-from dpspec.spec.accounting.definitions import DEFAULT_ORDERS, rdp_curve_to_dp
+from dpspec.spec.accounting.definitions import (
+    DEFAULT_ORDERS,
+    rdp_to_dp_epsilon,
+    zcdp_to_dp_epsilon,
+)
 from dpspec.spec.accounting.numeric import (
     DPS,
     Real,
@@ -174,10 +178,67 @@ def subsampled_gaussian_epsilon(q: Real, sigma: Real, steps: int, delta: Real,
     """``(eps, alpha)`` after ``steps`` compositions of the subsampled Gaussian (moments accountant).
 
     RDP composition (SA2 Theorem 2) then the improved conversion (SA2 Theorem 1), minimised over
-    ``orders``.
+    ``orders``. Two further valid bounds are taken into account, because a finite list of orders
+    cannot reach them: ``q = 0`` releases nothing (eps = 0, alpha reported as 0), and subsampling
+    never increases the Renyi divergence (joint convexity), so the zCDP curve ``T/(2 sigma^2)`` of
+    the unsampled Gaussian converted at its optimal order ([CKS20] Corollary 13) also bounds eps;
+    it wins when sigma is huge (alpha is then reported as 0: the order is not one of the list).
     """
     t = positive_int(steps, "steps")
-    return rdp_curve_to_dp(lambda a: t * sampled_gaussian_rdp(q, sigma, a), delta, orders)
+    if t > 10**15:
+        raise ValueError("steps must be at most 10^15")
+    with mpmath.workdps(DPS):
+        rate = probability(q, "q", open_left=False, open_right=False)
+        s = positive(sigma, "sigma")
+        probability(delta, "delta")
+        if rate == 0:
+            return mpmath.mpf(0), mpmath.mpf(0)
+        rho = t / (2 * s * s)
+        zcdp_eps = zcdp_to_dp_epsilon(rho, delta)
+    eps, order = _pruned_minimum(rate, s, t, delta, orders)
+    if zcdp_eps < eps:
+        return zcdp_eps, mpmath.mpf(0)
+    return eps, order
+
+
+def _pruned_minimum(rate: mpmath.mpf, s: mpmath.mpf, t: int, delta: Real,
+                    orders: Iterable[Real]) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """The minimum over ``orders`` of :func:`rdp_curve_to_dp`, skipping orders that provably
+    cannot attain it (same result, fewer RDP evaluations).
+
+    The Renyi divergence is non-decreasing in the order, so at order alpha the converted epsilon
+    is at least ``T rdp(alpha') + c(alpha)`` for any evaluated alpha' <= alpha, where ``c`` is the
+    conversion term of SA2 Theorem 1. An order whose bound is not below the best epsilon so far
+    is skipped; orders are visited increasingly, integers first (cheap exact sums), then the
+    fractional ones (quadratures) that survive.
+    """
+    with mpmath.workdps(DPS):
+        items = sorted({mpf(a, "alpha") for a in orders})
+        if not items:
+            raise ValueError("no Renyi orders given")
+        known: list[tuple[mpmath.mpf, mpmath.mpf]] = []  # (alpha, T rdp(alpha)), increasing
+
+        def floor_rdp(a: mpmath.mpf) -> mpmath.mpf:
+            below = [r for b, r in known if b <= a]
+            return below[-1] if below else mpmath.mpf(0)
+
+        best: tuple[mpmath.mpf, mpmath.mpf] | None = None
+        integers = [a for a in items if a == mpmath.floor(a)]
+        fractional = [a for a in items if a != mpmath.floor(a)]
+        for group in (integers, fractional):
+            for a in group:
+                lower = rdp_to_dp_epsilon(floor_rdp(a), a, delta)
+                if best is not None and lower >= best[0]:
+                    continue
+                r = t * sampled_gaussian_rdp(rate, s, a)
+                if a == mpmath.floor(a):
+                    known.append((a, r))
+                    known.sort(key=lambda x: x[0])
+                e = rdp_to_dp_epsilon(r, a, delta)
+                if best is None or e < best[0] or (e == best[0] and a < best[1]):
+                    best = (e, a)
+        assert best is not None
+        return best
 
 
 def subsampled_gaussian_rdp_curve(q: Real, sigma: Real, steps: int,

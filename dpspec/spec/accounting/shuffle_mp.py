@@ -1,0 +1,507 @@
+"""The shuffle curves of :mod:`dpspec.spec.accounting.shuffle`, evaluated in mpmath with rigorous
+truncation bounds: the values that are published (vectors, ``dpspec tables``).
+
+The binary64 functions of :mod:`~dpspec.spec.accounting.shuffle` are fast but their last digits
+depend on the numpy/scipy version. Every published shuffle number is therefore computed here, at
+:data:`WPS` significant digits, as an *upper bound*:
+
+* a binomial PMF is tabulated outward from its mode by exact term ratios until the mass left out
+  is below a cut-off; the mass left out is bounded by a geometric series (the term ratio decreases
+  away from the mode) and that bound is added to the delta;
+* a delta is the hockey-stick sum over the tabulated atoms plus every bound left out, so the
+  published delta is never below the exact one;
+* a published epsilon is the smallest decimal with the stated number of significant digits whose
+  delta bound meets the target (:func:`dpspec.spec.accounting.numeric.smallest_on_grid`): the
+  binary64 search only says where to start, the answer depends on the mpmath evaluation alone.
+
+The cut-off is 1e-60 or 1e-30 of the target delta, whichever is smaller, so a tail constant is
+never counted as delta (the cause of an infinite epsilon at delta = 1e-300 in binary64).
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import mpmath
+
+from dpspec.spec.accounting.definitions import DEFAULT_ORDERS
+from dpspec.spec.accounting.numeric import (
+    Real,
+    golden_section,
+    mpf,
+    positive,
+    positive_int,
+    probability,
+    round_up,
+    smallest_on_grid,
+)
+
+#: working precision (significant decimal digits) of every computation in this module
+WPS = 50
+#: published significant digits of an epsilon or delta (rounded up)
+DIGITS = 10
+#: largest Renyi order of the RAPPOR Renyi route
+RDP_MAX_ORDER = 256
+#: largest number of tabulated atoms (beyond it the exact computation is refused)
+MAX_ATOMS = 2_000_000
+
+MP = mpmath.mpf
+
+
+def cutoff_for(delta: mpmath.mpf | None) -> mpmath.mpf:
+    """The truncation cut-off for a target delta: min(1e-60, 1e-30 delta)."""
+    c = MP(10) ** -60
+    return c if delta is None else min(c, delta * MP(10) ** -30)
+
+
+@dataclass(frozen=True)
+class Window:
+    """The PMF of Bin(m, p) on ``lo .. lo + len(pmf) - 1``; ``lost`` bounds the mass outside."""
+
+    lo: int
+    pmf: list[mpmath.mpf]
+    lost: mpmath.mpf
+
+
+def binom_window(m: int, p: mpmath.mpf, cutoff: mpmath.mpf) -> Window:
+    """Bin(m, p) tabulated from its mode outward (ratios ``(m - k)/(k + 1) * p/(1 - p)``)."""
+    if m == 0 or p == 0:
+        return Window(0, [MP(1)], MP(0))
+    if p == 1:
+        return Window(m, [MP(1)], MP(0))
+    odds = p / (1 - p)
+    mode = min(max(int(mpmath.floor((m + 1) * p)), 0), m)
+    log_mode = (mpmath.loggamma(m + 1) - mpmath.loggamma(mode + 1) - mpmath.loggamma(m - mode + 1)
+                + mode * mpmath.log(p) + (m - mode) * mpmath.log1p(-p))
+    top = mpmath.exp(log_mode)
+    up = [top]
+    lost = MP(0)
+    k = mode
+    while k < m:  # pmf(k + 1) = pmf(k) * r(k)
+        nxt = up[-1] * (m - k) / (k + 1) * odds
+        r_next = (m - k - 1) * odds / (k + 2)  # ratio after k + 1: the tail is geometric below it
+        if r_next < 1 and nxt / (1 - r_next) <= cutoff:
+            lost += nxt / (1 - r_next)
+            break
+        up.append(nxt)
+        k += 1
+        if len(up) > MAX_ATOMS:
+            raise ValueError(f"Bin({m}, p) needs more than {MAX_ATOMS} atoms")
+    down: list[mpmath.mpf] = []
+    k = mode
+    cur = top
+    while k > 0:  # pmf(k - 1) = pmf(k) * k / ((m - k + 1) odds)
+        nxt = cur * k / ((m - k + 1) * odds)
+        s_next = (k - 1) / ((m - k + 2) * odds) if k > 1 else MP(0)
+        if s_next < 1 and nxt / (1 - s_next) <= cutoff:
+            lost += nxt / (1 - s_next)
+            break
+        down.append(nxt)
+        cur = nxt
+        k -= 1
+        if len(down) > MAX_ATOMS:
+            raise ValueError(f"Bin({m}, p) needs more than {MAX_ATOMS} atoms")
+    return Window(mode - len(down), down[::-1] + up, lost)
+
+
+def _rounding(x: mpmath.mpf) -> mpmath.mpf:
+    # allowance for the rounding of the working precision on sums of up to 10^7 terms
+    return abs(x) * MP(10) ** -(WPS - 10)
+
+
+# -- clone pairs ([FMT20], [FMT22]) ---------------------------------------------------------------
+class CloneCurve:
+    """delta(eps) upper bounds of the clone pair of :func:`shuffle.clone_delta`, in mpmath."""
+
+    def __init__(self, eps0: Real, n: int, variant: str, delta: mpmath.mpf | None = None) -> None:
+        n = positive_int(n, "n", 2)
+        with mpmath.workdps(WPS):
+            self.e0 = positive(eps0, "eps0")
+            if variant == "fmt20":
+                pc = mpmath.exp(-self.e0)
+            elif variant == "fmt22":
+                pc = 2 / (mpmath.exp(self.e0) + 1)
+            else:
+                raise ValueError(f"unknown clone variant {variant!r} (fmt20 or fmt22)")
+            self.window = binom_window(n - 1, pc, cutoff_for(delta))
+            self.alpha = 1 / (1 + mpmath.exp(-self.e0))
+            self.beta = 1 / (1 + mpmath.exp(self.e0))  # 1 - alpha, without cancellation
+
+    def delta(self, eps: mpmath.mpf) -> mpmath.mpf:
+        """An upper bound on delta(eps) (both directions are equal)."""
+        with mpmath.workdps(WPS):
+            e = mpf(eps)
+            w = self.window
+            if e >= self.e0:
+                return MP(0)  # the local guarantee: eps0-DP with delta 0
+            al, bl = self.alpha, self.beta
+            ee = mpmath.exp(e)
+            num = al - ee * bl
+            if num <= 0:
+                return min(w.lost, MP(1))
+            thr = num / (ee * al - bl)
+            share = thr / (1 + thr)
+            total = MP(0)
+            f_cdf = MP(0)  # P[Bin(c, 1/2) <= a]
+            b_pmf = MP(0)  # P[Bin(c, 1/2) = a]
+            a = -1
+            for i, wc in enumerate(w.pmf):
+                c = w.lo + i
+                a_new = int(mpmath.ceil(share * (c + 1))) - 1
+                if i == 0 or a < 0:
+                    a = a_new
+                    if a >= 0:
+                        b_pmf = mpmath.binomial(c, a) / MP(2) ** c
+                        f_cdf = _binomial_half_cdf(c, a, b_pmf)
+                else:
+                    # from Bin(c - 1, 1/2) at a to Bin(c, 1/2) at a (adding a fair coin)
+                    f_cdf -= b_pmf / 2
+                    b_pmf = b_pmf * c / (2 * (c - a))
+                    while a < a_new:  # a_new <= a + 1 since share <= 1/2
+                        b_pmf = b_pmf * (c - a) / (a + 1)
+                        a += 1
+                        f_cdf += b_pmf
+                if a < 0:
+                    continue
+                f0 = f_cdf - b_pmf
+                term = al * f_cdf + bl * f0 - ee * (bl * f_cdf + al * f0)
+                if term > 0:
+                    total += wc * term
+            return min(total + _rounding(total) + w.lost, MP(1))
+
+
+def _binomial_half_cdf(c: int, a: int, pmf_a: mpmath.mpf) -> mpmath.mpf:
+    """``P[Bin(c, 1/2) <= a]`` by summing down from ``pmf_a``; from the other side past c/2."""
+    if 2 * a >= c:
+        if a >= c:
+            return MP(1)
+        # 1 - P[X >= a + 1] = 1 - P[X <= c - a - 1] by symmetry
+        pmf_b = pmf_a * (c - a) / (a + 1)
+        return 1 - _binomial_half_cdf(c, c - a - 1, pmf_b)
+    total = pmf_a
+    term = pmf_a
+    j = a
+    while j > 0:
+        term = term * j / (c - j + 1)
+        total += term
+        if term < total * MP(10) ** -(WPS + 5):
+            break
+        j -= 1
+    return total
+
+
+def certified_epsilon(delta_of: Callable[[mpmath.mpf], mpmath.mpf], delta: Real,
+                      estimate: float | mpmath.mpf, cap: mpmath.mpf, digits: int = DIGITS) -> str:
+    """The smallest ``digits``-significant-digit decimal eps with ``delta_of(eps) <= delta``
+    (``delta_of`` non-increasing), at most ``cap`` rounded up (the local guarantee)."""
+    with mpmath.workdps(WPS):
+        d = probability(delta, "delta")
+        cap_s = round_up(cap, digits)
+        if delta_of(MP(0)) <= d:
+            return "0"
+        est = mpf(estimate) if estimate is not None and math.isfinite(float(estimate)) else cap
+        est = min(max(est, MP(10) ** -30), mpf(cap_s))
+
+        def ok(x: mpmath.mpf) -> bool:
+            return bool(x >= mpf(cap_s) or delta_of(x) <= d)
+
+        return smallest_on_grid(ok, est, digits)
+
+
+def clone_epsilon(eps0: Real, n: int, delta: Real, variant: str = "fmt22",
+                  estimate: float | None = None, digits: int = DIGITS) -> str:
+    """Published eps of the clone bound: :func:`certified_epsilon` of :class:`CloneCurve`."""
+    with mpmath.workdps(WPS):
+        d = probability(delta, "delta")
+        curve = CloneCurve(eps0, n, variant, d)
+        return certified_epsilon(curve.delta, d, estimate if estimate is not None else curve.e0,
+                                 curve.e0, digits)
+
+
+# -- summed binary randomized response -------------------------------------------------------------
+def _convolve(a: Window, b: Window) -> Window:
+    out = [MP(0)] * (len(a.pmf) + len(b.pmf) - 1)
+    for i, x in enumerate(a.pmf):
+        for j, y in enumerate(b.pmf):
+            out[i + j] += x * y
+    return Window(a.lo + b.lo, out, a.lost + b.lost)
+
+
+def _others(eps0: mpmath.mpf, n: int, ones: int, cutoff: mpmath.mpf) -> tuple[mpmath.mpf, Window]:
+    p = 1 / (mpmath.exp(eps0) + 1)
+    zeros = binom_window(n - 1 - ones, p, cutoff)
+    if ones == 0:
+        return p, zeros
+    return p, _convolve(zeros, binom_window(ones, 1 - p, cutoff))
+
+
+def _shift(w: Window, p0: mpmath.mpf) -> list[mpmath.mpf]:
+    """PMF (on w.lo .. w.lo + len) of others + Bern(1 - p0): ``x[k] p0 + x[k - 1] (1 - p0)``."""
+    x = w.pmf
+    return [(x[k] if k < len(x) else MP(0)) * p0 + (x[k - 1] if k > 0 else MP(0)) * (1 - p0)
+            for k in range(len(x) + 1)]
+
+
+def rr_pairs(eps0: Real, n: int, neighbours: str, ones: int, cutoff: mpmath.mpf
+             ) -> tuple[list[tuple[list[mpmath.mpf], list[mpmath.mpf]]], mpmath.mpf]:
+    """The aligned neighbouring pairs of :func:`shuffle.rr_sum_pairs` on a window, and the mass
+    bound outside it."""
+    n = positive_int(n, "n", 1)
+    ones = positive_int(ones, "ones", 0)
+    if ones > n - 1:
+        raise ValueError("ones must be <= n - 1")
+    e0 = positive(eps0, "eps0")
+    p, others = _others(e0, n, ones, cutoff)
+    with_one = _shift(others, p)  # target reports 1 with probability 1 - p
+    with_zero = _shift(others, 1 - p)
+    if neighbours == "replacement":
+        return [(with_one, with_zero)], others.lost
+    if neighbours == "deletion":
+        absent = [*others.pmf, MP(0)]
+        return [(with_zero, absent), (with_one, absent)], others.lost
+    raise ValueError("neighbours must be 'replacement' or 'deletion'")
+
+
+def _hs(p: Sequence[mpmath.mpf], q: Sequence[mpmath.mpf], ee: mpmath.mpf) -> mpmath.mpf:
+    return mpmath.fsum(x - ee * y for x, y in zip(p, q, strict=True) if x > ee * y)
+
+
+def rr_sum_delta(eps: Real, eps0: Real, n: int, neighbours: str = "replacement", ones: int = 0,
+                 delta: mpmath.mpf | None = None) -> mpmath.mpf:
+    """Upper bound on the exact delta(eps) of :func:`shuffle.rr_sum_delta`."""
+    with mpmath.workdps(WPS):
+        pairs, lost = rr_pairs(eps0, n, neighbours, ones, cutoff_for(delta))
+        return _rr_delta_on(pairs, lost, mpf(eps, "eps"))
+
+
+def _rr_delta_on(pairs: list[tuple[list[mpmath.mpf], list[mpmath.mpf]]], lost: mpmath.mpf,
+                 eps: mpmath.mpf) -> mpmath.mpf:
+    with mpmath.workdps(WPS):
+        ee = mpmath.exp(eps)
+        d = max(max(_hs(a, b, ee), _hs(b, a, ee)) for a, b in pairs)
+        return min(d + _rounding(d) + lost, MP(1))
+
+
+def rr_sum_epsilon(eps0: Real, n: int, delta: Real, neighbours: str = "replacement",
+                   ones: int = 0, estimate: float | None = None, digits: int = DIGITS) -> str:
+    """Published eps of the exact summed-RR curve (:func:`shuffle.rr_sum_epsilon`)."""
+    with mpmath.workdps(WPS):
+        d = probability(delta, "delta")
+        e0 = positive(eps0, "eps0")
+        pairs, lost = rr_pairs(e0, n, neighbours, ones, cutoff_for(d))
+        cap = e0 if neighbours == "replacement" else 4 * e0 + 50
+        if neighbours != "replacement" and _rr_delta_on(pairs, lost, cap) > d:
+            return "inf"
+        return certified_epsilon(lambda x: _rr_delta_on(pairs, lost, x), d,
+                                 estimate if estimate is not None else cap, cap, digits)
+
+
+def rr_sum_worst_delta(eps: Real, eps0: Real, n: int, neighbours: str = "replacement",
+                       digits: int = DIGITS) -> tuple[str, int]:
+    """``(max over compositions of delta(eps) rounded up, the smallest maximising ones)``.
+
+    Ties are decided on the published (rounded-up) values, so bit-flip symmetric compositions
+    (ones and n - 1 - ones) cannot swap places between machines."""
+    n = positive_int(n, "n", 1)
+    best: tuple[mpmath.mpf, str, int] | None = None
+    for ones in range(n):
+        s = round_up(rr_sum_delta(eps, eps0, n, neighbours, ones), digits)
+        v = mpf(s)
+        if best is None or v > best[0]:
+            best = (v, s, ones)
+    assert best is not None
+    return best[1], best[2]
+
+
+# -- symmetric-RAPPOR histogram -------------------------------------------------------------------
+def rappor_histogram_delta(eps: Real, eps0: Real, n: int, delta: mpmath.mpf | None = None
+                           ) -> mpmath.mpf:
+    """Upper bound on :func:`shuffle.rappor_histogram_delta` (the product pair, ones = 0)."""
+    with mpmath.workdps(WPS):
+        table = _RapporTable(eps0, n, delta)
+        return table.delta(mpf(eps, "eps"))
+
+
+class _RapporTable:
+    """The pair (P x Q, Q x P) of one-hot symmetric RAPPOR, prepared for suffix sums."""
+
+    def __init__(self, eps0: Real, n: int, delta: mpmath.mpf | None) -> None:
+        with mpmath.workdps(WPS):
+            [(p, q)], lost = rr_pairs(eps0, positive_int(n, "n", 2), "replacement", 0,
+                                      cutoff_for(delta))
+            keep = [(x, y) for x, y in zip(p, q, strict=True) if x > 0 and y > 0]
+            self.p = [x for x, _ in keep]
+            self.q = [y for _, y in keep]
+            self.lost = lost
+            # second coordinate (Q, P): its loss log(q/p), sorted increasingly, with suffix sums
+            items = sorted(((mpmath.log(y) - mpmath.log(x), y, x) for x, y in keep),
+                           key=lambda t: t[0])
+            self.loss2 = [t[0] for t in items]
+            self.sp = [MP(0)] * (len(items) + 1)  # suffix sums of the second P (= q)
+            self.sq = [MP(0)] * (len(items) + 1)
+            for i in range(len(items) - 1, -1, -1):
+                self.sp[i] = self.sp[i + 1] + items[i][1]
+                self.sq[i] = self.sq[i + 1] + items[i][2]
+            self.loss1 = [mpmath.log(x) - mpmath.log(y) for x, y in keep]
+
+    def delta(self, eps: mpmath.mpf) -> mpmath.mpf:
+        with mpmath.workdps(WPS):
+            ee = mpmath.exp(eps)
+            total = MP(0)
+            for l1, p1, q1 in zip(self.loss1, self.p, self.q, strict=True):
+                t = bisect.bisect_right(self.loss2, eps - l1)
+                term = p1 * self.sp[t] - ee * q1 * self.sq[t]
+                if term > 0:
+                    total += term
+            # the product mass outside the window is at most the two marginal masses outside
+            return min(total + _rounding(total) + 2 * self.lost, MP(1))
+
+
+def rappor_histogram_epsilon(eps0: Real, n: int, delta: Real, estimate: float | None = None,
+                             digits: int = DIGITS) -> str:
+    """Published eps of :func:`shuffle.rappor_histogram_epsilon`."""
+    with mpmath.workdps(WPS):
+        d = probability(delta, "delta")
+        e0 = positive(eps0, "eps0")
+        table = _RapporTable(e0, n, d)
+        return certified_epsilon(table.delta, d, estimate if estimate is not None else 2 * e0,
+                                 2 * e0, digits)
+
+
+def rappor_histogram_rdp_epsilon(eps0: Real, n: int, delta: Real, digits: int = DIGITS
+                                 ) -> tuple[str, str]:
+    """``(eps rounded up, alpha)`` of the Renyi route (:func:`shuffle.rappor_histogram_rdp_epsilon`,
+    ``worst_case=False``), in mpmath.
+
+    The Renyi divergence is summed over the window; outside it the likelihood ratio of one
+    coordinate lies in [e^-eps0, e^eps0], so the left-out part of ``sum P^a Q^(1-a)`` is at most
+    ``e^((a - 1) eps0)`` times the mass left out, which is added (the window is cut at
+    ``e^(-(RDP_MAX_ORDER - 1) eps0)`` times the usual cut-off, so that term stays negligible). The
+    order is minimised over the ``DEFAULT_ORDERS`` up to :data:`RDP_MAX_ORDER` and refined by 40
+    golden-section steps in mpmath at 30 digits (any order gives a valid bound); ``alpha`` is
+    returned with 6 digits.
+    """
+    with mpmath.workdps(WPS):
+        d = probability(delta, "delta")
+        e0 = positive(eps0, "eps0")
+        cut = cutoff_for(d) * mpmath.exp(-(RDP_MAX_ORDER - 1) * e0)
+        [(p, q)], lost = rr_pairs(e0, positive_int(n, "n", 2), "replacement", 0, cut)
+        keep = [(mpmath.log(x), mpmath.log(y)) for x, y in zip(p, q, strict=True)
+                if x > 0 and y > 0]
+        ld = mpmath.log(1 / d)
+
+    def conv(a: mpmath.mpf) -> mpmath.mpf:
+        with mpmath.workdps(30):
+            tail = mpmath.exp((a - 1) * e0) * lost
+            fwd = mpmath.fsum(mpmath.exp(a * lp + (1 - a) * lq) for lp, lq in keep) + tail
+            bwd = mpmath.fsum(mpmath.exp(a * lq + (1 - a) * lp) for lp, lq in keep) + tail
+            rho = max(mpmath.log(fwd), mpmath.log(bwd)) / (a - 1)
+            return 2 * max(rho, MP(0)) + (ld + (a - 1) * mpmath.log1p(-1 / a)
+                                          - mpmath.log(a)) / (a - 1)
+
+    with mpmath.workdps(WPS):
+        orders = [mpf(o) for o in DEFAULT_ORDERS if mpf(o) <= RDP_MAX_ORDER]
+        vals = [conv(a) for a in orders]
+        i = min(range(len(vals)), key=lambda j: vals[j])
+        best_a, best = orders[i], vals[i]
+        lo, hi = orders[max(i - 1, 0)], orders[min(i + 1, len(orders) - 1)]
+        s = golden_section(conv, lo, hi, phi=(mpmath.sqrt(5) - 1) / 2, iterations=40)
+        for a, v in ((s.x1, s.f1), (s.x2, s.f2)):
+            if v < best:
+                best, best_a = v, a
+        eps = min(max(best, MP(0)), 2 * e0)
+        return round_up(eps, digits), mpmath.nstr(best_a, 6)
+
+
+def closed_form_value(eps0: Real, n: int, delta: Real, digits: int = DIGITS) -> str:
+    """MJTB+22 eq. (1) at 50 digits, rounded up (see :func:`shuffle.closed_form_value`)."""
+    with mpmath.workdps(WPS):
+        e0 = positive(eps0, "eps0")
+        n = positive_int(n, "n", 2)
+        d = probability(delta, "delta")
+        term = (4 * mpmath.sqrt(2 * mpmath.log(4 / d)) / mpmath.sqrt((mpmath.exp(e0) + 1) * n)
+                + MP(4) / n)
+        return round_up(mpmath.log1p(mpmath.expm1(e0) * term), digits)
+
+
+__all__ = [
+    "CloneCurve",
+    "binom_window",
+    "certified_epsilon",
+    "clone_epsilon",
+    "closed_form_value",
+    "rappor_histogram_delta",
+    "rappor_histogram_epsilon",
+    "rappor_histogram_rdp_epsilon",
+    "rr_sum_delta",
+    "rr_sum_epsilon",
+    "rr_sum_worst_delta",
+]
+
+
+#: largest window (atoms) for which :func:`publish` evaluates in mpmath (about a second each)
+PUBLISH_MAX_ATOMS = 40_000
+
+
+def window_estimate(m: int, p: mpmath.mpf, delta: mpmath.mpf) -> int:
+    """About how many atoms :func:`binom_window` keeps for Bin(m, p) at the cut-off of delta."""
+    with mpmath.workdps(WPS):
+        sd = mpmath.sqrt(m * p * (1 - p))
+        width = mpmath.sqrt(2 * mpmath.log(1 / cutoff_for(delta))) + 2
+        return int(min(2 * width * sd + 2 * width + 10, MP(m + 1)))
+
+
+def binary64_slack(eps0: Real, n: int, delta: Real, bound: str) -> mpmath.mpf | None:
+    """None when :func:`publish` certifies this bound; otherwise the amount by which the binary64
+    search must lower delta to cover its rounding: 1e-15 per tabulated atom (every atom adds a
+    term of magnitude at most 1 with a relative error of a few units of 1e-16)."""
+    try:
+        n = positive_int(n, "n", 2)
+        with mpmath.workdps(WPS):
+            d = probability(delta, "delta")
+            e0 = positive(eps0, "eps0")
+    except (ValueError, TypeError):
+        return None  # the caller reports the bad parameter
+    if bound == "closed":
+        return None
+    with mpmath.workdps(WPS):
+        if bound in ("fmt20", "fmt22"):
+            pc = mpmath.exp(-e0) if bound == "fmt20" else 2 / (mpmath.exp(e0) + 1)
+            atoms = window_estimate(n - 1, pc, d)
+        else:
+            atoms = window_estimate(n - 1, 1 / (mpmath.exp(e0) + 1), d)
+            if bound == "exact-rr":
+                atoms = max(atoms, n)  # the binary64 curve tabulates all n + 1 atoms
+        if atoms <= PUBLISH_MAX_ATOMS and bound in ("fmt20", "fmt22", "exact-rr"):
+            return None
+        return atoms * MP(10) ** -15
+
+
+def publish(eps0: Real, n: int, delta: Real, bound: str, estimate: float | None,
+            neighbours: str = "replacement", ones: int = 0, digits: int = DIGITS
+            ) -> tuple[str, str] | None:
+    """``(eps, precision note)`` for the CLI: the certified value of the bound when its window is
+    at most :data:`PUBLISH_MAX_ATOMS` atoms, else None (the caller then rounds the binary64 value
+    up and says so). ``bound``: fmt20, fmt22 or exact-rr (one composition)."""
+    n = positive_int(n, "n", 2)
+    with mpmath.workdps(WPS):
+        d = probability(delta, "delta")
+        e0 = positive(eps0, "eps0")
+        if bound in ("fmt20", "fmt22"):
+            pc = mpmath.exp(-e0) if bound == "fmt20" else 2 / (mpmath.exp(e0) + 1)
+            if window_estimate(n - 1, pc, d) > PUBLISH_MAX_ATOMS:
+                return None
+            value = clone_epsilon(e0, n, d, bound, estimate, digits)
+        elif bound == "exact-rr":
+            p = 1 / (mpmath.exp(e0) + 1)
+            if (window_estimate(n - 1, p, d) > PUBLISH_MAX_ATOMS
+                    or (ones and window_estimate(ones, p, d) > 2000)):
+                return None
+            value = rr_sum_epsilon(e0, n, d, neighbours, ones, estimate, digits)
+        else:
+            raise ValueError(f"no certified evaluation for bound {bound!r}")
+    return value, (f"mpmath {WPS} digits, rigorous tail bounds; the smallest {digits}-digit "
+                   "decimal meeting delta")

@@ -1,0 +1,313 @@
+"""Accounting at the edges: exact thresholds, tiny deltas, extreme parameters, safe rounding of
+what is printed, reproducible published values, and clear refusals (the accounting audit)."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from fractions import Fraction
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dpspec.conformance.cli import main
+from dpspec.conformance.commands import account
+from dpspec.spec.accounting import (
+    discrete,
+    gaussian,
+    seed_tables,
+    shuffle,
+    shuffle_mp,
+    subsampling,
+)
+from dpspec.spec.accounting.numeric import (
+    compact,
+    grid_step_down,
+    mpf,
+    round_fixed,
+    round_up,
+    smallest_on_grid,
+    to_fraction,
+)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def brute_dg_delta(eps: str, s2: Fraction, v: int, reach: int) -> mpmath.mpf:
+    """delta(eps) of the 1-D discrete Gaussian by direct summation at 80 digits."""
+    with mpmath.workdps(80):
+        s2m = mpmath.mpf(s2.numerator) / s2.denominator
+        w = {y: mpmath.exp(-mpmath.mpf(y * y) / (2 * s2m)) for y in range(-reach, reach + v + 1)}
+        z = mpmath.fsum(w[y] for y in range(-reach, reach + 1))
+        ee = mpmath.exp(mpf(eps))
+        total = mpmath.mpf(0)
+        for y in range(-reach, reach + 1):
+            p = w[y] / z
+            q = w.get(y - v, mpmath.mpf(0)) / z if -reach <= y - v <= reach + v else 0
+            if p > ee * q:
+                total += p - ee * q
+        return total
+
+
+# -- issue item 3: thresholds that are exact integers -------------------------------------------
+@pytest.mark.parametrize(("sigma", "s2", "v", "want"), [
+    ("sqrt(1/2)", Fraction(1, 2), 1, "0.18966"),
+    ("sqrt(8)", Fraction(8), 2, "0.037969"),
+])
+def test_discrete_delta_at_integer_thresholds(sigma: str, s2: Fraction, v: int, want: str) -> None:
+    got = discrete.discrete_gaussian_delta(1, sigma, (v,))
+    brute = brute_dg_delta("1", s2, v, 60)
+    assert abs(got - brute) <= brute * mpmath.mpf(10) ** -15
+    assert got >= brute  # an upper bound
+    assert mpmath.nstr(got, 5) == want
+
+
+# -- issue item 1: deltas below the former table cut-off -----------------------------------------
+def test_discrete_delta_below_the_former_cut_off() -> None:
+    got = discrete.discrete_gaussian_delta(1, "13.7659", (1,))
+    brute = brute_dg_delta("1", Fraction("13.7659") ** 2, 1, 400)
+    assert mpmath.mpf("1e-46") < brute < mpmath.mpf("1e-44")
+    assert brute <= got <= brute * (1 + mpmath.mpf(10) ** -15)
+
+
+@pytest.mark.parametrize("delta", ["1e-40", "1e-60", "1e-300"])
+def test_discrete_calibration_at_tiny_delta(delta: str) -> None:
+    cal = discrete.calibrate_discrete_gaussian_sigma(1, delta, (1,), 12)
+    assert 0 < cal.delta_at_sigma <= mpf(delta)
+    # the former answer (13.7659... for every delta below about 1e-45) is not enough
+    assert mpf(cal.sigma) > mpf("12.9")
+    below = mpf(cal.sigma) * (1 - mpmath.mpf("1e-9"))
+    assert discrete.discrete_gaussian_delta(1, below, (1,)) > mpf(delta)
+
+
+def test_discrete_two_coordinates_at_tiny_delta() -> None:
+    d = discrete.discrete_gaussian_delta(1, "30", (1, -1))
+    assert mpmath.mpf("1e-110") < d < mpmath.mpf("1e-90")
+
+
+def test_discrete_work_is_refused_up_front() -> None:
+    with pytest.raises(ValueError, match="table operations"):
+        discrete.calibrate_discrete_gaussian_sigma("1e-6", "1e-9", (1,), 12)
+
+
+# -- issue item 2: safe rounding of what is printed ------------------------------------------------
+def test_round_fixed_is_exact() -> None:
+    assert round_fixed(0.56111579131857, 10, up=True) == "0.5611157914"
+    assert round_fixed(Fraction(1234560000001, 10**13), 6, up=True) == "0.123457"
+    assert round_fixed("0.1234560", 6, up=True) == "0.123456"
+    assert round_fixed("-0.5", 0, up=False) == "-1"
+    # the former _fixed subtracted 1e-9 before its ceiling and printed 0.123456 here
+    assert seed_tables._fixed(0.1234560000001, 6) == "0.123457"
+
+
+def test_compact_is_exact() -> None:
+    assert compact("0.000000001000000000") == "1e-9"
+    assert compact("23.3900") == "23.39"
+    assert compact("1234567.000") == "1234567"
+    assert Decimal(compact("0.0000000012345678901")) == Decimal("0.0000000012345678901")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.fractions(min_value=Fraction(1, 10**12), max_value=Fraction(10**6)),
+       st.floats(min_value=0.5, max_value=2.0), st.integers(min_value=10, max_value=14))
+def test_smallest_on_grid(target: Fraction, factor: float, digits: int) -> None:
+    with mpmath.workdps(40):
+        t = mpmath.mpf(target.numerator) / target.denominator
+        got = smallest_on_grid(lambda x: x >= t, t * factor, digits)
+        # the smallest grid value satisfying the predicate, evaluated as the function does
+        assert mpf(got) >= t and mpf(str(grid_step_down(Decimal(got), digits))) < t
+        assert len(Decimal(got).normalize().as_tuple().digits) <= digits
+        assert abs(Decimal(got) - Decimal(round_up(t, digits))) <= Decimal(got).scaleb(-digits + 1)
+
+
+def test_printed_shuffle_epsilon_is_rounded_up(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "account", "shuffle", "--eps0", "4", "--n", "10000",
+                         "--delta", "1e-9", "--bound", "fmt22")
+    assert status == 0
+    printed = re.match(r"eps = ([0-9.]+) ", out)
+    assert printed is not None
+    # 0.56111579131857... is the exact value: the former output 0.5611157913 was below it
+    assert printed.group(1) == "0.5611157914"
+    curve = shuffle_mp.CloneCurve(4, 10000, "fmt22")
+    assert curve.delta(mpf(printed.group(1))) <= mpf("1e-9")
+    assert curve.delta(mpf("0.5611157913")) > mpf("1e-9")
+
+
+def test_printed_calibration_delta_is_rounded_up(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "calibrate", "gaussian", "--epsilon", "1", "--delta", "1e-8",
+                         "--sensitivity", "1")
+    m = re.match(r"sigma = ([0-9.]+) .*delta at sigma = ([0-9.e-]+)\)", out)
+    assert status == 0 and m is not None
+    exact = gaussian.gaussian_delta(1, m.group(1))
+    assert mpf(m.group(2)) >= exact and mpf(m.group(2)) - exact <= exact * mpf("1e-9")
+
+
+def test_closed_form_is_rounded_up() -> None:
+    text = shuffle_mp.closed_form_value(3, 10000, "1e-6")
+    with mpmath.workdps(60):
+        e0 = mpmath.mpf(3)
+        exact = mpmath.log1p(mpmath.expm1(e0) * (
+            4 * mpmath.sqrt(2 * mpmath.log(4 / mpmath.mpf("1e-6")))
+            / mpmath.sqrt((mpmath.exp(e0) + 1) * 10000) + mpmath.mpf(4) / 10000))
+        assert mpf(text) >= exact and mpf(text) - exact < mpmath.mpf("1e-10")
+
+
+# -- issue item 4: right answers at the extremes ----------------------------------------------------
+def test_clone_bound_never_exceeds_eps0() -> None:
+    got = shuffle_mp.clone_epsilon(50, 1000, "1e-6", "fmt20")
+    assert mpf(got) <= 50
+    assert shuffle.clone_epsilon(20, 1000, 1e-6, "fmt20").eps <= 20
+
+
+def test_clone_bound_at_delta_1e_300() -> None:
+    got = shuffle_mp.clone_epsilon(1, 10000, "1e-300", "fmt22")
+    assert 0 < mpf(got) < 1
+    curve = shuffle_mp.CloneCurve(1, 10000, "fmt22", mpf("1e-300"))
+    assert curve.window.lost < mpf("1e-320")
+
+
+def test_subsampled_gaussian_extremes() -> None:
+    eps, _ = subsampling.subsampled_gaussian_epsilon("0", "1", 10, "1e-8")
+    assert eps == 0
+    eps, _ = subsampling.subsampled_gaussian_epsilon("0.5", "1000000", 10, "1e-8")
+    assert 0 < eps < mpf("1e-4")
+
+
+# -- the mpmath shuffle curves against brute force and the binary64 ones ----------------------------
+def brute_clone_delta(eps: float, eps0: float, n: int, variant: str) -> mpmath.mpf:
+    with mpmath.workdps(50):
+        e0 = mpmath.mpf(eps0)
+        pc = mpmath.exp(-e0) if variant == "fmt20" else 2 / (mpmath.exp(e0) + 1)
+        al = 1 / (1 + mpmath.exp(-e0))
+        ee = mpmath.exp(mpmath.mpf(eps))
+        total = mpmath.mpf(0)
+        for c in range(n):
+            wc = mpmath.binomial(n - 1, c) * pc**c * (1 - pc) ** (n - 1 - c)
+            for a in range(c + 2):
+                ba = mpmath.binomial(c, a) / 2**c if a <= c else 0
+                bm = mpmath.binomial(c, a - 1) / 2**c if a >= 1 else 0
+                p = al * ba + (1 - al) * bm
+                q = (1 - al) * ba + al * bm
+                if p > ee * q:
+                    total += wc * (p - ee * q)
+        return total
+
+
+@pytest.mark.parametrize("variant", ["fmt20", "fmt22"])
+def test_clone_curve_brute_force(variant: str) -> None:
+    for eps in (0.05, 0.3, 1.0):
+        brute = brute_clone_delta(eps, 1.5, 40, variant)
+        got = shuffle_mp.CloneCurve(1.5, 40, variant).delta(mpmath.mpf(eps))
+        with mpmath.workdps(50):
+            assert brute * (1 - mpmath.mpf("1e-45")) <= got
+            assert got <= brute * (1 + mpmath.mpf("1e-30")) + mpmath.mpf("1e-58")
+
+
+def test_mp_curves_agree_with_binary64() -> None:
+    for eps in (0.1, 0.4):
+        mp = shuffle_mp.rr_sum_delta(eps, 2, 300, "replacement", 3)
+        assert float(mp) == pytest.approx(shuffle.rr_sum_delta(eps, 2, 300, ones=3), rel=1e-9)
+        mp = shuffle_mp.rr_sum_delta(eps, 1, 40, "deletion")
+        assert float(mp) == pytest.approx(shuffle.rr_sum_delta(eps, 1, 40, "deletion"), rel=1e-9)
+        mp = shuffle_mp.rappor_histogram_delta(eps, 2, 300)
+        assert float(mp) == pytest.approx(shuffle.rappor_histogram_delta(eps, 2, 300), rel=1e-9)
+    eps, _ = shuffle_mp.rappor_histogram_rdp_epsilon(3, 500, "1e-6")
+    f = shuffle.rappor_histogram_rdp_epsilon(3, 500, 1e-6).eps
+    assert f <= float(eps) <= f * (1 + 1e-8)
+
+
+def test_worst_composition_ties_are_broken_deterministically() -> None:
+    # ones = 2 and ones = n - 3 = 57 are mirror images with the same delta
+    d, ones = shuffle_mp.rr_sum_worst_delta("0.3", 2, 60)
+    assert ones == 2
+    assert d == round_up(shuffle_mp.rr_sum_delta("0.3", 2, 60, ones=57), 10)
+
+
+# -- parsing ----------------------------------------------------------------------------------------
+def test_digit_separators_are_refused() -> None:
+    with pytest.raises(ValueError, match="separators"):
+        to_fraction("1_0", "epsilon")
+
+
+# -- the optional dp-accounting cross-check ---------------------------------------------------------
+def test_cross_check_is_bounded_and_never_withholds_the_answer(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("dp_accounting")
+    monkeypatch.setattr(account, "CROSS_CHECK_SECONDS", 0.001)
+    status, out, err = run(capsys, "account", "subsampled-gaussian", "--sigma", "1", "--q", "0.01",
+                           "--steps", "10", "--delta", "1e-6")
+    lines = out.splitlines()
+    assert status == 0 and err == ""
+    assert lines[0].startswith("eps = ") and "cross-check skipped" in lines[1]
+
+
+def test_cross_check_can_be_turned_off(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "account", "subsampled-gaussian", "--sigma", "1", "--q", "0.01",
+                         "--steps", "10", "--delta", "1e-6", "--no-cross-check")
+    assert status == 0 and out.count("\n") == 1
+
+
+# -- refusals and hostile parameters (cheap inputs; tests/benchmarks/sweep_accounting.py times
+#    the expensive ones) -------------------------------------------------------------------------
+HOSTILE = [
+    ("calibrate", "gaussian", "--epsilon", "1_0", "--delta", "1e-9", "--sensitivity", "1"),
+    ("calibrate", "gaussian", "--epsilon", "nan", "--delta", "1e-9", "--sensitivity", "1"),
+    ("calibrate", "gaussian", "--epsilon", "inf", "--delta", "1e-9", "--sensitivity", "1"),
+    ("calibrate", "gaussian", "--epsilon", "1e400", "--delta", "1e-9", "--sensitivity", "1"),
+    ("calibrate", "gaussian", "--epsilon", "1", "--delta", "-1", "--sensitivity", "1"),
+    ("calibrate", "gaussian", "--epsilon", "1", "--delta", "1e-9", "--sensitivity", "1",
+     "--digits", "60"),
+    ("calibrate", "gaussian", "--epsilon", "1", "--delta", "1e-9", "--sensitivity", "10",
+     "--discrete"),
+    ("calibrate", "gaussian", "--epsilon", "1", "--delta", "1e-9", "--sensitivity", "1",
+     "--discrete", "--vector", "3,4"),
+    ("calibrate", "gaussian", "--epsilon", "1e-6", "--delta", "1e-9", "--sensitivity", "1",
+     "--discrete"),
+    ("calibrate", "gaussian", "--epsilon", "1", "--delta", "1e-9", "--sensitivity", "1",
+     "--discrete", "--vector", "1000000"),
+    ("calibrate", "poisson", "--epsilon", "1e400", "--delta", "1e-6"),
+    ("calibrate", "poisson", "--epsilon", "1e-6", "--delta", "1e-6"),
+    ("calibrate", "poisson", "--epsilon", "1", "--delta", "1e-6", "--sensitivity", "1000"),
+    ("calibrate", "negative-binomial", "--epsilon", "1", "--delta", "1e-6", "--p", "0.9999999"),
+    ("calibrate", "negative-binomial", "--epsilon", "1e-6", "--delta", "1e-6"),
+    ("account", "shuffle", "--eps0", "1", "--n", "1000000000", "--delta", "1e-6",
+     "--bound", "exact-rr"),
+    ("account", "shuffle", "--eps0", "nan", "--n", "1000", "--delta", "1e-6"),
+    ("account", "shuffle", "--eps0", "1", "--n", "1", "--delta", "1e-6"),
+    ("account", "subsampled-gaussian", "--sigma", "1", "--q", "0.1",
+     "--steps", "100000000000000000", "--delta", "1e-6", "--no-cross-check"),
+    ("account", "subsampled-gaussian", "--sigma", "1", "--q", "-inf", "--steps", "10",
+     "--delta", "1e-6", "--no-cross-check"),
+]
+
+
+@pytest.mark.parametrize("argv", HOSTILE, ids=lambda a: " ".join(a[:2]) + " " + " ".join(a[2:6]))
+def test_hostile_parameters_give_one_line_and_exit_2(
+        capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
+    status, out, err = run(capsys, *argv)
+    assert status == 2, (out, err)
+    assert out == "" and err.count("\n") == 1 and err.startswith("dpspec: error:")
+    assert "Traceback" not in err
+
+
+def test_extreme_but_valid_parameters_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (
+        ("account", "shuffle", "--eps0", "800", "--n", "1000", "--delta", "1e-6"),
+        ("account", "shuffle", "--eps0", "50", "--n", "1000", "--delta", "1e-6"),
+        ("account", "shuffle", "--eps0", "1", "--n", "10000", "--delta", "1e-300",
+         "--bound", "fmt22"),
+        ("account", "subsampled-gaussian", "--sigma", "1000000", "--q", "0.1", "--steps", "10",
+         "--delta", "1e-6", "--no-cross-check"),
+        # nearly no privacy loss: (0, 1e-6)-DP (the total variation is about 1e-400)
+        ("account", "subsampled-gaussian", "--sigma", "1e400", "--q", "0.1", "--steps", "10",
+         "--delta", "1e-6", "--no-cross-check"),
+        ("calibrate", "gaussian", "--epsilon", "1", "--delta", "1e-9", "--sensitivity", "1e-300"),
+    ):
+        status, out, err = run(capsys, *argv)
+        assert status == 0 and err == "" and out.startswith(("eps = ", "sigma = ")), argv
