@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 from typing import Any
@@ -76,8 +77,9 @@ def test_killed_and_survived_on_the_fixture(tmp_path: Path) -> None:
     survivors are exactly the mutants the vectors cannot see: the strict comparisons made
     non-strict (clamping at the bound returns the bound either way: equivalent)."""
     mutants = mutate.mutants_of(_fixture(tmp_path))
-    jobs: list[mutate.Job] = [
-        (m.key, (lambda code=mutate.mutated_code(m): _check(code)), 60.0) for m in mutants]
+    codes = [mutate.mutated_code(m) for m in mutants]
+    jobs: list[mutate.Job] = [(m.key, functools.partial(_check, code), 60.0)
+                              for m, code in zip(mutants, codes, strict=True)]
     outcomes = mutate.run_forked(jobs, workers=2)
     verdicts = {(m.line, m.op): mutate.classify(o, 60.0)[0] for m, o in zip(mutants, outcomes, strict=True)}
     survivors = sorted(k for k, v in verdicts.items() if v == "survived")

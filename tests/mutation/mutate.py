@@ -333,9 +333,18 @@ class _MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 def fresh_dpspec(mutant: Mutant | None, code: CodeType | None = None) -> None:
-    """Forget every ``dpspec`` module (third-party ones stay loaded) and, for a mutant, make the
-    next import of its module run the mutated ``code``."""
-    for name in [n for n in sys.modules if n == "dpspec" or n.startswith("dpspec.")]:
+    """Forget the ``dpspec`` modules that can see the mutant (its module, the spec modules that
+    import it, transitively, and every ``dpspec.conformance`` module; with no mutant, all of
+    them): the next import runs them afresh, the mutated module from ``code``. Other modules,
+    third-party ones included, stay loaded."""
+    if mutant is None:
+        stale = {n for n in sys.modules if n == "dpspec" or n.startswith("dpspec.")}
+    else:
+        files = _importers(mutant.path)[0] | {mutant.path}
+        names = {module_name(f) for f in files}
+        stale = {n for n in sys.modules if n in names or n.startswith("dpspec.conformance")}
+        stale |= {n for n in sys.modules if any(n.startswith(x + ".") for x in names)}
+    for name in stale:
         del sys.modules[name]
     sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _MutantFinder)]
     if mutant is not None:
@@ -350,17 +359,15 @@ def vectors_dir() -> Path:
 
 
 def check_families(names: Sequence[str], committed: dict[str, str]) -> str | None:
-    """Regenerate the named families (in the order given) and compare each file with the committed
-    text, then replay the committed vectors against the (possibly mutated) reference. None if
-    nothing differs; else the first difference."""
-    from dpspec.conformance.families import get_family
+    """For each named family in turn (cheapest first): regenerate its files and compare each with
+    the committed text, then replay its committed vectors against the (possibly mutated)
+    reference. None if nothing differs; else the first difference."""
     from dpspec.conformance.store import replay
     from dpspec.conformance.vectors import canonical_json
 
-    generated: dict[str, list[str]] = {}
-    for name in names:
-        family = get_family(name)
-        seen = generated[name] = []
+    for name in names:  # only the families asked for are imported
+        family = importlib.import_module(f"dpspec.conformance.families.{name}").FAMILY
+        seen = []
         for vf in family.files():
             seen.append(vf.path)
             if committed.get(vf.path) != canonical_json(vf.doc):
@@ -372,11 +379,7 @@ def check_families(names: Sequence[str], committed: dict[str, str]) -> str | Non
         for schema_name, schema in family.schemas().items():
             if committed.get(f"schema/{schema_name}") not in (None, canonical_json(schema)):
                 return f"schema/{schema_name} differs"
-    for name in names:
-        family = get_family(name)
-        for path in sorted(generated[name]):
-            if path not in committed:
-                continue
+        for path in sorted(seen):
             for case in family.cases(path, json.loads(committed[path])):
                 why = replay(family, case)
                 if why is not None:
