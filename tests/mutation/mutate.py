@@ -677,8 +677,6 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
     10 s plus twice the traced baseline time of the families it runs (vectors), or 600 s (tests).
     ``budget``: launch no new mutant after this many seconds (the journal keeps what was done)."""
     mutants = area_mutants(area)
-    if sample is not None and sample < len(mutants):
-        mutants = sorted(random.Random(seed).sample(mutants, sample), key=lambda m: m.key)
     committed = committed_texts()
     evidence = vectors_digest() if mode == "vectors" else tests_digest(area)
     journal = load_journal()
@@ -689,6 +687,12 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
     family_names = [f.name for f in fams.all_families()]
     cov = baseline(family_names, committed, 1200.0) if mode == "vectors" else {}
     digests = {rel: file_digest(rel) for rel in {m.path for m in mutants}}
+    if sample is not None:
+        # the reach of every mutant is known from the baseline at no cost: sample only among the
+        # mutants that some family reaches (vectors mode), so that "unreached" is always complete
+        reached = [m for m in mutants if mode != "vectors" or reaching_families(m, cov)]
+        chosen = set(random.Random(seed).sample(reached, min(sample, len(reached))))
+        mutants = [m for m in mutants if m in chosen or (mode == "vectors" and not reaching_families(m, cov))]
 
     results: list[Result] = []
     jobs: list[Job] = []
@@ -823,7 +827,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--workers", type=int, default=2)
     run.add_argument("--timeout", type=float, help="seconds per mutant (default: from the baseline)")
     run.add_argument("--budget", type=float, help="launch no new mutant after this many seconds")
-    run.add_argument("--sample", type=int, help="run a random sample of this many mutants per area")
+    run.add_argument("--sample", type=int,
+                     help="run a random sample of this many reached mutants per area (the unreached "
+                          "ones are always all recorded)")
     run.add_argument("--force", action="store_true", help="ignore the journal")
     lst = sub.add_parser("list", help="list the mutants of an area")
     lst.add_argument("--area", choices=sorted(AREAS), required=True)
