@@ -11,6 +11,7 @@ difference of 1e-12. Everything else must match exactly.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from decimal import Decimal
@@ -42,7 +43,14 @@ from dpspec.spec.mechanisms import (
     SymmetricRapporTextbook,
 )
 from dpspec.spec.mechanisms.base import DpMechanism
-from dpspec.spec.mechanisms.exact import GeometricSkip, exact_rational, rational_text
+from dpspec.spec.mechanisms.calibration import rappor_aggregate_epsilon, zcdp_rho_for_approx_dp
+from dpspec.spec.mechanisms.exact import (
+    GeometricSkip,
+    exact_rational,
+    exp_enclosure,
+    exp_neg_enclosure,
+    rational_text,
+)
 from dpspec.spec.tape import RandomTape
 
 SCHEMA = "mechanisms-v1.json"
@@ -272,7 +280,7 @@ def op_sample_noise(args: dict[str, Any]) -> dict[str, Any]:
     """``sample_noise(dimension, tape)`` with ``tape = RandomTape(seed, TAG)``; the dimension is
     passed as given (the mechanism checks it)."""
     mech = _mechanism(args)
-    tape = RandomTape(_seed(args), mech.TAG)
+    tape = mech.tape(_seed(args))
     noise = mech.sample_noise(args["dimension"], tape)
     return {"noise": _render_noise(mech, noise), "bitsConsumed": tape.bits_consumed}
 
@@ -327,7 +335,49 @@ def op_geometric_skip_bucket(args: dict[str, Any]) -> dict[str, Any]:
     return {"bucket": None if k is None else str(k)}
 
 
+def op_add_noise(args: dict[str, Any]) -> dict[str, Any]:
+    """``add_noise(measurement, mech.tape(seed))`` with the measurement passed as given (a JSON list
+    of integers, or an integer for binary_rr): the mechanism's own input checks decide."""
+    mech = _mechanism(args)
+    tape = mech.tape(_seed(args))
+    noisy = mech.add_noise(args["measurement"], tape)
+    return {"noisy": _render_noise(mech, noisy), "bitsConsumed": tape.bits_consumed}
+
+
+def op_calibrate(args: dict[str, Any]) -> dict[str, Any]:
+    """The calibrations of dpspec.spec.mechanisms: ``method`` names one (see the header)."""
+    method = args.get("method")
+    if method == "laplace_from_epsilon":
+        lap = DiscreteLaplaceMechanism.from_epsilon(_rational_arg(args, "eps"),
+                                                    _rational_arg(args, "sensitivity"))
+        return {"scale": rational_text(lap.scale)}
+    if method == "gaussian_from_zcdp":
+        gauss = DiscreteGaussianMechanism.from_zcdp(_rational_arg(args, "rho"),
+                                                    _rational_arg(args, "sensitivity"))
+        return {"sigma2": rational_text(gauss.sigma2)}
+    if method == "zcdp_rho_for_approx_dp":
+        return {"rho": rational_text(zcdp_rho_for_approx_dp(_rational_arg(args, "eps"),
+                                                             _rational_arg(args, "delta")))}
+    if method == "rappor_aggregate_epsilon":
+        out = rappor_aggregate_epsilon(_rational_arg(args, "eps0"), count_arg(args, "measCount"),
+                                       _rational_arg(args, "delta"))
+        return {"aggregateEpsilon": out}
+    raise ValueError(f"unknown calibration method {method!r}")
+
+
+def op_exp_enclosure(args: dict[str, Any]) -> dict[str, Any]:
+    """The rigorous enclosures ``exp_neg_enclosure(x, prec)`` and ``exp_enclosure(x, prec)``."""
+    x = _rational_arg(args, "x")
+    prec = json_int_arg(args, "prec")
+    lo, hi = exp_neg_enclosure(x, prec)
+    elo, ehi = exp_enclosure(x, prec)
+    return {"expNeg": [rational_text(lo), rational_text(hi)], "exp": [rational_text(elo), rational_text(ehi)]}
+
+
 DECISION_HANDLERS: dict[str, Handler] = {
+    "mechanisms.add_noise": op_add_noise,
+    "mechanisms.calibrate": op_calibrate,
+    "mechanisms.exp_enclosure": op_exp_enclosure,
     "mechanisms.sample_noise": op_sample_noise,
     "mechanisms.debias": op_debias,
     "mechanisms.analysis": op_analysis,
@@ -358,6 +408,17 @@ DECISIONS_HEADER = [
     " U, or null if the interval holds some T_k (or u = 0) and more chunks are needed. The cases sit"
     " at the bucket boundaries: u = floor(T_k 2^ubits) and its neighbours.",
     "geometric_skip at eps 20: gaps beyond 2^16 (the search past the enclosure table).",
+    "add_noise(mechanism, measurement): as in mechanisms.json, but the measurement is a JSON list of"
+    " integers (a one-hot list for kary_rr; an integer for binary_rr) checked by the mechanism:"
+    " RAPPOR takes only 0/1 entries, the additive mechanisms only integers (JSON booleans and"
+    " fractions are refused), kary_rr exactly one 1 among k entries, binary_rr 0 or 1.",
+    "calibrate(method): laplace_from_epsilon scale = sensitivity/eps; gaussian_from_zcdp sigma2 ="
+    " sensitivity/(2 rho) (sensitivity = Delta_2^2); zcdp_rho_for_approx_dp the largest rho (12"
+    " significant digits, rounded down) with rho-zCDP => (eps, delta)-DP; rappor_aggregate_epsilon"
+    " the OAMC epsilon of measCount symmetric-RAPPOR Clients (6 digits, rounded up) by MJTB+22"
+    " Theorem C.3 and by the proven worst case. Every parameter must be > 0; 0 < delta < 1.",
+    "exp_enclosure(x, prec): dyadic rationals lo <= e^-x <= hi at prec + ceil(2x) bits and their"
+    " reciprocals for e^x (dpspec.spec.mechanisms.exact); x >= 0 (x = 0 gives exactly 1).",
     "Real outputs (debiased, debiasedVariance, flipProbability, responseProbabilities) are decimal"
     " strings with 20 significant digits compared to 1e-12 relative (or absolute near 0);"
     " everything else exactly.",
@@ -371,6 +432,9 @@ DECISIONS_NOTES = {
     "BadU": "u must be an integer in [0, 2^ubits) and ubits a positive multiple of 64.",
     "LargeGap": "eps >= 20: the gaps exceed the 2^16 entries of the enclosure table.",
     "EmptyGaussian": "discrete_gaussian_vector (dpspec.spec.samplers) needs dimension >= 1.",
+    "BadMeasurement": "The measurement does not have the mechanism's type (see the header).",
+    "BadParameter": "A calibration parameter is out of its range.",
+    "NegativeX": "The enclosure is defined for x >= 0.",
 }
 
 
@@ -462,6 +526,60 @@ def decision_groups(seed: Callable[[str], str]) -> list[tuple[str, dict[str, Any
         tests.append(("ubits = 32 is refused", {"u": "1", "ubits": 32}, ["BadU"], "invalid"))
         groups.append(("mechanisms.geometric_skip_bucket", {"eps": rational_text(eps)}, tests))
 
+    add_cases: list[tuple[str, dict[str, Any], list[tuple[Any, str]]]] = [
+        # (a JSON true among the bits is accepted as 1 by check_bits, unlike check_ints: no vector)
+        ("symmetric_rappor", {"eps0": "1"}, [([1, 0, 1, 1, 0], ""), ([0, 2], "BadMeasurement"),
+                                             ([0, -1], "BadMeasurement"), ("01", "BadMeasurement")]),
+        ("asymmetric_rappor", {"eps": "2"}, [([1, 0, 1, 1, 0], ""), ([1, 2], "BadMeasurement")]),
+        ("binary_rr", {"eps": "1/2"}, [(1, ""), (0, ""), (2, "BadMeasurement"), (True, "BadMeasurement")]),
+        ("kary_rr", {"k": 3, "eps": "3/2"}, [([0, 0, 1], ""), ([1, 1, 0], "BadMeasurement"),
+                                             ([0, 0, 0], "BadMeasurement"), ([0, 1], "BadMeasurement"),
+                                             ([0, 2, 0], "BadMeasurement")]),
+        ("discrete_laplace", {"scale": "5/2"}, [([3, -2], ""), ([1, True], "BadMeasurement"),
+                                                ([1, 0.5], "BadMeasurement"), ("12", "BadMeasurement")]),
+    ]
+    for name, params, cases in add_cases:
+        tests = [(f"{name}: measurement {json.dumps(m)}",
+                  {"seed": seed(f"add/{name}/{i}"), "measurement": m},
+                  [flag] if flag else [], "invalid" if flag else "valid")
+                 for i, (m, flag) in enumerate(cases)]
+        groups.append(("mechanisms.add_noise", {"mechanism": name, **params}, tests))
+
+    bad = ["BadParameter"]
+    groups.append(("mechanisms.calibrate", {}, [
+        ("discrete Laplace for eps = 1/2, Delta_1 = 3", {"method": "laplace_from_epsilon", "eps": "1/2",
+                                                         "sensitivity": "3"}, [], "valid"),
+        ("eps = 0 is refused", {"method": "laplace_from_epsilon", "eps": "0", "sensitivity": "1"}, bad,
+         "invalid"),
+        ("Delta_1 = 0 is refused", {"method": "laplace_from_epsilon", "eps": "1", "sensitivity": "0"}, bad,
+         "invalid"),
+        ("discrete Gaussian for rho = 1/8, Delta_2^2 = 2", {"method": "gaussian_from_zcdp", "rho": "1/8",
+                                                             "sensitivity": "2"}, [], "valid"),
+        ("rho = 0 is refused", {"method": "gaussian_from_zcdp", "rho": "0", "sensitivity": "2"}, bad,
+         "invalid"),
+        ("Delta_2^2 = 0 is refused", {"method": "gaussian_from_zcdp", "rho": "1", "sensitivity": "0"}, bad,
+         "invalid"),
+        ("zCDP: eps = 0 is refused", {"method": "zcdp_rho_for_approx_dp", "eps": "0", "delta": "1/1000000"},
+         bad, "invalid"),
+        ("zCDP: delta = 0 is refused", {"method": "zcdp_rho_for_approx_dp", "eps": "1", "delta": "0"}, bad,
+         "invalid"),
+        ("zCDP: delta = 1 is refused", {"method": "zcdp_rho_for_approx_dp", "eps": "1", "delta": "1"}, bad,
+         "invalid"),
+        ("RAPPOR aggregate: eps0 = 2, 1000 Clients, delta = 10^-6",
+         {"method": "rappor_aggregate_epsilon", "eps0": "2", "measCount": 1000, "delta": "1/1000000"}, [],
+         "valid"),
+    ]))
+    groups.append(("mechanisms.exp_enclosure", {}, [
+        ("x = 0: exactly 1", {"x": "0", "prec": 16}, [], "valid"),
+        ("x = 1/3 at 16 bits", {"x": "1/3", "prec": 16}, [], "valid"),
+        ("x = 5 at 64 bits", {"x": "5", "prec": 64}, [], "valid"),
+        ("x = -1 is refused", {"x": "-1", "prec": 16}, ["NegativeX"], "invalid"),
+    ]))
+    groups.append(("mechanisms.analysis", {"mechanism": "kary_rr", "eps": "1"}, [
+        ("k = 1 is refused", {"k": 1, "measCount": 1, "trueCount": 0}, ["BadParameter"], "invalid"),
+        ("k = 0 is refused", {"k": 0, "measCount": 1, "trueCount": 0}, ["BadParameter"], "invalid"),
+    ]))
+
     groups.append(("mechanisms.geometric_skip", {"tag": "vectors/geometric_skip"}, [
         (f"8 gaps at eps = {eps}", {"seed": seed(f"skip/large/{eps}"), "eps": eps, "count": 8},
          ["LargeGap"], "valid") for eps in ("20",)]))
@@ -546,6 +664,20 @@ class MechanismsFamily(Family):
                 {"type": "object", "required": ["bucket"],
                  "properties": {"bucket": {"anyOf": [DEC, {"type": "null"}]}}}),
             "mechanisms.geometric_skip": ops["mechanisms.geometric_skip"],
+            "mechanisms.add_noise": (
+                {"properties": {**mech_args, "seed": HEX, "measurement": {}}},
+                {"type": "object", "required": ["noisy", "bitsConsumed"],
+                 "properties": {"noisy": {}, "bitsConsumed": {"type": "integer", "minimum": 0}}}),
+            "mechanisms.calibrate": (
+                {"properties": {"method": {"type": "string"}, "eps": _EXACT, "eps0": _EXACT, "rho": _EXACT,
+                                "delta": _EXACT, "sensitivity": _EXACT, "measCount": _INT}},
+                {"type": "object", "properties": {
+                    "scale": {"type": "string"}, "sigma2": {"type": "string"}, "rho": {"type": "string"},
+                    "aggregateEpsilon": {"type": "object"}}}),
+            "mechanisms.exp_enclosure": (
+                {"properties": {"x": _EXACT, "prec": _INT}},
+                {"type": "object", "required": ["expNeg", "exp"],
+                 "properties": {"expNeg": reals, "exp": reals}}),
         }
         return {SCHEMA: family_schema(SCHEMA, "DP mechanism vectors", ops),
                 DECISIONS_SCHEMA: family_schema(DECISIONS_SCHEMA, "DP mechanism decision-point vectors",
