@@ -751,24 +751,46 @@ def load_equivalent() -> dict[str, str]:
 
 
 def summarize(area: str, mode: str, results: dict[tuple[str, str], Result],
-              equivalent: dict[str, str]) -> dict[str, Any]:
-    """Score of one area in one mode over the whole current mutant population."""
+              equivalent: dict[str, str], evidence: str) -> dict[str, Any]:
+    """Score of one area in one mode over its current mutant population.
+
+    A result counts if it is for the current source of its file and, unless the mutant was
+    killed, for the current evidence (vectors or tests): a survivor against older vectors is
+    not known to survive the current ones. ``unreached`` mutants are recorded for the whole
+    population on every run; of the reached ones, a run may have taken a sample. The score is
+    ``killed / (measured - equivalent)``; when only a sample of the reached mutants was run, the
+    estimate for the population is ``(1 - unreached share) * (kill rate of the sample)``, both
+    net of equivalent mutants."""
     population = area_mutants(area)
     digests = {rel: file_digest(rel) for rel in {m.path for m in population}}
     got = []
     for m in population:
         r = results.get((mode, m.key))
-        if r is not None and r.file_sha == digests[m.path]:
-            got.append(r)
+        if r is None or r.file_sha != digests[m.path]:
+            continue
+        if r.status in ("survived", "unreached") and r.evidence_sha != evidence:
+            continue
+        got.append(r)
     killed = sum(r.status in ("killed", "timeout") for r in got)
     survivors = [r for r in got if r.status in ("survived", "unreached")]
     equiv = [r for r in survivors if r.key in equivalent]
     live = [r for r in survivors if r.key not in equivalent]
     non_equiv = len(got) - len(equiv)
+    unreached = [r for r in live if r.status == "unreached"]
+    ran = [r for r in got if r.status != "unreached" and r.key not in equivalent]
+    ran_killed = sum(r.status in ("killed", "timeout") for r in ran)
+    full = len(got) == len(population)
+    n_eq_pop = len(population) - len(equiv)
+    estimate = None
+    if mode == "vectors" and ran and n_eq_pop:
+        reached_share = 1 - len(unreached) / n_eq_pop
+        estimate = reached_share * ran_killed / len(ran)
     return {
         "area": area, "mode": mode, "population": len(population), "measured": len(got),
+        "complete": full, "unreached": len(unreached), "run": len(ran), "run_killed": ran_killed,
         "killed": killed, "equivalent": len(equiv), "survived": len(live),
         "score": (killed / non_equiv) if non_equiv else None,
+        "estimate": estimate,
         "survivors": [asdict(r) for r in sorted(live, key=lambda r: (r.path, r.line, r.op))],
         "equivalents": [{"key": r.key, "path": r.path, "line": r.line, "op": r.op,
                          "argument": equivalent[r.key]} for r in sorted(equiv, key=lambda r: r.key)],
@@ -778,7 +800,9 @@ def summarize(area: str, mode: str, results: dict[tuple[str, str], Result],
 def write_report() -> None:
     results = load_journal()
     equivalent = load_equivalent()
-    summaries = [summarize(a, mode, results, equivalent) for a in AREAS for mode in ("vectors", "tests")]
+    vec = vectors_digest()
+    summaries = [summarize(a, mode, results, equivalent, vec if mode == "vectors" else tests_digest(a))
+                 for a in AREAS for mode in ("vectors", "tests")]
     summaries = [s for s in summaries if s["measured"]]
     DOC_JSON.write_text(json.dumps({"areas": summaries}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     lines = [
@@ -789,30 +813,40 @@ def write_report() -> None:
         "docstring of `tests/mutation/mutate.py`). Equivalent mutants are argued in",
         "`tests/mutation/equivalent.json`; the same data as JSON: `docs/mutation.json`.",
         "",
-        "Score = killed / (measured - equivalent). *Measured* < *population* means part of the area",
-        "was not run yet (a sample, or a run stopped early); the score is then over what was measured.",
+        "*Unreached*: mutants on lines that no vector family executes (known for the whole",
+        "population from one traced run of each family; they survive by construction). *Run*: the",
+        "reached mutants actually run (all of them when *complete*, else a random sample), and how",
+        "many of those the vectors killed. *Score* = killed / (measured - equivalent) over what was",
+        "measured; *estimate* = (1 - unreached share) x (kill rate of the run), the expected score",
+        "of the whole population when only a sample of the reached mutants was run.",
         "",
-        "| area | check | population | measured | killed | equivalent | survived | score |",
-        "|---|---|---|---|---|---|---|---|",
+        "| area | check | population | complete | unreached | run | run killed | equivalent | score "
+        "| estimate |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for s in summaries:
         score = "n/a" if s["score"] is None else f"{100 * s['score']:.1f}%"
-        lines.append(f"| {s['area']} | {s['mode']} | {s['population']} | {s['measured']} | {s['killed']} "
-                     f"| {s['equivalent']} | {s['survived']} | {score} |")
+        est = "n/a" if s["estimate"] is None else f"{100 * s['estimate']:.1f}%"
+        lines.append(f"| {s['area']} | {s['mode']} | {s['population']} | {'yes' if s['complete'] else 'no'} "
+                     f"| {s['unreached']} | {s['run']} | {s['run_killed']} | {s['equivalent']} | {score} "
+                     f"| {est} |")
     for s in summaries:
         if not s["survivors"]:
             continue
         lines += ["", f"## Survivors: {s['area']}, {s['mode']}", "",
-                  "| file | line | mutation | note |", "|---|---|---|---|"]
+                  "| file | line:columns | mutation | note |", "|---|---|---|---|"]
         for r in s["survivors"]:
             note = "not reached by any vector" if r["status"] == "unreached" else ""
-            lines.append(f"| {r['path']} | {r['line']} | {r['op']} | {note} |")
+            where = r["key"][len(r["path"]) + 1:].rsplit(":", 1)[0]
+            lines.append(f"| {r['path']} | {where} | {r['op']} | {note} |")
     eq = [e for s in summaries if s["mode"] == "vectors" for e in s["equivalents"]]
     if eq:
-        lines += ["", "## Equivalent mutants (vectors)", "",
-                  "| file | line | mutation | why no vector can see it |", "|---|---|---|---|"]
+        lines += ["", "## Argued survivors (vectors): equivalent, unreachable, redundant or unspecified",
+                  "",
+                  "| file | line:columns | mutation | why no vector can see it |", "|---|---|---|---|"]
         for e in eq:
-            lines.append(f"| {e['path']} | {e['line']} | {e['op']} | {e['argument']} |")
+            where = e["key"][len(e["path"]) + 1:].rsplit(":", 1)[0]
+            lines.append(f"| {e['path']} | {where} | {e['op']} | {e['argument']} |")
     DOC_MD.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
