@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import ClassVar, TypeVar
 
+from dpspec.spec import ntt
 from dpspec.spec.encoding import from_le_bytes
 
 F = TypeVar("F", bound="Field")
@@ -144,16 +145,15 @@ class Field:
     def ntt(cls: type[F], p: Sequence[F], n: builtins.int, set_s: bool = False) -> list[F]:
         """``[P(s * w**i) for i < n]`` for the polynomial with coefficients ``p`` (sec. 6.1.2):
         ``w = nth_root(n)``, ``s = nth_root(2n)`` if ``set_s`` else 1. O(n log n)."""
-        from dpspec.spec.flp import poly  # spec.flp.poly builds on this module
-
-        return cls.from_reduced(poly.ntt(cls, [x.val for x in p], n, set_s))
+        ntt.check_power_of_2(n)
+        s = cls.nth_root(2 * n).val if set_s else 1
+        return cls.from_reduced(ntt.ntt(cls.MODULUS, cls.nth_root(n).val, [x.val for x in p], n, s))
 
     @classmethod
     def inv_ntt(cls: type[F], v: Sequence[F], n: builtins.int) -> list[F]:
         """Coefficients of the polynomial with ``P(w**i) = v[i]``, ``w = nth_root(n)`` (sec. 6.1.2)."""
-        from dpspec.spec.flp import poly
-
-        return cls.from_reduced(poly.inv_ntt(cls, [x.val for x in v], n))
+        ntt.check_power_of_2(n)
+        return cls.from_reduced(ntt.inv_ntt(cls.MODULUS, cls.nth_root(n).val, [x.val for x in v], n))
 
     @classmethod
     def from_reduced(cls: type[F], values: Sequence[builtins.int]) -> list[F]:

@@ -11,9 +11,11 @@ difference of 1e-12. Everything else must match exactly.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import mpmath
@@ -41,7 +43,14 @@ from dpspec.spec.mechanisms import (
     SymmetricRapporTextbook,
 )
 from dpspec.spec.mechanisms.base import DpMechanism
-from dpspec.spec.mechanisms.exact import GeometricSkip, exact_rational
+from dpspec.spec.mechanisms.calibration import rappor_aggregate_epsilon, zcdp_rho_for_approx_dp
+from dpspec.spec.mechanisms.exact import (
+    GeometricSkip,
+    exact_rational,
+    exp_enclosure,
+    exp_neg_enclosure,
+    rational_text,
+)
 from dpspec.spec.tape import RandomTape
 
 SCHEMA = "mechanisms-v1.json"
@@ -230,31 +239,386 @@ NOTES = {
 }
 
 
+# -- decision points, sample_noise, debias and the analysis formulas (mechanisms_decisions.json) ---
+DECISIONS_SCHEMA = "mechanisms_decisions-v1.json"
+DECISIONS_PATH = "mechanisms/mechanisms_decisions.json"
+#: outputs that are real numbers (20 significant digits, compared to TOLERANCE)
+REAL_OUTPUTS = ("debiased", "debiasedVariance", "flipProbability", "responseProbabilities")
+
+
+def _mechanism(args: dict[str, Any]) -> DpMechanism[Any, Any]:
+    """The mechanism named by ``args["mechanism"]`` with its parameter(s) from ``args``."""
+    name = args.get("mechanism")
+    if name == "symmetric_rappor":
+        return SymmetricRappor(_rational_arg(args, "eps0"))
+    if name == "symmetric_rappor_textbook":
+        return SymmetricRapporTextbook(_rational_arg(args, "eps0"))
+    if name == "asymmetric_rappor":
+        return AsymmetricRappor(_rational_arg(args, "eps"))
+    if name == "binary_rr":
+        return BinaryRandomizedResponse(_rational_arg(args, "eps"))
+    if name == "kary_rr":
+        return KaryRandomizedResponse(json_int_arg(args, "k"), _rational_arg(args, "eps"))
+    if name == "discrete_laplace":
+        return DiscreteLaplaceMechanism(_rational_arg(args, "scale"))
+    if name == "discrete_gaussian":
+        return DiscreteGaussianMechanism(_rational_arg(args, "sigma2"))
+    raise ValueError(f"unknown mechanism {name!r}")
+
+
+def _render_noise(mech: DpMechanism[Any, Any], noise: Any) -> Any:
+    if isinstance(mech, KaryRandomizedResponse):
+        return noise.index(1)
+    if isinstance(mech, SymmetricRappor | AsymmetricRappor):
+        return _bits_text(noise)
+    if isinstance(noise, list):
+        return [str(x) for x in noise]
+    return int(noise)
+
+
+def op_sample_noise(args: dict[str, Any]) -> dict[str, Any]:
+    """``sample_noise(dimension, tape)`` with ``tape = RandomTape(seed, TAG)``; the dimension is
+    passed as given (the mechanism checks it)."""
+    mech = _mechanism(args)
+    tape = mech.tape(_seed(args))
+    noise = mech.sample_noise(args["dimension"], tape)
+    return {"noise": _render_noise(mech, noise), "bitsConsumed": tape.bits_consumed}
+
+
+def op_debias(args: dict[str, Any]) -> dict[str, Any]:
+    """``debias(sum, measCount)``: ``sum`` a list of decimal strings (one string for binary_rr),
+    ``measCount`` passed as given (the mechanism checks it)."""
+    mech = _mechanism(args)
+    raw = args["sum"]
+    total: Any = int(_dec_list([raw])[0]) if isinstance(mech, BinaryRandomizedResponse) else [
+        int(s) for s in _dec_list(raw)]
+    out = mech.debias(total, args["measCount"])
+    values = out if isinstance(out, list) else [out]
+    return {"debiased": [_real_text(x) if not isinstance(x, int) else str(x) for x in values]}
+
+
+def op_analysis(args: dict[str, Any]) -> dict[str, Any]:
+    """The mechanism's exact parameters and its analysis formulas at ``measCount`` reports
+    (``trueCount`` of them holding the counted value, where the variance depends on it)."""
+    mech = _mechanism(args)
+    n, true_count = count_arg(args, "measCount"), count_arg(args, "trueCount")
+    if true_count > n:
+        raise ValueError("trueCount must be <= measCount")
+    out: dict[str, Any] = {"params": {k: str(v) for k, v in mech.params().items()}}
+    if isinstance(mech, KaryRandomizedResponse | AsymmetricRappor):
+        out["debiasedVariance"] = [_real_text(mech.debiased_variance(n, true_count))]
+    elif isinstance(mech, SymmetricRappor | BinaryRandomizedResponse):
+        out["debiasedVariance"] = [_real_text(mech.debiased_variance(n))]
+    if isinstance(mech, SymmetricRappor):
+        out["flipProbability"] = [_real_text(mech.flip_probability())]
+        lo, hi = mech.flip_probability_bounds()
+        out["flipProbabilityBounds"] = [rational_text(lo), rational_text(hi)]
+    if isinstance(mech, KaryRandomizedResponse):
+        out["responseProbabilities"] = [_real_text(x) for x in mech.response_probabilities()]
+    return out
+
+
+def op_geometric_skip_bucket(args: dict[str, Any]) -> dict[str, Any]:
+    """The decision rule of geometric_skip on the first ``ubits`` bits ``u`` of ``U``: the bucket
+    ``k`` with ``(T_{k+1}, T_k]`` holding all of ``[u, u + 1) 2^-ubits``, or null when more bits
+    are needed."""
+    eps = _rational_arg(args, "eps")
+    if eps <= 0:
+        raise ValueError("eps must be > 0")
+    ubits = json_int_arg(args, "ubits")
+    if ubits < 1 or ubits % 64:
+        raise ValueError("ubits must be a positive multiple of 64")
+    u = int(no_float(args, "u"))
+    if not 0 <= u < 1 << ubits:
+        raise ValueError("u must be in [0, 2^ubits)")
+    k = GeometricSkip(eps)._locate(u, ubits)
+    return {"bucket": None if k is None else str(k)}
+
+
+def op_add_noise(args: dict[str, Any]) -> dict[str, Any]:
+    """``add_noise(measurement, mech.tape(seed))`` with the measurement passed as given (a JSON list
+    of integers, or an integer for binary_rr): the mechanism's own input checks decide."""
+    mech = _mechanism(args)
+    tape = mech.tape(_seed(args))
+    noisy = mech.add_noise(args["measurement"], tape)
+    return {"noisy": _render_noise(mech, noisy), "bitsConsumed": tape.bits_consumed}
+
+
+def op_calibrate(args: dict[str, Any]) -> dict[str, Any]:
+    """The calibrations of dpspec.spec.mechanisms: ``method`` names one (see the header)."""
+    method = args.get("method")
+    if method == "laplace_from_epsilon":
+        lap = DiscreteLaplaceMechanism.from_epsilon(_rational_arg(args, "eps"),
+                                                    _rational_arg(args, "sensitivity"))
+        return {"scale": rational_text(lap.scale)}
+    if method == "gaussian_from_zcdp":
+        gauss = DiscreteGaussianMechanism.from_zcdp(_rational_arg(args, "rho"),
+                                                    _rational_arg(args, "sensitivity"))
+        return {"sigma2": rational_text(gauss.sigma2)}
+    if method == "zcdp_rho_for_approx_dp":
+        return {"rho": rational_text(zcdp_rho_for_approx_dp(_rational_arg(args, "eps"),
+                                                             _rational_arg(args, "delta")))}
+    if method == "rappor_aggregate_epsilon":
+        out = rappor_aggregate_epsilon(_rational_arg(args, "eps0"), count_arg(args, "measCount"),
+                                       _rational_arg(args, "delta"))
+        return {"aggregateEpsilon": out}
+    raise ValueError(f"unknown calibration method {method!r}")
+
+
+def op_exp_enclosure(args: dict[str, Any]) -> dict[str, Any]:
+    """The rigorous enclosures ``exp_neg_enclosure(x, prec)`` and ``exp_enclosure(x, prec)``."""
+    x = _rational_arg(args, "x")
+    prec = json_int_arg(args, "prec")
+    lo, hi = exp_neg_enclosure(x, prec)
+    elo, ehi = exp_enclosure(x, prec)
+    return {"expNeg": [rational_text(lo), rational_text(hi)], "exp": [rational_text(elo), rational_text(ehi)]}
+
+
+DECISION_HANDLERS: dict[str, Handler] = {
+    "mechanisms.add_noise": op_add_noise,
+    "mechanisms.calibrate": op_calibrate,
+    "mechanisms.exp_enclosure": op_exp_enclosure,
+    "mechanisms.sample_noise": op_sample_noise,
+    "mechanisms.debias": op_debias,
+    "mechanisms.analysis": op_analysis,
+    "mechanisms.geometric_skip_bucket": op_geometric_skip_bucket,
+    "mechanisms.geometric_skip": op_geometric_skip,
+}
+
+DECISIONS_HEADER = [
+    "Decision points and analysis formulas of the DP mechanisms of sec. 4 of"
+    " draft-wang-ppm-differential-privacy-00 (dpspec.spec.mechanisms); companion of"
+    " mechanisms/mechanisms.json, whose header defines the tags, the tape order and the encodings.",
+    "sample_noise(mechanism, dimension): tape = RandomTape(seed, TAG); outputs the noise alone"
+    " (RAPPOR: add_noise of the zero vector; binary_rr: the response to 0, dimension must be 1;"
+    " kary_rr: the category tape.uniform(k), dimension must be k; discrete Laplace/Gaussian: one"
+    " sample per coordinate) and tape.bits_consumed. A dimension that is not a non-negative JSON"
+    " integer is refused.",
+    "debias(mechanism, sum, measCount): the debiasing map of mechanisms.json on a given sum of"
+    " measCount reports; measCount must be a non-negative JSON integer.",
+    "analysis(mechanism, measCount, trueCount): params (the exact parameters as rational strings);"
+    " debiasedVariance: symmetric RAPPOR and binary RR n e^eps/(e^eps - 1)^2; asymmetric RAPPOR"
+    " 4 n e^eps/(e^eps - 1)^2 + trueCount; k-ary RR (trueCount pk (1 - pk) + (n - trueCount)"
+    " qk (1 - qk)) ((e^eps + k - 1)/(e^eps - 1))^2 with pk = e^eps/(e^eps + k - 1), qk ="
+    " 1/(e^eps + k - 1) (responseProbabilities = [pk, qk]); flipProbability p0 = 1/(e^eps0 + 1)"
+    " and flipProbabilityBounds, the dyadic enclosure of p0 at 128 bits that the sampler uses"
+    " (exact strings).",
+    "geometric_skip_bucket(eps, u, ubits): the rule of geometric_skip (mechanisms.json header) after"
+    " ubits/64 chunks read, U in [u, u + 1) 2^-ubits: the k with T_{k+1} < U <= T_k for every such"
+    " U, or null if the interval holds some T_k (or u = 0) and more chunks are needed. The cases sit"
+    " at the bucket boundaries: u = floor(T_k 2^ubits) and its neighbours.",
+    "geometric_skip at eps 20: gaps beyond 2^16 (the search past the enclosure table).",
+    "add_noise(mechanism, measurement): as in mechanisms.json, but the measurement is a JSON list of"
+    " integers (a one-hot list for kary_rr; an integer for binary_rr) checked by the mechanism:"
+    " RAPPOR takes only 0/1 entries, the additive mechanisms only integers (JSON booleans and"
+    " fractions are refused), kary_rr exactly one 1 among k entries, binary_rr 0 or 1.",
+    "calibrate(method): laplace_from_epsilon scale = sensitivity/eps; gaussian_from_zcdp sigma2 ="
+    " sensitivity/(2 rho) (sensitivity = Delta_2^2); zcdp_rho_for_approx_dp the largest rho (12"
+    " significant digits, rounded down) with rho-zCDP => (eps, delta)-DP; rappor_aggregate_epsilon"
+    " the OAMC epsilon of measCount symmetric-RAPPOR Clients (6 digits, rounded up) by MJTB+22"
+    " Theorem C.3 and by the proven worst case. Every parameter must be > 0; 0 < delta < 1.",
+    "exp_enclosure(x, prec): dyadic rationals lo <= e^-x <= hi at prec + ceil(2x) bits and their"
+    " reciprocals for e^x (dpspec.spec.mechanisms.exact); x >= 0 (x = 0 gives exactly 1).",
+    "Real outputs (debiased, debiasedVariance, flipProbability, responseProbabilities) are decimal"
+    " strings with 20 significant digits compared to 1e-12 relative (or absolute near 0);"
+    " everything else exactly.",
+]
+
+DECISIONS_NOTES = {
+    "BadDimension": "The dimension must be a non-negative integer (the mechanism's own for RR).",
+    "BadCount": "measCount must be a non-negative integer.",
+    "BoundaryBucket": "u = floor(T_k 2^ubits) or a neighbour: the decision is at a bucket boundary.",
+    "MoreBits": "The interval of U holds a bucket boundary: more tape chunks are needed (null).",
+    "BadU": "u must be an integer in [0, 2^ubits) and ubits a positive multiple of 64.",
+    "LargeGap": "eps >= 20: the gaps exceed the 2^16 entries of the enclosure table.",
+    "EmptyGaussian": "discrete_gaussian_vector (dpspec.spec.samplers) needs dimension >= 1.",
+    "BadMeasurement": "The measurement does not have the mechanism's type (see the header).",
+    "BadParameter": "A calibration parameter is out of its range.",
+    "NegativeX": "The enclosure is defined for x >= 0.",
+}
+
+
+def _t_floor(eps: Fraction, k: int, ubits: int) -> int:
+    """``floor(T_k 2^ubits)``, ``T_k = (1/(1 + e^-eps))^k``, from enclosures at 4 ubits + 64 bits."""
+    skip = GeometricSkip(eps, work=4 * ubits + 64)
+    lo, hi = skip._bounds(k)
+    shift = skip.work - ubits
+    if lo >> shift != hi >> shift:
+        raise ArithmeticError("enclosure too coarse")  # pragma: no cover
+    return int(lo >> shift)
+
+
+def decision_groups(seed: Callable[[str], str]) -> list[tuple[str, dict[str, Any],
+                                                         list[tuple[str, dict[str, Any], list[str], str]]]]:
+    """The groups of mechanisms_decisions.json: (op, params, tests)."""
+    groups: list[tuple[str, dict[str, Any], list[tuple[str, dict[str, Any], list[str], str]]]] = []
+    mech_params: list[tuple[str, dict[str, Any], int]] = [
+        ("symmetric_rappor", {"eps0": "1"}, 30), ("symmetric_rappor_textbook", {"eps0": "1"}, 30),
+        ("asymmetric_rappor", {"eps": "2"}, 30), ("binary_rr", {"eps": "1/2"}, 1),
+        ("kary_rr", {"k": 6, "eps": "3/2"}, 6), ("discrete_laplace", {"scale": "5/2"}, 5),
+        ("discrete_gaussian", {"sigma2": "100"}, 5),
+    ]
+    for name, params, dim in mech_params:
+        p = {"mechanism": name, **params}
+        tests: list[tuple[str, dict[str, Any], list[str], str]] = [
+            (f"{name}: noise of dimension {dim}", {"seed": seed(f"noise/{name}"), "dimension": dim}, [],
+             "valid")]
+        if name in ("binary_rr", "kary_rr"):
+            tests.append((f"{name}: dimension {dim + 1} is refused",
+                          {"seed": seed(f"noise/{name}/bad"), "dimension": dim + 1}, ["BadDimension"],
+                          "invalid"))
+        elif name == "discrete_gaussian":  # discrete_gaussian_vector needs dim >= 1
+            tests.append((f"{name}: dimension 0 is refused", {"seed": seed(f"noise/{name}/0"),
+                                                             "dimension": 0}, ["EmptyGaussian"], "invalid"))
+        else:
+            tests.append((f"{name}: dimension 0 gives empty noise", {"seed": seed(f"noise/{name}/0"),
+                                                                    "dimension": 0}, [], "valid"))
+        tests.append((f"{name}: dimension -1 is refused",
+                      {"seed": seed(f"noise/{name}/neg"), "dimension": -1}, ["BadDimension"], "invalid"))
+        tests.append((f"{name}: dimension true (a JSON boolean) is refused",
+                      {"seed": seed(f"noise/{name}/bool"), "dimension": True}, ["BadDimension"], "invalid"))
+        groups.append(("mechanisms.sample_noise", p, tests))
+
+    debias_cases: list[tuple[str, dict[str, Any], Any]] = [
+        ("symmetric_rappor", {"eps0": "1"}, ["0", "3", "10"]),
+        ("asymmetric_rappor", {"eps": "2"}, ["0", "3", "10"]),
+        ("binary_rr", {"eps": "1/2"}, "7"),
+        ("kary_rr", {"k": 3, "eps": "3/2"}, ["2", "5", "3"]),
+        ("discrete_laplace", {"scale": "5/2"}, ["-4", "12"]),
+    ]
+    for name, params, total in debias_cases:
+        tests = [(f"{name}: sum of 10 reports", {"sum": total, "measCount": 10}, [], "valid"),
+                 (f"{name}: sum of 0 reports", {"sum": total, "measCount": 0}, [], "valid")]
+        if name != "discrete_laplace":  # its debias is the identity: nothing to check
+            tests += [
+                (f"{name}: measCount -1 is refused", {"sum": total, "measCount": -1}, ["BadCount"],
+                 "invalid"),
+                (f"{name}: measCount true is refused", {"sum": total, "measCount": True}, ["BadCount"],
+                 "invalid")]
+        groups.append(("mechanisms.debias", {"mechanism": name, **params}, tests))
+
+    analysis: list[tuple[str, dict[str, Any]]] = [
+        ("symmetric_rappor", {"eps0": "1"}), ("symmetric_rappor", {"eps0": "13/2"}),
+        ("asymmetric_rappor", {"eps": "2"}), ("binary_rr", {"eps": "1/2"}),
+        ("kary_rr", {"k": 2, "eps": "1"}), ("kary_rr", {"k": 6, "eps": "3/2"}),
+        ("discrete_laplace", {"scale": "5/2"}), ("discrete_gaussian", {"sigma2": "100"}),
+    ]
+    for name, params in analysis:
+        groups.append(("mechanisms.analysis", {"mechanism": name, **params}, [
+            (f"{name} {params}: 1000 reports, 100 true", {"measCount": 1000, "trueCount": 100}, [], "valid"),
+            (f"{name} {params}: 7 reports, 7 true", {"measCount": 7, "trueCount": 7}, [], "valid"),
+        ]))
+
+    for eps in (Fraction(1), Fraction(8)):
+        tests = [("u = 0: the interval holds every T_k of large k", {"u": "0", "ubits": 64},
+                  ["MoreBits"], "valid")]
+        for k in (1, 2, 5):
+            t = _t_floor(eps, k, 64)
+            for du in (-1, 0, 1):
+                tests.append((f"u = floor(T_{k} 2^64) {du:+d}", {"u": str(t + du), "ubits": 64},
+                              ["BoundaryBucket"], "valid"))
+        t = _t_floor(eps, 1, 128)
+        tests.append(("two chunks: u = floor(T_1 2^128)", {"u": str(t), "ubits": 128}, ["BoundaryBucket"],
+                      "valid"))
+        tests.append(("u = 2^64 - 1: the top of the range", {"u": str((1 << 64) - 1), "ubits": 64}, [],
+                      "valid"))
+        tests.append(("u = 2^64 is out of range", {"u": str(1 << 64), "ubits": 64}, ["BadU"], "invalid"))
+        tests.append(("ubits = 32 is refused", {"u": "1", "ubits": 32}, ["BadU"], "invalid"))
+        groups.append(("mechanisms.geometric_skip_bucket", {"eps": rational_text(eps)}, tests))
+
+    add_cases: list[tuple[str, dict[str, Any], list[tuple[Any, str]]]] = [
+        # (a JSON true among the bits is accepted as 1 by check_bits, unlike check_ints: no vector)
+        ("symmetric_rappor", {"eps0": "1"}, [([1, 0, 1, 1, 0], ""), ([0, 2], "BadMeasurement"),
+                                             ([0, -1], "BadMeasurement"), ("01", "BadMeasurement")]),
+        ("asymmetric_rappor", {"eps": "2"}, [([1, 0, 1, 1, 0], ""), ([1, 2], "BadMeasurement")]),
+        ("binary_rr", {"eps": "1/2"}, [(1, ""), (0, ""), (2, "BadMeasurement"), (True, "BadMeasurement")]),
+        ("kary_rr", {"k": 3, "eps": "3/2"}, [([0, 0, 1], ""), ([1, 1, 0], "BadMeasurement"),
+                                             ([0, 0, 0], "BadMeasurement"), ([0, 1], "BadMeasurement"),
+                                             ([0, 2, 0], "BadMeasurement")]),
+        ("discrete_laplace", {"scale": "5/2"}, [([3, -2], ""), ([1, True], "BadMeasurement"),
+                                                ([1, 0.5], "BadMeasurement"), ("12", "BadMeasurement")]),
+    ]
+    for name, params, cases in add_cases:
+        tests = [(f"{name}: measurement {json.dumps(m)}",
+                  {"seed": seed(f"add/{name}/{i}"), "measurement": m},
+                  [flag] if flag else [], "invalid" if flag else "valid")
+                 for i, (m, flag) in enumerate(cases)]
+        groups.append(("mechanisms.add_noise", {"mechanism": name, **params}, tests))
+
+    bad = ["BadParameter"]
+    groups.append(("mechanisms.calibrate", {}, [
+        ("discrete Laplace for eps = 1/2, Delta_1 = 3", {"method": "laplace_from_epsilon", "eps": "1/2",
+                                                         "sensitivity": "3"}, [], "valid"),
+        ("eps = 0 is refused", {"method": "laplace_from_epsilon", "eps": "0", "sensitivity": "1"}, bad,
+         "invalid"),
+        ("Delta_1 = 0 is refused", {"method": "laplace_from_epsilon", "eps": "1", "sensitivity": "0"}, bad,
+         "invalid"),
+        ("discrete Gaussian for rho = 1/8, Delta_2^2 = 2", {"method": "gaussian_from_zcdp", "rho": "1/8",
+                                                             "sensitivity": "2"}, [], "valid"),
+        ("rho = 0 is refused", {"method": "gaussian_from_zcdp", "rho": "0", "sensitivity": "2"}, bad,
+         "invalid"),
+        ("Delta_2^2 = 0 is refused", {"method": "gaussian_from_zcdp", "rho": "1", "sensitivity": "0"}, bad,
+         "invalid"),
+        ("zCDP: eps = 0 is refused", {"method": "zcdp_rho_for_approx_dp", "eps": "0", "delta": "1/1000000"},
+         bad, "invalid"),
+        ("zCDP: delta = 0 is refused", {"method": "zcdp_rho_for_approx_dp", "eps": "1", "delta": "0"}, bad,
+         "invalid"),
+        ("zCDP: delta = 1 is refused", {"method": "zcdp_rho_for_approx_dp", "eps": "1", "delta": "1"}, bad,
+         "invalid"),
+        ("RAPPOR aggregate: eps0 = 2, 1000 Clients, delta = 10^-6",
+         {"method": "rappor_aggregate_epsilon", "eps0": "2", "measCount": 1000, "delta": "1/1000000"}, [],
+         "valid"),
+    ]))
+    groups.append(("mechanisms.exp_enclosure", {}, [
+        ("x = 0: exactly 1", {"x": "0", "prec": 16}, [], "valid"),
+        ("x = 1/3 at 16 bits", {"x": "1/3", "prec": 16}, [], "valid"),
+        ("x = 5 at 64 bits", {"x": "5", "prec": 64}, [], "valid"),
+        ("x = -1 is refused", {"x": "-1", "prec": 16}, ["NegativeX"], "invalid"),
+    ]))
+    groups.append(("mechanisms.analysis", {"mechanism": "kary_rr", "eps": "1"}, [
+        ("k = 1 is refused", {"k": 1, "measCount": 1, "trueCount": 0}, ["BadParameter"], "invalid"),
+        ("k = 0 is refused", {"k": 0, "measCount": 1, "trueCount": 0}, ["BadParameter"], "invalid"),
+    ]))
+
+    groups.append(("mechanisms.geometric_skip", {"tag": "vectors/geometric_skip"}, [
+        (f"8 gaps at eps = {eps}", {"seed": seed(f"skip/large/{eps}"), "eps": eps, "count": 8},
+         ["LargeGap"], "valid") for eps in ("20",)]))
+    return groups
+
+
+def _compare_reals(key: str, want: Any, got: Any) -> str | None:
+    """Real-valued outputs: same length, each within TOLERANCE (relative, absolute near 0)."""
+    if want is None:
+        return None if got is None else f"unexpected output {key!r}"
+    if not isinstance(got, list) or len(got) != len(want):
+        return f"{key}: wrong shape"
+    for i, (a, b) in enumerate(zip(want, got, strict=True)):
+        try:
+            da, db = Decimal(a), Decimal(str(b))
+        except ArithmeticError:
+            return f"{key}[{i}]: not a number"
+        if abs(da - db) > TOLERANCE * max(Decimal(1), abs(da)):
+            return f"{key}[{i}]: expected {a}, got {b}"
+    return None
+
+
 class MechanismsFamily(Family):
     name = "mechanisms"
     summary = "DP mechanisms (sec. 4 of the DP draft): RAPPOR, RR, discrete Laplace/Gaussian"
 
     def handlers(self) -> dict[str, Handler]:
-        return dict(HANDLERS)
+        return {**HANDLERS, **DECISION_HANDLERS}
 
     def compare(self, case: Case, provided: dict[str, Any]) -> str | None:
         assert case.expected is not None
-        exact = {k: v for k, v in case.expected.items() if k != "debiased"}
-        why = diff_outputs(exact, {k: v for k, v in provided.items() if k != "debiased"})
+        exact = {k: v for k, v in case.expected.items() if k not in REAL_OUTPUTS}
+        why = diff_outputs(exact, {k: v for k, v in provided.items() if k not in REAL_OUTPUTS})
         if why is not None:
             return why
-        want, got = case.expected.get("debiased"), provided.get("debiased")
-        if want is None:
-            return None
-        if not isinstance(got, list) or len(got) != len(want):
-            return "debiased: wrong shape"
-        for i, (a, b) in enumerate(zip(want, got, strict=True)):
-            try:
-                da, db = Decimal(a), Decimal(str(b))
-            except ArithmeticError:
-                return f"debiased[{i}]: not a number"
-            if abs(da - db) > TOLERANCE * max(Decimal(1), abs(da)):
-                return f"debiased[{i}]: expected {a}, got {b}"
+        for key in REAL_OUTPUTS:
+            why = _compare_reals(key, case.expected.get(key), provided.get(key))
+            if why is not None:
+                return why
         return None
 
     def schemas(self) -> dict[str, dict[str, Any]]:
@@ -278,7 +642,46 @@ class MechanismsFamily(Family):
                  "properties": {"values": {"type": "array", "items": DEC},
                                 "bitsConsumed": {"type": "integer", "minimum": 0}}}),
         }
-        return {SCHEMA: family_schema(SCHEMA, "DP mechanism vectors", ops)}
+        reals = {"type": "array", "items": {"type": "string"}}
+        mech_args = {"mechanism": {"type": "string"}, "eps0": _EXACT, "eps": _EXACT, "k": _INT,
+                     "scale": _EXACT, "sigma2": _EXACT}
+        decision_ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "mechanisms.sample_noise": (
+                {"properties": {**mech_args, "seed": HEX, "dimension": {}}},
+                {"type": "object", "required": ["noise", "bitsConsumed"],
+                 "properties": {"noise": {}, "bitsConsumed": {"type": "integer", "minimum": 0}}}),
+            "mechanisms.debias": (
+                {"properties": {**mech_args, "sum": {}, "measCount": {}}},
+                {"type": "object", "required": ["debiased"], "properties": {"debiased": reals}}),
+            "mechanisms.analysis": (
+                {"properties": {**mech_args, "measCount": _INT, "trueCount": _INT}},
+                {"type": "object", "required": ["params"],
+                 "properties": {"params": {"type": "object"}, "debiasedVariance": reals,
+                                "flipProbability": reals, "responseProbabilities": reals,
+                                "flipProbabilityBounds": {"type": "array", "items": {"type": "string"}}}}),
+            "mechanisms.geometric_skip_bucket": (
+                {"properties": {"eps": _EXACT, "u": DEC, "ubits": _INT}},
+                {"type": "object", "required": ["bucket"],
+                 "properties": {"bucket": {"anyOf": [DEC, {"type": "null"}]}}}),
+            "mechanisms.geometric_skip": ops["mechanisms.geometric_skip"],
+            "mechanisms.add_noise": (
+                {"properties": {**mech_args, "seed": HEX, "measurement": {}}},
+                {"type": "object", "required": ["noisy", "bitsConsumed"],
+                 "properties": {"noisy": {}, "bitsConsumed": {"type": "integer", "minimum": 0}}}),
+            "mechanisms.calibrate": (
+                {"properties": {"method": {"type": "string"}, "eps": _EXACT, "eps0": _EXACT, "rho": _EXACT,
+                                "delta": _EXACT, "sensitivity": _EXACT, "measCount": _INT}},
+                {"type": "object", "properties": {
+                    "scale": {"type": "string"}, "sigma2": {"type": "string"}, "rho": {"type": "string"},
+                    "aggregateEpsilon": {"type": "object"}}}),
+            "mechanisms.exp_enclosure": (
+                {"properties": {"x": _EXACT, "prec": _INT}},
+                {"type": "object", "required": ["expNeg", "exp"],
+                 "properties": {"expNeg": reals, "exp": reals}}),
+        }
+        return {SCHEMA: family_schema(SCHEMA, "DP mechanism vectors", ops),
+                DECISIONS_SCHEMA: family_schema(DECISIONS_SCHEMA, "DP mechanism decision-point vectors",
+                                                decision_ops)}
 
     def files(self) -> list[VectorFile]:
         tc = TestNumberer()
@@ -356,7 +759,21 @@ class MechanismsFamily(Family):
         ])
         doc = envelope(algorithm="DP mechanisms (draft-wang-ppm-differential-privacy-00 sec. 4)",
                        family=self.name, schema=SCHEMA, header=HEADER, notes=NOTES, groups=groups)
-        return [VectorFile(PATH, doc, SCHEMA)]
+        return [VectorFile(PATH, doc, SCHEMA), self._decisions_file(seed)]
+
+    def _decisions_file(self, seed: Callable[[str], str]) -> VectorFile:
+        tc = TestNumberer()
+        groups = []
+        for op, params, tests in decision_groups(seed):
+            out = []
+            for comment, inputs, flags, result in tests:
+                outputs = DECISION_HANDLERS[op]({**params, **inputs}) if result == "valid" else None
+                out.append(test_entry(tc(), comment, inputs, outputs, result, flags))
+            groups.append({"op": op, "params": params, "tests": out})
+        doc = envelope(algorithm="DP mechanisms: decision points, noise alone, debiasing, analysis",
+                       family=self.name, schema=DECISIONS_SCHEMA, header=DECISIONS_HEADER,
+                       notes=DECISIONS_NOTES, groups=groups)
+        return VectorFile(DECISIONS_PATH, doc, DECISIONS_SCHEMA)
 
 
 FAMILY = MechanismsFamily()

@@ -21,6 +21,8 @@ from dpspec.spec.xof import XofTurboShake128
 
 XOF_SCHEMA = "xof-v1.json"
 TAPE_SCHEMA = "tape-v1.json"
+BOUNDARY_SCHEMA = "tape_boundaries-v1.json"
+BOUNDARY_PATH = "tape/tape_boundaries.json"
 
 
 # -- reference handlers ----------------------------------------------------------------------
@@ -72,6 +74,49 @@ def tape_mixed(args: dict[str, Any]) -> dict[str, Any]:
             "bytesConsumed": tape.bytes_consumed}
 
 
+def tape_bits(args: dict[str, Any]) -> dict[str, Any]:
+    """``tape.bits(k)`` for each ``k`` of ``counts`` in order, from one fresh tape (the counts are
+    passed as given: the tape checks them)."""
+    tape = RandomTape(hex_arg(args, "seed"), args["tag"])
+    counts = args["counts"]
+    if not isinstance(counts, list):
+        raise ValueError("counts must be a list")
+    values = [str(tape.bits(k)) for k in counts]
+    return {"values": values, "bitsConsumed": tape.bits_consumed,
+            "bytesConsumed": tape.bytes_consumed}
+
+
+def xof_format_dst(args: dict[str, Any]) -> dict[str, Any]:
+    """``format_dst(algo_class, algo, usage)`` of sec. 6.2.3 of the VDAF draft."""
+    from dpspec.spec.xof import format_dst
+
+    out = format_dst(int_arg(args, "algoClass"), int_arg(args, "algo"), int_arg(args, "usage"))
+    return {"dst": out.hex()}
+
+
+BOUNDARY_HEADER = [
+    "Boundaries and invalid inputs of the random tape and XofTurboShake128; companion of"
+    " tape/random_tape.json and tape/xof_turboshake128.json, whose headers define the algorithms.",
+    "tape.bits(counts): from one tape RandomTape(seed, tag), tape.bits(k) for each k in order; bits"
+    " are taken least-significant first from the bit stream (step 2 of the tape), so bits(k) is"
+    " the integer sum_{j<k} c_j 2^j of the next k bits. k = 0 gives 0 and takes nothing; k < 0 is an"
+    " error. Counts across 512-bit boundaries check that no bit is skipped or repeated.",
+    "tape.uniform: tags of exactly 255 characters and of the extreme printable characters 0x20 and"
+    " 0x7E are valid; 0x1F and 0x7F are not.",
+    "xof.next: a negative chunk length is an error.",
+    "xof.format_dst(algoClass, algo, usage) = VERSION (1 byte, 18) || algoClass (1 byte) ||"
+    " be32(algo) || be16(usage) (VDAF draft-20 sec. 6.2.3); each field must fit its width.",
+]
+
+BOUNDARY_NOTES = {
+    "BadCount": "A bit count must be >= 0.",
+    "BadTag": "The tag must be 1 to 255 printable ASCII characters (0x20-0x7E).",
+    "BadLength": "A chunk length must be >= 0.",
+    "OutOfRange": "algoClass < 2^8, algo < 2^32, usage < 2^16, all >= 0.",
+    "MaxValue": "The largest value the field holds.",
+}
+
+
 TAPE_HEADER = [
     "The dpspec random tape, version 1 (module dpspec.spec.tape). Every randomized dpspec algorithm",
     "draws its coins from it, so one seed gives one output in every language.",
@@ -114,6 +159,8 @@ class TapeFamily(Family):
             "xof.expand_into_vec": xof_expand_into_vec,
             "tape.uniform": tape_uniform,
             "tape.uniform_mixed": tape_mixed,
+            "tape.bits": tape_bits,
+            "xof.format_dst": xof_format_dst,
         }
 
     def schemas(self) -> dict[str, dict[str, Any]]:
@@ -140,13 +187,84 @@ class TapeFamily(Family):
             "tape.uniform_mixed": ({"properties": {**tape_args, "moduli": {"type": "array",
                                     "items": DEC}}}, tape_out),
         }
+        boundary_ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "tape.bits": ({"properties": {**tape_args, "counts": {"type": "array",
+                                                                  "items": {"type": "integer"}}}},
+                          tape_out),
+            "tape.uniform": tape_ops["tape.uniform"],
+            "xof.next": ({"properties": {**seed_args, "lengths": {"type": "array",
+                                                                  "items": {"type": "integer"}}}},
+                         xof_ops["xof.next"][1]),
+            "xof.format_dst": ({"properties": {"algoClass": DEC, "algo": DEC, "usage": DEC}},
+                               {"type": "object", "required": ["dst"], "properties": {"dst": HEX}}),
+        }
         return {
             XOF_SCHEMA: family_schema(XOF_SCHEMA, "XofTurboShake128 vectors", xof_ops),
             TAPE_SCHEMA: family_schema(TAPE_SCHEMA, "random tape vectors", tape_ops),
+            BOUNDARY_SCHEMA: family_schema(BOUNDARY_SCHEMA, "random tape and XOF boundary vectors",
+                                           boundary_ops),
         }
 
     def files(self) -> list[VectorFile]:
-        return [self._xof_file(), self._tape_file()]
+        return [self._xof_file(), self._tape_file(), self._boundary_file()]
+
+    def _boundary_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups: list[dict[str, Any]] = []
+
+        def group(op: str, params: dict[str, Any], cases: list[tuple[str, dict[str, Any], str]]) -> None:
+            tests = []
+            for label, inputs, flag in cases:
+                valid = flag in ("", "MaxValue")
+                outputs = self._run(op, {**params, **inputs}) if valid else None
+                tests.append(test_entry(tc(), label, inputs, outputs, "valid" if valid else "invalid",
+                                        [flag] if flag else []))
+            groups.append({"op": op, "params": params, "tests": tests})
+
+        group("tape.bits", {"tag": "vectors/bits"}, [
+            ("k = 0 takes nothing", {"seed": vector_seed("tape/bits/0").hex(), "counts": [0, 0]}, ""),
+            ("single bits, least-significant first", {"seed": vector_seed("tape/bits/1").hex(),
+                                                      "counts": [1] * 16}, ""),
+            ("8 then 1 then 7: byte boundaries", {"seed": vector_seed("tape/bits/2").hex(),
+                                                  "counts": [8, 1, 7, 3, 5]}, ""),
+            ("64-bit chunks across the 512-bit refill", {"seed": vector_seed("tape/bits/3").hex(),
+                                                         "counts": [64] * 9}, ""),
+            ("511, 1, 1, 512, 513 bits", {"seed": vector_seed("tape/bits/4").hex(),
+                                          "counts": [511, 1, 1, 512, 513]}, ""),
+            ("k = -1 is rejected", {"seed": vector_seed("tape/bits/5").hex(), "counts": [3, -1]},
+             "BadCount"),
+        ])
+        base = {"seed": vector_seed("tape/tags/boundary").hex(), "n": "1000", "count": 4}
+        group("tape.uniform", {}, [
+            ("a 255-character tag (the maximum)", {**base, "tag": "t" * 255}, ""),
+            ("a 254-character tag", {**base, "tag": "t" * 254}, ""),
+            ("tag ' ' (0x20, the lowest printable)", {**base, "tag": " "}, ""),
+            ("tag '~' (0x7E, the highest printable)", {**base, "tag": "~"}, ""),
+            ("0x1F in the tag is rejected", {**base, "tag": "a\x1fb"}, "BadTag"),
+            ("0x7F in the tag is rejected", {**base, "tag": "a\x7fb"}, "BadTag"),
+            ("n = 2^k exactly: k bits, never rejects", {**base, "tag": "vectors/uniform", "n": str(2**20)},
+             ""),
+            ("n = 2^k + 1: k + 1 bits", {**base, "tag": "vectors/uniform", "n": str(2**20 + 1)}, ""),
+        ])
+        group("xof.next", {"dst": "", "binder": ""}, [
+            ("a negative length is rejected", {"seed": vector_seed("tape/xof/neg").hex(),
+                                               "lengths": [4, -1]}, "BadLength"),
+        ])
+        group("xof.format_dst", {}, [
+            ("Prio3Count's measurement share usage", {"algoClass": "0", "algo": "1", "usage": "1"}, ""),
+            ("largest algoClass, algo and usage",
+             {"algoClass": "255", "algo": str(2**32 - 1), "usage": str(2**16 - 1)}, "MaxValue"),
+            ("algoClass 256 is rejected", {"algoClass": "256", "algo": "0", "usage": "0"}, "OutOfRange"),
+            ("algo 2^32 is rejected", {"algoClass": "0", "algo": str(2**32), "usage": "0"}, "OutOfRange"),
+            ("usage 2^16 is rejected", {"algoClass": "0", "algo": "0", "usage": str(2**16)}, "OutOfRange"),
+            ("a negative algoClass is rejected", {"algoClass": "-1", "algo": "0", "usage": "0"},
+             "OutOfRange"),
+            ("a negative algo is rejected", {"algoClass": "0", "algo": "-1", "usage": "0"}, "OutOfRange"),
+            ("a negative usage is rejected", {"algoClass": "0", "algo": "0", "usage": "-1"}, "OutOfRange"),
+        ])
+        doc = envelope(algorithm="RandomTape-v1 and XofTurboShake128: boundaries", family=self.name,
+                       schema=BOUNDARY_SCHEMA, header=BOUNDARY_HEADER, notes=BOUNDARY_NOTES, groups=groups)
+        return VectorFile(BOUNDARY_PATH, doc, BOUNDARY_SCHEMA)
 
     # -- generators ------------------------------------------------------------------------
     def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:

@@ -26,87 +26,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
+from dpspec.spec import ntt as ntt_mod
 from dpspec.spec.field import Field
 
 FieldType = type[Field]
 
 
-# -- roots of unity ---------------------------------------------------------------------------
-@cache
-def _powers(modulus: int, w: int, n: int) -> tuple[int, ...]:
-    out = [1] * n
-    for i in range(1, n):
-        out[i] = out[i - 1] * w % modulus
-    return tuple(out)
-
-
+# -- roots of unity and the NTT (dpspec.spec.ntt) ---------------------------------------------
 def root_powers(field: FieldType, n: int) -> tuple[int, ...]:
     """``(w**0, ..., w**(n-1))`` for ``w = field.nth_root(n)``, as ints (cached)."""
-    return _powers(field.MODULUS, field.nth_root(n).val, n)
+    return ntt_mod.powers(field.MODULUS, field.nth_root(n).val, n)
 
 
 def _inv_root_powers(field: FieldType, n: int) -> tuple[int, ...]:
     """``(w**0, w**-1, ..., w**-(n-1))`` for ``w = nth_root(n)``."""
     p = field.MODULUS
-    return _powers(p, pow(field.nth_root(n).val, -1, p), n)
-
-
-def _coset_powers(field: FieldType, n: int) -> tuple[int, ...]:
-    """``(s**0, ..., s**(n-1))`` for ``s = nth_root(2n)``."""
-    return _powers(field.MODULUS, field.nth_root(2 * n).val, n)
-
-
-@cache
-def _bit_reversal(n: int) -> tuple[int, ...]:
-    bits = n.bit_length() - 1
-    return tuple(int(format(i, f"0{bits}b")[::-1], 2) if bits else 0 for i in range(n))
-
-
-def _check_power_of_2(n: int) -> None:
-    if n < 1 or n & (n - 1):
-        raise ValueError(f"{n} is not a power of two")
-
-
-# -- the efficient forms ------------------------------------------------------------------------
-def _fft(values: list[int], twiddles: Sequence[int], p: int) -> list[int]:
-    """Iterative radix-2 Cooley-Tukey transform of ``values`` (length n, a power of two).
-
-    ``twiddles`` are the powers of the n-th root of unity used (``w`` for the forward transform,
-    ``w**-1`` for the inverse). The input is put in bit-reversed order; each stage then combines
-    the pairs ``(a[i], a[i + h])`` with ``i mod 2h = j < h`` into ``(a + t*b, a - t*b)``,
-    ``t = w_{2h}**j``. A stage is written as list comprehensions over slices (CPython runs them
-    several times faster than index loops): over the ``n / 2h`` contiguous blocks when they are
-    few, else over the ``h`` strided classes ``i = j mod 2h``.
-
-    Reduction is lazy: only products are reduced mod p; sums and differences (``a - t*b + p``
-    keeps them non-negative) grow by less than ``p`` per stage, so the returned entries are the
-    right residues but only below ``(log2(n) + 1) * p``: callers reduce them.
-    """
-    n = len(values)
-    a = [values[i] for i in _bit_reversal(n)]
-    if n >= 2:  # first stage: t = 1, no products
-        even, odd = a[0::2], a[1::2]
-        a[0::2] = [x + y for x, y in zip(even, odd, strict=True)]
-        a[1::2] = [x - y + p for x, y in zip(even, odd, strict=True)]
-    h = 2
-    while h < n:
-        step = n // (2 * h)
-        if h <= step:  # few residue classes: one strided slice per twiddle
-            for j in range(h):
-                t = twiddles[j * step]
-                even = a[j::2 * h]
-                odd = [x * t % p for x in a[j + h :: 2 * h]]
-                a[j::2 * h] = [x + y for x, y in zip(even, odd, strict=True)]
-                a[j + h :: 2 * h] = [x - y + p for x, y in zip(even, odd, strict=True)]
-        else:  # few blocks: one contiguous slice per block
-            tw = twiddles[: n // 2 : step]  # w_{2h}**j for j < h
-            for start in range(0, n, 2 * h):
-                even = a[start : start + h]
-                odd = [x * t % p for x, t in zip(a[start + h : start + 2 * h], tw, strict=True)]
-                a[start : start + h] = [x + y for x, y in zip(even, odd, strict=True)]
-                a[start + h : start + 2 * h] = [x - y + p for x, y in zip(even, odd, strict=True)]
-        h *= 2
-    return a
+    return ntt_mod.powers(p, pow(field.nth_root(n).val, -1, p), n)
 
 
 def ntt(field: FieldType, coeffs: Sequence[int], n: int, set_s: bool = False) -> list[int]:
@@ -114,31 +49,22 @@ def ntt(field: FieldType, coeffs: Sequence[int], n: int, set_s: bool = False) ->
 
     ``w = nth_root(n)``; ``s = nth_root(2n)`` if ``set_s`` else 1. ``len(coeffs) <= n``.
     """
-    _check_power_of_2(n)
-    if len(coeffs) > n:
-        raise ValueError(f"ntt: {len(coeffs)} coefficients do not fit {n} points")
-    p = field.MODULUS
-    padded = list(coeffs) + [0] * (n - len(coeffs))
-    if set_s:
-        padded = [c * s % p for c, s in zip(padded, _coset_powers(field, n), strict=True)]
-    return [x % p for x in _fft(padded, root_powers(field, n), p)]
+    ntt_mod.check_power_of_2(n)
+    s = field.nth_root(2 * n).val if set_s else 1
+    return ntt_mod.ntt(field.MODULUS, field.nth_root(n).val, coeffs, n, s)
 
 
 def inv_ntt(field: FieldType, values: Sequence[int], n: int) -> list[int]:
     """Coefficients of the polynomial with ``P(w**i) = values[i]``, ``w = nth_root(n)`` (sec. 6.1.2)."""
-    _check_power_of_2(n)
-    if len(values) != n:
-        raise ValueError(f"inv_ntt: expected {n} values, got {len(values)}")
-    p = field.MODULUS
-    n_inv = pow(n, -1, p)
-    return [c * n_inv % p for c in _fft(list(values), _inv_root_powers(field, n), p)]
+    ntt_mod.check_power_of_2(n)
+    return ntt_mod.inv_ntt(field.MODULUS, field.nth_root(n).val, values, n)
 
 
 @cache
 def _doubling_twist(modulus: int, s: int, n: int) -> tuple[int, ...]:
     """``(n**-1 * s**j for j < n)``: the inverse NTT's scaling and the coset shift in one factor."""
     n_inv = pow(n, -1, modulus)
-    return tuple(n_inv * x % modulus for x in _powers(modulus, s, n))
+    return tuple(n_inv * x % modulus for x in ntt_mod.powers(modulus, s, n))
 
 
 def double_evaluations(field: FieldType, values: Sequence[int]) -> list[int]:
@@ -150,11 +76,11 @@ def double_evaluations(field: FieldType, values: Sequence[int]) -> list[int]:
     multiplication per coefficient.
     """
     n = len(values)
-    _check_power_of_2(n)
+    ntt_mod.check_power_of_2(n)
     p = field.MODULUS
-    raw = _fft(list(values), _inv_root_powers(field, n), p)  # n * coefficients, unreduced
+    raw = ntt_mod.fft(list(values), _inv_root_powers(field, n), p)  # n * coefficients, unreduced
     twist = _doubling_twist(p, field.nth_root(2 * n).val, n)
-    odd = _fft([c * t % p for c, t in zip(raw, twist, strict=True)], root_powers(field, n), p)
+    odd = ntt_mod.fft([c * t % p for c, t in zip(raw, twist, strict=True)], root_powers(field, n), p)
     out = [0] * (2 * n)
     out[0::2] = values
     out[1::2] = [x % p for x in odd]
@@ -207,7 +133,7 @@ def lagrange_eval_batched(field: FieldType, polys: Sequence[Sequence[int]], n: i
 
     One batched inversion serves every polynomial, so the cost is ``O(n + total length)``.
     """
-    _check_power_of_2(n)
+    ntt_mod.check_power_of_2(n)
     p = field.MODULUS
     x %= p
     roots = root_powers(field, n)
@@ -240,7 +166,7 @@ def extend_values_to_power_of_2(field: FieldType, values: Sequence[int], n: int)
     then ``P(x_m) = L_S(x_m) * sum_{i in S} P(x_i) / (w_i * (x_m - x_i))``. Cost
     ``O(k * |M|)``: linear for the FLP's gadgets, where ``|M|`` is 1 or 0.
     """
-    _check_power_of_2(n)
+    ntt_mod.check_power_of_2(n)
     k = len(values)
     if k > n:
         raise ValueError(f"extend_values_to_power_of_2: {k} values exceed {n}")

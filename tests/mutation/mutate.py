@@ -1,0 +1,890 @@
+"""Mutation testing of ``dpspec/spec``: do the vectors (and, separately, the tests) catch small bugs?
+
+A benchmark-style script, not part of every CI run::
+
+    python -m tests.mutation.mutate run --area mechanisms            # vectors alone (default)
+    python -m tests.mutation.mutate run --area mechanisms --mode tests --sample 40
+    python -m tests.mutation.mutate report                            # docs/mutation.md + .json
+    python -m tests.mutation.mutate list --area tape                  # the mutants, no run
+
+**Mutants.** Each source file of an area is parsed (``ast``) and every site of the usual operators
+gives one mutant: an arithmetic or bitwise operator swapped (``+``/``-``, ``*``/``//``, ``<<``/``>>``,
+...), a comparison made strict or non-strict or negated (``<``/``<=``, ``==``/``!=``, ``in``/``not in``),
+an integer constant moved by +-1, a boolean constant flipped, ``and``/``or`` swapped, a ``not`` or a
+unary minus dropped, a returned value replaced by ``None`` or negated, a statement deleted
+(``pass``). Docstrings, annotations, ``assert`` and the message of a ``raise`` are left alone. A
+mutant is compiled from the mutated tree, so line numbers stay those of the file.
+
+**Vectors alone** (``--mode vectors``). One baseline per area: each vector family is run (its
+generator, then the replay of its committed files against the reference) in a fresh import of
+``dpspec`` under a line tracer, which records the lines of ``dpspec/spec`` it executes. A mutant
+inside a function body whose lines no family executes cannot change any vector: it survives
+without a run ("not reached"). Any other mutant runs in a forked child that imports ``dpspec``
+afresh with the mutated module, regenerates the families that reach it (every family for a
+mutant at module or class level) and compares each file with the committed one, then replays
+the committed vectors against the mutated reference; it is *killed* at the first difference, an
+exception, or the timeout. This is what ``dpspec vectors check`` does, restricted to the
+families that can notice.
+
+**The test suite** (``--mode tests``). The same forked child runs ``pytest -x`` on the area's test
+files, in process, with the mutant loaded; killed if a test fails or the run times out (tests
+that start a ``dpspec`` subprocess see the unmutated code, so this mode can only under-count).
+
+Results go to a journal (``.mutation-cache/results.jsonl``, one line per mutant run) keyed by the
+mutant and the SHA-256 of its file; a re-run skips every mutant already decided for the same
+source, and re-runs a survivor only if the vectors changed since (``--mode vectors``) or the tests
+changed (``--mode tests``). ``report`` writes every result with the equivalence arguments of
+``tests/mutation/equivalent.json``.
+
+Why not mutmut or cosmic-ray: both are maintained and run on Python 3.11, but mutmut 3 runs pytest
+itself over a copied tree (no custom command) and cosmic-ray runs a shell command per mutant over
+a session database; neither can reuse one import of the heavy dependencies across mutants, nor
+skip the families that cannot reach a mutant, which is what makes the vector check take a second
+per mutant here instead of the ~15 s of a whole ``dpspec vectors check``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import functools
+import hashlib
+import importlib
+import importlib.abc
+import importlib.util
+import json
+import os
+import random
+import select
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from types import CodeType, FrameType, ModuleType
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+SPEC = REPO / "dpspec" / "spec"
+CACHE_DIR = REPO / ".mutation-cache"
+JOURNAL = CACHE_DIR / "results.jsonl"
+EQUIVALENT = Path(__file__).resolve().parent / "equivalent.json"
+DOC_MD = REPO / "docs" / "mutation.md"
+DOC_JSON = REPO / "docs" / "mutation.json"
+
+#: area -> (source files or folders under dpspec/spec, test files under tests/)
+AREAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "samplers": (("samplers",), ("test_samplers.py", "test_samplers_spec.py", "test_samplers_stats.py")),
+    "mechanisms": (("mechanisms",), ("test_mechanisms.py",)),
+    "policies": (("policies",), ("test_policies.py", "test_policies_accounting.py")),
+    "vdaf": (("vdaf", "flp", "field.py", "ntt.py"),
+             ("test_field.py", "test_ntt.py", "test_flp.py", "test_flp_poly.py", "test_prio3.py")),
+    "tape": (("tape.py", "xof.py"), ("test_tape.py", "test_xof.py")),
+    "sa2": (("sa2",), ("test_sa2_ideal.py", "test_sa2_protocol.py", "test_sa2_tokens.py",
+                       "test_sa2_hpke.py", "test_sa2_equivalence.py")),
+    "shuffled": (("shuffled",), ("test_shuffled.py", "test_shuffled_params.py", "test_shuffled_sim.py")),
+    "accounting": (("accounting",), ("test_accounting.py",)),
+    "core": (("rational.py", "distributions.py", "encoding.py"), ("test_distributions.py",)),
+}
+
+
+# -- mutants -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Mutant:
+    """One mutation: the ``index``-th node (in :func:`_nodes` order) of ``path`` rewritten by ``op``."""
+
+    path: str  # relative to the repository, e.g. dpspec/spec/tape.py
+    line: int
+    col: int
+    index: int
+    op: str  # e.g. "Compare Lt->LtE"
+    in_function: bool  # inside a function body (else it runs at import)
+    end_line: int
+    end_col: int
+
+    @property
+    def key(self) -> str:
+        """Stable name: file, start line and column, end column (nested nodes can start at the
+        same place), operator."""
+        return f"{self.path}:{self.line}:{self.col}-{self.end_col}:{self.op}"
+
+
+_BINOP_SWAPS: dict[type[ast.operator], tuple[type[ast.operator], ...]] = {
+    ast.Add: (ast.Sub,), ast.Sub: (ast.Add,), ast.Mult: (ast.FloorDiv,), ast.FloorDiv: (ast.Mult,),
+    ast.Div: (ast.Mult,), ast.Mod: (ast.FloorDiv,), ast.Pow: (ast.Mult,),
+    ast.LShift: (ast.RShift,), ast.RShift: (ast.LShift,), ast.BitAnd: (ast.BitOr,),
+    ast.BitOr: (ast.BitAnd,), ast.BitXor: (ast.BitOr,),
+}
+_CMP_SWAPS: dict[type[ast.cmpop], tuple[type[ast.cmpop], ...]] = {
+    ast.Lt: (ast.LtE, ast.GtE), ast.LtE: (ast.Lt, ast.Gt), ast.Gt: (ast.GtE, ast.LtE),
+    ast.GtE: (ast.Gt, ast.Lt), ast.Eq: (ast.NotEq,), ast.NotEq: (ast.Eq,), ast.Is: (ast.IsNot,),
+    ast.IsNot: (ast.Is,), ast.In: (ast.NotIn,), ast.NotIn: (ast.In,),
+}
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_BOOLISH_CALLS = {"isinstance", "all", "any", "bool", "callable", "hasattr"}
+
+
+def _nodes(tree: ast.AST) -> Iterator[tuple[ast.AST, ast.AST | None, bool]]:
+    """Every node worth mutating, in a fixed order, with its parent and whether it lies in a
+    function body; skips docstrings, annotations, asserts, decorators and raise messages."""
+
+    Visit = Iterator[tuple[ast.AST, ast.AST | None, bool]]
+
+    def visit(node: ast.AST, parent: ast.AST | None, in_fn: bool) -> Visit:
+        if isinstance(node, ast.Assert | ast.JoinedStr):
+            return
+        yield node, parent, in_fn
+        for name, value in ast.iter_fields(node):
+            if name in ("annotation", "returns", "decorator_list", "type_comment"):
+                continue
+            if isinstance(node, ast.Raise) and name in ("exc", "cause"):
+                continue
+            children = value if isinstance(value, list) else [value]
+            body_of_fn = name == "body" and isinstance(node, _FUNCTIONS)
+            for i, child in enumerate(children):
+                if not isinstance(child, ast.AST):
+                    continue
+                if (name == "body" and i == 0 and isinstance(child, ast.Expr)
+                        and isinstance(child.value, ast.Constant) and isinstance(child.value.value, str)):
+                    continue  # docstring
+                if isinstance(node, ast.AnnAssign) and name == "target":
+                    continue
+                yield from visit(child, node, in_fn or body_of_fn)
+
+    yield from visit(tree, None, False)
+
+
+def _is_boolish(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.Compare | ast.BoolOp):
+        return True
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+        return True
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, bool):
+        return True
+    return (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name)
+            and expr.func.id in _BOOLISH_CALLS)
+
+
+def _is_numeric(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.BinOp):
+        return True
+    if isinstance(expr, ast.Constant) and type(expr.value) in (int, float):
+        return True
+    return isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub)
+
+
+_STATEMENTS = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Raise, ast.Break, ast.Continue)
+
+
+def _ops_for(node: ast.AST, parent: ast.AST | None) -> list[str]:
+    """The mutation operators that apply to ``node`` (names as shown in the report)."""
+    ops: list[str] = []
+    if isinstance(node, ast.BinOp | ast.AugAssign):
+        for new in _BINOP_SWAPS.get(type(node.op), ()):
+            ops.append(f"{type(node).__name__} {type(node.op).__name__}->{new.__name__}")
+    elif isinstance(node, ast.Compare):
+        for i, cmp in enumerate(node.ops):
+            for new in _CMP_SWAPS.get(type(cmp), ()):
+                ops.append(f"Compare#{i} {type(cmp).__name__}->{new.__name__}")
+    elif isinstance(node, ast.BoolOp):
+        ops.append("BoolOp " + ("And->Or" if isinstance(node.op, ast.And) else "Or->And"))
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not | ast.USub):
+        ops.append(f"UnaryOp drop {type(node.op).__name__}")
+    elif isinstance(node, ast.Constant):
+        if isinstance(node.value, bool):
+            ops.append(f"Constant {node.value}->{not node.value}")
+        elif type(node.value) is int and not (isinstance(parent, ast.UnaryOp)):
+            ops += ["Constant +1", "Constant -1"]
+    if isinstance(node, ast.Return) and node.value is not None:
+        if not (isinstance(node.value, ast.Constant) and node.value.value is None):
+            ops.append("Return None")
+        if _is_boolish(node.value):
+            ops.append("Return not")
+        elif _is_numeric(node.value):
+            ops.append("Return negate")
+    if isinstance(node, _STATEMENTS) and _deletable(node, parent):
+        ops.append(f"Delete {type(node).__name__}")
+    return ops
+
+
+def _deletable(node: ast.AST, parent: ast.AST | None) -> bool:
+    """Statements inside a function body (deleting module-level code only breaks imports)."""
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+        return False  # docstrings and bare literals
+    return parent is not None and not isinstance(parent, ast.Module | ast.ClassDef)
+
+
+def mutants_of(path: Path) -> list[Mutant]:
+    """Every mutant of one source file (its path relative to the repository when inside it)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    full = path.resolve()
+    rel = full.relative_to(REPO).as_posix() if full.is_relative_to(REPO) else full.as_posix()
+    out = []
+    for index, (node, parent, in_fn) in enumerate(_nodes(tree)):
+        for op in _ops_for(node, parent):
+            line = getattr(node, "lineno", 0)
+            out.append(Mutant(rel, line, getattr(node, "col_offset", 0), index, op, in_fn,
+                              getattr(node, "end_lineno", line) or line,
+                              getattr(node, "end_col_offset", 0) or 0))
+    return out
+
+
+def _apply_op(node: ast.AST, op: str) -> ast.AST | None:
+    """Rewrite ``node`` in place (or return its replacement) for the operator ``op``."""
+    kind, _, what = op.partition(" ")
+    if kind in ("BinOp", "AugAssign"):
+        new = what.split("->")[1]
+        node.op = getattr(ast, new)()  # type: ignore[attr-defined]
+    elif kind.startswith("Compare#"):
+        i = int(kind.split("#")[1])
+        node.ops[i] = getattr(ast, what.split("->")[1])()  # type: ignore[attr-defined]
+    elif kind == "BoolOp":
+        node.op = ast.Or() if what == "And->Or" else ast.And()  # type: ignore[attr-defined]
+    elif kind == "UnaryOp":
+        return node.operand  # type: ignore[attr-defined, no-any-return]
+    elif kind == "Constant":
+        value = node.value  # type: ignore[attr-defined]
+        node.value = (not value) if isinstance(value, bool) else value + (1 if what == "+1" else -1)  # type: ignore[attr-defined]
+    elif kind == "Return":
+        ret: ast.Return = node  # type: ignore[assignment]
+        assert ret.value is not None
+        if what == "None":
+            ret.value = ast.Constant(None)
+        elif what == "not":
+            ret.value = ast.UnaryOp(ast.Not(), ret.value)
+        else:
+            ret.value = ast.UnaryOp(ast.USub(), ret.value)
+    elif kind == "Delete":
+        return ast.Pass()
+    else:
+        raise ValueError(f"unknown mutation {op!r}")
+    return None
+
+
+class _Replace(ast.NodeTransformer):
+    def __init__(self, target: ast.AST, replacement: ast.AST) -> None:
+        self.target, self.replacement = target, replacement
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        if node is self.target:
+            return ast.copy_location(self.replacement, node)
+        return super().visit(node)  # type: ignore[no-any-return]
+
+
+def mutated_tree(source: str, filename: str, mutant: Mutant) -> ast.Module:
+    """The tree of ``source`` with ``mutant`` applied."""
+    tree = ast.parse(source, filename=filename)
+    for index, (node, _parent, _in_fn) in enumerate(_nodes(tree)):
+        if index == mutant.index:
+            if getattr(node, "lineno", 0) != mutant.line:
+                raise RuntimeError(f"{mutant.key}: the source changed since the mutants were listed")
+            replacement = _apply_op(node, mutant.op)
+            if replacement is not None:
+                tree = _Replace(node, replacement).visit(tree)
+            return ast.fix_missing_locations(tree)
+    raise RuntimeError(f"{mutant.key}: node {mutant.index} not found")
+
+
+def mutated_code(mutant: Mutant) -> CodeType:
+    path = REPO / mutant.path  # an absolute mutant.path stays as it is
+    tree = mutated_tree(path.read_text(encoding="utf-8"), str(path), mutant)
+    return compile(tree, str(path), "exec")
+
+
+def area_files(area: str) -> list[Path]:
+    out: list[Path] = []
+    for entry in AREAS[area][0]:
+        p = SPEC / entry
+        out += sorted(p.rglob("*.py")) if p.is_dir() else [p]
+    return out
+
+
+def area_mutants(area: str) -> list[Mutant]:
+    return [m for f in area_files(area) for m in mutants_of(f)]
+
+
+def module_name(rel_path: str) -> str:
+    parts = list(Path(rel_path).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+# -- loading dpspec afresh with one module mutated -----------------------------------------------
+class _MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def __init__(self, name: str, code: CodeType, path: str) -> None:
+        self.name, self.code, self.path = name, code, path
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None) -> Any:
+        if fullname != self.name:
+            return None
+        is_pkg = self.path.endswith("__init__.py")
+        spec = importlib.util.spec_from_file_location(
+            fullname, self.path, loader=self,
+            submodule_search_locations=[str(Path(self.path).parent)] if is_pkg else None)
+        return spec
+
+    def create_module(self, spec: Any) -> None:
+        return None
+
+    def exec_module(self, module: ModuleType) -> None:
+        exec(self.code, module.__dict__)
+
+
+def fresh_dpspec(mutant: Mutant | None, code: CodeType | None = None) -> None:
+    """Forget the ``dpspec`` modules that can see the mutant (its module, the spec modules that
+    import it, transitively, and every ``dpspec.conformance`` module; with no mutant, all of
+    them): the next import runs them afresh, the mutated module from ``code``. Other modules,
+    third-party ones included, stay loaded."""
+    if mutant is None:
+        stale = {n for n in sys.modules if n == "dpspec" or n.startswith("dpspec.")}
+    else:
+        files = _importers(mutant.path)[0] | {mutant.path}
+        names = {module_name(f) for f in files}
+        stale = {n for n in sys.modules if n in names or n.startswith("dpspec.conformance")}
+        stale |= {n for n in sys.modules if any(n.startswith(x + ".") for x in names)}
+    for name in stale:
+        del sys.modules[name]
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _MutantFinder)]
+    if mutant is not None:
+        sys.meta_path.insert(0, _MutantFinder(module_name(mutant.path), code or mutated_code(mutant),
+                                              str(REPO / mutant.path)))
+    importlib.invalidate_caches()
+
+
+# -- the vector check ----------------------------------------------------------------------------
+def vectors_dir() -> Path:
+    return REPO / "vectors"
+
+
+def check_families(names: Sequence[str], committed: dict[str, str]) -> str | None:
+    """For each named family in turn (cheapest first): regenerate its files and compare each with
+    the committed text, then replay its committed vectors against the (possibly mutated)
+    reference. None if nothing differs; else the first difference."""
+    from dpspec.conformance.store import replay
+    from dpspec.conformance.vectors import canonical_json
+
+    for name in names:  # only the families asked for are imported
+        family = importlib.import_module(f"dpspec.conformance.families.{name}").FAMILY
+        seen = []
+        for vf in family.files():
+            seen.append(vf.path)
+            if committed.get(vf.path) != canonical_json(vf.doc):
+                return f"{vf.path} differs"
+        missing = sorted(p for p in committed if p.startswith(name + "/") and p not in seen
+                         and not p.endswith("INDEX.json"))
+        if missing:
+            return f"{missing[0]} no longer generated"
+        for schema_name, schema in family.schemas().items():
+            if committed.get(f"schema/{schema_name}") not in (None, canonical_json(schema)):
+                return f"schema/{schema_name} differs"
+        for path in sorted(seen):
+            for case in family.cases(path, json.loads(committed[path])):
+                why = replay(family, case)
+                if why is not None:
+                    return f"{path} tcId {case.tc_id}: {why}"
+    return None
+
+
+def committed_texts() -> dict[str, str]:
+    root = vectors_dir()
+    return {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8")
+            for p in sorted(root.rglob("*.json"))}
+
+
+def vectors_digest() -> str:
+    h = hashlib.sha256()
+    for path, text in sorted(committed_texts().items()):
+        h.update(path.encode() + b"\0" + hashlib.sha256(text.encode()).digest())
+    return h.hexdigest()
+
+
+def tests_digest(area: str) -> str:
+    h = hashlib.sha256()
+    for name in AREAS[area][1]:
+        p = REPO / "tests" / name
+        if p.is_file():
+            h.update(name.encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+
+def file_digest(rel: str) -> str:
+    return hashlib.sha256((REPO / rel).read_bytes()).hexdigest()
+
+
+# -- baseline: which family reaches which line ---------------------------------------------------
+def _trace_family(name: str, committed: dict[str, str]) -> dict[str, Any]:
+    """In the current (child) process: run family ``name`` under a tracer; the lines of
+    dpspec/spec it executed, per file."""
+    spec_prefix = str(SPEC) + os.sep
+    hits: dict[str, set[int]] = {}
+
+    def local(frame: FrameType, event: str, arg: Any) -> Any:
+        if event == "line":
+            hits[frame.f_code.co_filename].add(frame.f_lineno)
+        return local
+
+    def glob(frame: FrameType, event: str, arg: Any) -> Any:
+        fn = frame.f_code.co_filename
+        if fn.startswith(spec_prefix):
+            hits.setdefault(fn, set()).add(frame.f_lineno)
+            return local
+        return None
+
+    fresh_dpspec(None)
+    from dpspec.conformance.families import all_families
+
+    all_families()  # every import happens here, untraced (module-level code runs at import)
+    start = time.perf_counter()
+    sys.settrace(glob)
+    try:
+        problem = check_families([name], committed)
+    finally:
+        sys.settrace(None)
+    secs = time.perf_counter() - start
+    if problem is not None:
+        raise RuntimeError(f"baseline: family {name} does not reproduce its vectors: {problem}")
+    lines = {Path(f).resolve().relative_to(REPO).as_posix(): sorted(v) for f, v in hits.items()}
+    return {"lines": lines, "secs": secs}
+
+
+Coverage = dict[str, dict[str, Any]]  # family -> {"lines": file -> executed lines, "secs": traced time}
+
+
+def baseline(families: Sequence[str], committed: dict[str, str], timeout: float) -> Coverage:
+    """Family -> file -> executed lines (cached by the digest of the sources and vectors)."""
+    h = hashlib.sha256()
+    for p in sorted((REPO / "dpspec").rglob("*.py")):
+        h.update(p.relative_to(REPO).as_posix().encode() + p.read_bytes())
+    h.update(vectors_digest().encode())
+    cache = CACHE_DIR / f"baseline-{h.hexdigest()[:16]}.json"
+    if cache.is_file():
+        data: Coverage = json.loads(cache.read_text())
+        if set(families) <= set(data):
+            return data
+    out: Coverage = {}
+    jobs: list[Job] = [(name, (lambda name=name: _trace_family(name, committed)), timeout)
+                       for name in families]
+    for name, (status, payload, _secs) in zip(families, run_forked(jobs, workers=2), strict=True):
+        if status != "ok":
+            raise RuntimeError(f"baseline of family {name}: {status} {payload}")
+        out[name] = payload
+        print(f"baseline: {name} traced ({payload['secs']:.1f} s)", file=sys.stderr)
+    CACHE_DIR.mkdir(exist_ok=True)
+    cache.write_text(json.dumps(out))
+    return out
+
+
+# -- forked workers --------------------------------------------------------------------------------
+Outcome = tuple[str, Any, float]
+Job = tuple[str, Callable[[], Any], float]  # name, work, timeout in seconds
+
+
+def run_forked(jobs: Sequence[Job], workers: int, on_done: Callable[[int, Outcome], None] | None = None,
+               deadline: float | None = None) -> list[Outcome]:
+    """Run each job in a forked child, ``workers`` at a time; returns, per job in order,
+    ``("ok", value, secs)``, ``("error", message, secs)`` or ``("timeout", None, secs)``.
+    A child past its job's timeout is killed; so is every child if this function is left early."""
+    results: list[Outcome | None] = [None] * len(jobs)
+    running: dict[int, tuple[int, int, float, bytearray]] = {}  # fd -> (job, pid, start, buf)
+    todo = list(range(len(jobs)))[::-1]
+    sys.stdout.flush()
+    sys.stderr.flush()
+
+    def finish(fd: int, res: Outcome) -> None:
+        i = running.pop(fd)[0]
+        os.close(fd)
+        results[i] = res
+        if on_done:
+            on_done(i, res)
+
+    try:
+        while todo or running:
+            if deadline is not None and time.monotonic() > deadline:
+                todo.clear()
+            while todo and len(running) < workers:
+                i = todo.pop()
+                r, w = os.pipe()
+                pid = os.fork()
+                if pid == 0:  # child
+                    os.close(r)
+                    devnull = os.open(os.devnull, os.O_WRONLY)
+                    os.dup2(devnull, 1)
+                    os.dup2(devnull, 2)
+                    try:
+                        msg = {"status": "ok", "value": jobs[i][1]()}
+                    except BaseException as exc:  # the mutant may raise anything
+                        msg = {"status": "error", "value": f"{type(exc).__name__}: {str(exc)[:200]}"}
+                    with os.fdopen(w, "wb") as fh:
+                        fh.write(json.dumps(msg).encode())
+                    os._exit(0)
+                os.close(w)
+                running[r] = (i, pid, time.monotonic(), bytearray())
+            ready, _, _ = select.select(list(running), [], [], 0.2)
+            now = time.monotonic()
+            for fd in ready:
+                chunk = os.read(fd, 1 << 16)
+                i, pid, start, buf = running[fd]
+                if chunk:
+                    buf += chunk
+                    continue
+                os.waitpid(pid, 0)
+                try:
+                    msg = json.loads(bytes(buf))
+                    res: Outcome = (msg["status"], msg["value"], now - start)
+                except json.JSONDecodeError:
+                    res = ("error", "the child died without an answer", now - start)
+                finish(fd, res)
+            for fd, (i, pid, start, _buf) in list(running.items()):
+                if now - start > jobs[i][2]:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                    finish(fd, ("timeout", None, now - start))
+    finally:
+        for fd, (_i, pid, _start, _buf) in list(running.items()):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            os.close(fd)
+    return [r for r in results if r is not None]
+
+
+# -- running an area -------------------------------------------------------------------------------
+@dataclass
+class Result:
+    key: str
+    area: str
+    mode: str
+    status: str  # killed | survived | timeout | unreached
+    detail: str
+    path: str
+    line: int
+    op: str
+    file_sha: str
+    evidence_sha: str  # digest of the vectors (vectors mode) or of the area's tests (tests mode)
+    secs: float = 0.0
+    families: list[str] = field(default_factory=list)
+
+
+def load_journal() -> dict[tuple[str, str], Result]:
+    out: dict[tuple[str, str], Result] = {}
+    if JOURNAL.is_file():
+        for line in JOURNAL.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                r = Result(**json.loads(line))
+                out[(r.mode, r.key)] = r
+    return out
+
+
+def _append(result: Result) -> None:
+    CACHE_DIR.mkdir(exist_ok=True)
+    with JOURNAL.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(asdict(result), sort_keys=True) + "\n")
+
+
+@functools.cache
+def _direct_importers(rel: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The spec files that import the module ``rel`` (by any import form) and the family modules
+    (``dpspec/conformance/families/NAME.py``) that do: ``(spec files, family names)``."""
+    target = module_name(rel)
+    spec_files, family_names = set(), set()
+    sources = [*sorted(SPEC.rglob("*.py")), *sorted((REPO / "dpspec/conformance/families").glob("*.py"))]
+    for path in sources:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+        if any(n == target or n.startswith(target + ".") for n in names):
+            if path.is_relative_to(SPEC):
+                spec_files.add(path.relative_to(REPO).as_posix())
+            else:
+                family_names.add(path.stem)
+    return frozenset(spec_files), frozenset(family_names)
+
+
+def _importers(rel: str) -> tuple[set[str], set[str]]:
+    """:func:`_direct_importers`, closed transitively (a module-level value computed from an
+    imported constant carries the mutation on)."""
+    files, families, todo = set(), set(), [rel]
+    while todo:
+        spec_files, family_names = _direct_importers(todo.pop())
+        families |= family_names
+        for f in spec_files - files:
+            files.add(f)
+            todo.append(f)
+    return files, families
+
+
+def reaching_families(m: Mutant, cov: Coverage) -> list[str]:
+    """The families that can notice the mutant, cheapest first ([] = none can).
+
+    Inside a function body: the families whose run executes the mutant's lines. At module or
+    class level (it acts at import, e.g. a constant): the families that execute any line of the
+    file or of a spec file that imports it, or whose module imports it (every name the mutated
+    statement binds is read only there)."""
+    names = sorted(cov, key=lambda n: (cov[n]["secs"], n))
+    if not m.in_function:
+        spec_files, family_names = _importers(m.path)
+        files = spec_files | {m.path}
+        return [n for n in names if n in family_names or files & set(cov[n]["lines"])]
+    span = set(range(m.line, m.end_line + 1))
+    return [n for n in names if span & set(cov[n]["lines"].get(m.path, ()))]
+
+
+def _vector_job(m: Mutant, families: list[str], committed: dict[str, str]) -> Callable[[], Any]:
+    code = mutated_code(m)  # in the parent: a failure here is the tool's, not a kill
+
+    def job() -> Any:
+        fresh_dpspec(m, code)
+        return check_families(families, committed)
+    return job
+
+
+def _tests_job(m: Mutant, area: str) -> Callable[[], Any]:
+    code = mutated_code(m)
+
+    def job() -> Any:
+        import pytest
+
+        fresh_dpspec(m, code)
+        os.chdir(REPO)
+        files = [str(REPO / "tests" / f) for f in AREAS[area][1] if (REPO / "tests" / f).is_file()]
+        rc = pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--no-header",
+                          "-W", "ignore", *files])
+        return None if int(rc) == 0 else f"pytest exit {int(rc)}"
+    return job
+
+
+def classify(outcome: Outcome, timeout: float) -> tuple[str, str]:
+    """A job's outcome as a mutant's status: a check that returns None (nothing differs) leaves
+    the mutant alive; a difference, an exception or the timeout kills it."""
+    status, value, _secs = outcome
+    if status == "timeout":
+        return "timeout", f"no answer within {timeout:.0f} s"
+    if status == "error":
+        return "killed", f"raised {value}"
+    if value is None:
+        return "survived", "nothing differs"
+    return "killed", str(value)
+
+
+def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: int | None,
+             seed: int = 19, force: bool = False, budget: float | None = None) -> list[Result]:
+    """Run (or take from the journal) every mutant of ``area``. ``timeout`` per mutant: by default
+    10 s plus twice the traced baseline time of the families it runs (vectors), or 600 s (tests).
+    ``budget``: launch no new mutant after this many seconds (the journal keeps what was done)."""
+    mutants = area_mutants(area)
+    committed = committed_texts()
+    evidence = vectors_digest() if mode == "vectors" else tests_digest(area)
+    journal = load_journal()
+    # warm the heavy third-party imports once, so forked children share them
+    import dpspec.conformance.families as fams
+    import dpspec.conformance.store  # noqa: F401
+
+    family_names = [f.name for f in fams.all_families()]
+    cov = baseline(family_names, committed, 1200.0) if mode == "vectors" else {}
+    digests = {rel: file_digest(rel) for rel in {m.path for m in mutants}}
+    if sample is not None:
+        # the reach of every mutant is known from the baseline at no cost: sample only among the
+        # mutants that some family reaches (vectors mode), so that "unreached" is always complete
+        reached = [m for m in mutants if mode != "vectors" or reaching_families(m, cov)]
+        chosen = set(random.Random(seed).sample(reached, min(sample, len(reached))))
+        mutants = [m for m in mutants if m in chosen or (mode == "vectors" and not reaching_families(m, cov))]
+
+    results: list[Result] = []
+    jobs: list[Job] = []
+    pending: list[tuple[Mutant, list[str]]] = []
+    for m in mutants:
+        old = journal.get((mode, m.key))
+        if (not force and old is not None and old.file_sha == digests[m.path]
+                and (old.status != "survived" and old.status != "unreached" or old.evidence_sha == evidence)):
+            results.append(old)
+            continue
+        if mode == "vectors":
+            fams_for = reaching_families(m, cov)
+            if not fams_for:
+                r = Result(m.key, area, mode, "unreached", "no vector family executes this line",
+                           m.path, m.line, m.op, digests[m.path], evidence)
+                _append(r)
+                results.append(r)
+                continue
+            limit = timeout or 10.0 + 2 * sum(cov[n]["secs"] for n in fams_for)
+            jobs.append((m.key, _vector_job(m, fams_for, committed), limit))
+        else:
+            fams_for = []
+            jobs.append((m.key, _tests_job(m, area), timeout or 600.0))
+        pending.append((m, fams_for))
+
+    print(f"{area} ({mode}): {len(mutants)} mutants, {len(results)} decided already, "
+          f"{len(jobs)} to run on {workers} workers", file=sys.stderr)
+    counter = {"done": 0, "killed": 0}
+    t0 = time.monotonic()
+
+    def done(i: int, res: Outcome) -> None:
+        m, fams_for = pending[i]
+        st, detail = classify(res, jobs[i][2])
+        secs = res[2]
+        r = Result(m.key, area, mode, st, detail, m.path, m.line, m.op, digests[m.path], evidence,
+                   round(secs, 2), fams_for)
+        _append(r)
+        results.append(r)
+        counter["done"] += 1
+        counter["killed"] += st != "survived"
+        if counter["done"] % 20 == 0 or counter["done"] == len(jobs):
+            rate = (time.monotonic() - t0) / counter["done"]
+            print(f"  {counter['done']}/{len(jobs)} run, {counter['killed']} killed, "
+                  f"{rate:.2f} s/mutant", file=sys.stderr)
+
+    run_forked(jobs, workers, done, deadline=None if budget is None else time.monotonic() + budget)
+    return results
+
+
+# -- report ----------------------------------------------------------------------------------------
+def load_equivalent() -> dict[str, str]:
+    if not EQUIVALENT.is_file():
+        return {}
+    data: dict[str, str] = json.loads(EQUIVALENT.read_text(encoding="utf-8"))
+    return data
+
+
+def summarize(area: str, mode: str, results: dict[tuple[str, str], Result],
+              equivalent: dict[str, str], evidence: str) -> dict[str, Any]:
+    """Score of one area in one mode over its current mutant population.
+
+    A result counts if it is for the current source of its file and, unless the mutant was
+    killed, for the current evidence (vectors or tests): a survivor against older vectors is
+    not known to survive the current ones. ``unreached`` mutants are recorded for the whole
+    population on every run; of the reached ones, a run may have taken a sample. The score is
+    ``killed / (measured - equivalent)``; when only a sample of the reached mutants was run, the
+    estimate for the population is ``(1 - unreached share) * (kill rate of the sample)``, both
+    net of equivalent mutants."""
+    population = area_mutants(area)
+    digests = {rel: file_digest(rel) for rel in {m.path for m in population}}
+    got = []
+    for m in population:
+        r = results.get((mode, m.key))
+        if r is None or r.file_sha != digests[m.path]:
+            continue
+        if r.status in ("survived", "unreached") and r.evidence_sha != evidence:
+            continue
+        got.append(r)
+    killed = sum(r.status in ("killed", "timeout") for r in got)
+    survivors = [r for r in got if r.status in ("survived", "unreached")]
+    equiv = [r for r in survivors if r.key in equivalent]
+    live = [r for r in survivors if r.key not in equivalent]
+    non_equiv = len(got) - len(equiv)
+    unreached = [r for r in live if r.status == "unreached"]
+    ran = [r for r in got if r.status != "unreached" and r.key not in equivalent]
+    ran_killed = sum(r.status in ("killed", "timeout") for r in ran)
+    full = len(got) == len(population)
+    n_eq_pop = len(population) - len(equiv)
+    estimate = None
+    if mode == "vectors" and ran and n_eq_pop:
+        reached_share = 1 - len(unreached) / n_eq_pop
+        estimate = reached_share * ran_killed / len(ran)
+    return {
+        "area": area, "mode": mode, "population": len(population), "measured": len(got),
+        "complete": full, "unreached": len(unreached), "run": len(ran), "run_killed": ran_killed,
+        "killed": killed, "equivalent": len(equiv), "survived": len(live),
+        "score": (killed / non_equiv) if non_equiv else None,
+        "estimate": estimate,
+        "survivors": [asdict(r) for r in sorted(live, key=lambda r: (r.path, r.line, r.op))],
+        "equivalents": [{"key": r.key, "path": r.path, "line": r.line, "op": r.op,
+                         "argument": equivalent[r.key]} for r in sorted(equiv, key=lambda r: r.key)],
+    }
+
+
+def write_report() -> None:
+    results = load_journal()
+    equivalent = load_equivalent()
+    vec = vectors_digest()
+    summaries = [summarize(a, mode, results, equivalent, vec if mode == "vectors" else tests_digest(a))
+                 for a in AREAS for mode in ("vectors", "tests")]
+    summaries = [s for s in summaries if s["measured"]]
+    DOC_JSON.write_text(json.dumps({"areas": summaries}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    lines = [
+        "# Mutation testing: do the vectors catch small bugs?",
+        "",
+        "Generated by `python -m tests.mutation.mutate report` from the results of",
+        "`python -m tests.mutation.mutate run --area AREA [--mode tests]` (how it works: the module",
+        "docstring of `tests/mutation/mutate.py`). Equivalent mutants are argued in",
+        "`tests/mutation/equivalent.json`; the same data as JSON: `docs/mutation.json`.",
+        "",
+        "*Unreached*: mutants on lines that no vector family executes (known for the whole",
+        "population from one traced run of each family; they survive by construction). *Run*: the",
+        "reached mutants actually run (all of them when *complete*, else a random sample), and how",
+        "many of those the vectors killed. *Score* = killed / (measured - equivalent) over what was",
+        "measured; *estimate* = (1 - unreached share) x (kill rate of the run), the expected score",
+        "of the whole population when only a sample of the reached mutants was run.",
+        "",
+        "| area | check | population | complete | unreached | run | run killed | equivalent | score "
+        "| estimate |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for s in summaries:
+        score = "n/a" if s["score"] is None else f"{100 * s['score']:.1f}%"
+        est = "n/a" if s["estimate"] is None else f"{100 * s['estimate']:.1f}%"
+        lines.append(f"| {s['area']} | {s['mode']} | {s['population']} | {'yes' if s['complete'] else 'no'} "
+                     f"| {s['unreached']} | {s['run']} | {s['run_killed']} | {s['equivalent']} | {score} "
+                     f"| {est} |")
+    for s in summaries:
+        if not s["survivors"]:
+            continue
+        lines += ["", f"## Survivors: {s['area']}, {s['mode']}", "",
+                  "| file | line:columns | mutation | note |", "|---|---|---|---|"]
+        for r in s["survivors"]:
+            note = "not reached by any vector" if r["status"] == "unreached" else ""
+            where = r["key"][len(r["path"]) + 1:].rsplit(":", 1)[0]
+            lines.append(f"| {r['path']} | {where} | {r['op']} | {note} |")
+    eq = [e for s in summaries if s["mode"] == "vectors" for e in s["equivalents"]]
+    if eq:
+        lines += ["", "## Argued survivors (vectors): equivalent, unreachable, redundant or unspecified",
+                  "",
+                  "| file | line:columns | mutation | why no vector can see it |", "|---|---|---|---|"]
+        for e in eq:
+            where = e["key"][len(e["path"]) + 1:].rsplit(":", 1)[0]
+            lines.append(f"| {e['path']} | {where} | {e['op']} | {e['argument']} |")
+    DOC_MD.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+# -- CLI --------------------------------------------------------------------------------------------
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.mutation.mutate",
+                                     description=(__doc__ or "").split("\n")[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    run = sub.add_parser("run", help="run the mutants of one or more areas")
+    run.add_argument("--area", action="append", choices=sorted(AREAS), required=True)
+    run.add_argument("--mode", choices=("vectors", "tests"), default="vectors")
+    run.add_argument("--workers", type=int, default=2)
+    run.add_argument("--timeout", type=float, help="seconds per mutant (default: from the baseline)")
+    run.add_argument("--budget", type=float, help="launch no new mutant after this many seconds")
+    run.add_argument("--sample", type=int,
+                     help="run a random sample of this many reached mutants per area (the unreached "
+                          "ones are always all recorded)")
+    run.add_argument("--force", action="store_true", help="ignore the journal")
+    lst = sub.add_parser("list", help="list the mutants of an area")
+    lst.add_argument("--area", choices=sorted(AREAS), required=True)
+    sub.add_parser("report", help="write docs/mutation.md and docs/mutation.json from the journal")
+    args = parser.parse_args(argv)
+    if args.cmd == "list":
+        for m in area_mutants(args.area):
+            print(m.key)
+        return 0
+    if args.cmd == "run":
+        if args.workers < 1 or (args.timeout is not None and args.timeout <= 0):
+            print("mutate: --workers must be >= 1 and --timeout > 0", file=sys.stderr)
+            return 2
+        for area in args.area:
+            res = run_area(area, args.mode, args.workers, args.timeout, args.sample, force=args.force,
+                           budget=args.budget)
+            survived = sum(r.status in ("survived", "unreached") for r in res)
+            print(f"{area} ({args.mode}): {len(res) - survived}/{len(res)} killed", file=sys.stderr)
+    write_report()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

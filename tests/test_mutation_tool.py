@@ -1,0 +1,106 @@
+"""The mutation tool of tests/mutation/mutate.py: its operators and its killed/survived verdicts."""
+
+from __future__ import annotations
+
+import functools
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.mutation import mutate
+
+CLAMP = '''"""A fixture module."""
+
+
+def clamp(x: int, lo: int, hi: int) -> int:
+    """Docstrings are not mutated."""
+    assert lo <= hi
+    if x < lo:
+        return lo
+    if x > hi:
+        return hi
+    return x
+'''
+
+# the fixture's "vectors": inputs and expected outputs
+VECTORS = [((5, 0, 10), 5), ((-1, 0, 10), 0), ((11, 0, 10), 10)]
+
+
+def _load(code: Any) -> Any:
+    namespace: dict[str, Any] = {}
+    exec(code, namespace)
+    return namespace["clamp"]
+
+
+def _fixture(tmp_path: Path) -> Path:
+    path = tmp_path / "clamp.py"
+    path.write_text(CLAMP, encoding="utf-8")
+    return path
+
+
+def test_the_operators_found_in_the_fixture(tmp_path: Path) -> None:
+    ops = sorted((m.line, m.op) for m in mutate.mutants_of(_fixture(tmp_path)))
+    assert (7, "Compare#0 Lt->LtE") in ops and (7, "Compare#0 Lt->GtE") in ops
+    assert (9, "Compare#0 Gt->GtE") in ops
+    assert (8, "Return None") in ops and (11, "Return None") in ops
+    assert not any(line in (1, 5, 6) for line, _ in ops)  # docstrings and asserts are left alone
+    assert all(m.in_function for m in mutate.mutants_of(_fixture(tmp_path)))
+
+
+def test_a_known_mutation_changes_the_behaviour(tmp_path: Path) -> None:
+    path = _fixture(tmp_path)
+    [mutant] = [m for m in mutate.mutants_of(path) if m.line == 9 and m.op == "Compare#0 Gt->LtE"]
+    clamp = _load(mutate.mutated_code(mutant))
+    assert clamp(11, 0, 10) == 11 and clamp(5, 0, 10) == 10  # x > hi became x <= hi
+    assert _load(compile(CLAMP, str(path), "exec"))(5, 0, 10) == 5
+
+
+def test_constants_and_deletions() -> None:
+    source = "def f(a):\n    b = a + 2\n    b -= 1\n    return b * 3\n"
+    tree = __import__("ast").parse(source)
+    found = [(node, op) for node, parent, _ in mutate._nodes(tree) for op in mutate._ops_for(node, parent)]
+    ops = [op for _, op in found]
+    assert {"Constant +1", "Constant -1", "BinOp Add->Sub", "AugAssign Sub->Add", "Delete AugAssign",
+            "Delete Assign", "Return None", "Return negate"} <= set(ops)
+
+
+def _check(code: Any) -> str | None:
+    clamp = _load(code)
+    for args, want in VECTORS:
+        if clamp(*args) != want:
+            return f"clamp{args} = {clamp(*args)}, want {want}"
+    return None
+
+
+def test_killed_and_survived_on_the_fixture(tmp_path: Path) -> None:
+    """Run every mutant of the fixture against its three vectors in forked children. The
+    survivors are exactly the mutants the vectors cannot see: the strict comparisons made
+    non-strict (clamping at the bound returns the bound either way: equivalent)."""
+    mutants = mutate.mutants_of(_fixture(tmp_path))
+    codes = [mutate.mutated_code(m) for m in mutants]
+    jobs: list[mutate.Job] = [(m.key, functools.partial(_check, code), 60.0)
+                              for m, code in zip(mutants, codes, strict=True)]
+    outcomes = mutate.run_forked(jobs, workers=2)
+    verdicts = {(m.line, m.op): mutate.classify(o, 60.0)[0] for m, o in zip(mutants, outcomes, strict=True)}
+    survivors = sorted(k for k, v in verdicts.items() if v == "survived")
+    assert survivors == [(7, "Compare#0 Lt->LtE"), (9, "Compare#0 Gt->GtE")]
+    assert verdicts[(11, "Return None")] == "killed"
+
+
+def test_exceptions_and_timeouts_kill() -> None:
+    def boom() -> None:
+        raise ZeroDivisionError("mutant")
+
+    jobs: list[mutate.Job] = [("ok", lambda: None, 60.0), ("diff", lambda: "differs", 60.0),
+                              ("boom", boom, 60.0), ("hang", lambda: time.sleep(60), 1.0)]
+    verdicts = [mutate.classify(o, 1.0)[0] for o in mutate.run_forked(jobs, workers=2)]
+    assert verdicts == ["survived", "killed", "killed", "timeout"]
+
+
+def test_every_area_lists_its_mutants() -> None:
+    for area in mutate.AREAS:
+        assert mutate.area_files(area), area
+        for f in mutate.area_files(area):
+            assert f.is_file(), f
+    keys = [m.key for m in mutate.area_mutants("tape")]
+    assert len(keys) == len(set(keys)) > 100
