@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from dpspec.conformance.cli import CliError
+from dpspec.conformance.progress import Progress
 from dpspec.spec.accounting import seed_tables
 
 
@@ -26,6 +27,7 @@ def register(sub: Any) -> None:
     ):
         p = tsub.add_parser(name, help=text)
         p.add_argument("--json", action="store_true")
+        p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
         if name == "mjtb":
             p.add_argument("--out", type=Path, default=Path("."),
                            help="folder for mjtb_figure1.png (default: current folder)")
@@ -47,8 +49,12 @@ def _md(headers: list[str], rows: list[list[Any]]) -> str:
 
 
 def run_dp_draft(args: argparse.Namespace) -> int:
+    progress = Progress(quiet=args.quiet)
+    progress.step("DP draft Table 1: symmetric RAPPOR accounting ...")
     t1 = seed_tables.dp_draft_table1()
+    progress.step("DP draft Table 2: discrete Gaussian calibration ...")
     t2 = seed_tables.dp_draft_table2()
+    progress.done()
     if args.json:
         print(json.dumps({"table1": t1, "table2": t2}, indent=2, sort_keys=True))
         return 0
@@ -86,7 +92,10 @@ def run_dp_draft(args: argparse.Namespace) -> int:
 
 
 def run_sa2(args: argparse.Namespace) -> int:
+    progress = Progress(quiet=args.quiet)
+    progress.step("SA2 Examples 3-6 ...")
     rows = seed_tables.sa2_examples()
+    progress.done()
     if args.json:
         print(json.dumps(rows, indent=2, sort_keys=True))
         return 0
@@ -101,8 +110,12 @@ def run_sa2(args: argparse.Namespace) -> int:
 
 
 def run_mjtb(args: argparse.Namespace) -> int:
+    progress = Progress(quiet=args.quiet)
+    progress.step("MJTB+22 Figure 1: shuffle bounds over cohort sizes ...")
     rows = seed_tables.mjtb_figure1()
+    progress.step("MJTB+22: the cohort size of the paper's claim ...")
     claim = seed_tables.mjtb_claim()
+    progress.done()
     png = None
     if not args.no_plot:
         png = _plot(rows, args.out)
