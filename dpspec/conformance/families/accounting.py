@@ -9,6 +9,7 @@ expected value times ``1 - rel`` -- rounding them down is a failure even within 
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -275,6 +276,27 @@ HANDLERS: dict[str, Handler] = {
     "accounting.ghazi_minimal_parameter": h_ghazi_min,
     "accounting.budget_transcript": h_budget,
 }
+
+
+def _memoised(handler: Handler) -> Handler:
+    """The handler with a per-process memo of its answers, keyed by the canonical JSON of the
+    arguments: ``dpspec vectors check`` generates the file and then replays every test in one
+    process, and the accounting answers (mpmath at 40 to 50 digits) are pure functions of their
+    arguments, so the replay need not compute them twice. A refusal (an exception) is never
+    memoised; a returned answer is copied, so no caller can alter the memo."""
+    memo: dict[str, dict[str, Any]] = {}
+
+    def run(args: dict[str, Any]) -> dict[str, Any]:
+        key = json.dumps(args, sort_keys=True, default=str)
+        if key not in memo:
+            memo[key] = handler(args)
+        return copy.deepcopy(memo[key])
+
+    run.__doc__ = handler.__doc__
+    return run
+
+
+HANDLERS = {op: _memoised(handler) for op, handler in HANDLERS.items()}
 
 HEADER = [
     "Privacy accounting and calibration (module dpspec.spec.accounting), inputs -> outputs.",
