@@ -21,7 +21,7 @@ import mpmath
 
 from dpspec.conformance.cli import CliError
 from dpspec.spec.sa2 import privacy, protocol
-from dpspec.spec.sa2.ideal import Sa2Error, parse_rate, parse_rational
+from dpspec.spec.sa2.ideal import Sa2Error, exact, parse_rate
 from dpspec.spec.sa2.randomizers import Randomizer
 from dpspec.spec.tape import MAX_SEED_SIZE, MIN_SEED_SIZE, RandomTape
 
@@ -42,13 +42,21 @@ def register(sub: Any) -> None:
     rec.add_argument("--delta", default="1/10000000000", help="delta (default 1e-10)")
     rec.add_argument("--epsilon", default=None,
                      help="claimed epsilon (default: the computed guarantee, rounded up)")
-    rec.add_argument("--dummy-rate", default="0", help="dummy report rate q' (default 0)")
+    rec.add_argument("--dummy-rate", default="0",
+                     help="dummy report rate q' (sec. 4.6): a rational, 'paper' for 1/(epsilon "
+                          "population), or 'auto' for the smallest rate making the count B' "
+                          "(epsilon, delta)-DP (default 0)")
+    rec.add_argument("--population", type=int, default=None,
+                     help="number of eligible devices (needed with dummy reports)")
+    rec.add_argument("--overweight", default=None,
+                     help="rappor: largest probability that an honest report exceeds max_weight "
+                          "(default 1/1000000000)")
     rec.add_argument("--chunk-length", type=int, default=4, help="Prio3 chunk length (default 4)")
     rec.add_argument("--recipe-id", default="dpspec-sa2-example")
-    rec.add_argument("--accountant", default=protocol.DEFAULT_ACCOUNTANT,
-                     choices=sorted(protocol.ACCOUNTANTS),
-                     help="aggregator-model bound the client computes (default "
-                          f"{protocol.DEFAULT_ACCOUNTANT})")
+    rec.add_argument("--accountant", default=privacy.DEFAULT_ACCOUNTANT,
+                     choices=sorted(privacy.ACCOUNTANTS),
+                     help="aggregator-model bound the client computes, validity-gated (default "
+                          f"{privacy.DEFAULT_ACCOUNTANT})")
     rec.set_defaults(func=run_recipe)
 
     sim = ssub.add_parser("simulate", help="run the SA2 protocol for N simulated clients")
@@ -102,11 +110,22 @@ def _dec(x: Fraction) -> str:
 def run_recipe(args: argparse.Namespace) -> int:
     seed = _seed(args.seed)
     try:
-        randomizer = Randomizer.from_json({"name": args.randomizer, "k": args.k,
-                                           "flip": args.flip})
+        rdoc: dict[str, Any] = {"name": args.randomizer, "k": args.k, "flip": args.flip}
+        if args.overweight is not None:
+            rdoc["overweight"] = args.overweight
+        randomizer = Randomizer.from_json(rdoc)
         q = parse_rate(args.q, "--q")
         delta = parse_rate(args.delta, "--delta")
-        dummy = parse_rate(args.dummy_rate, "--dummy-rate")
+        if args.dummy_rate in ("paper", "auto") and (args.population is None
+                                                     or args.epsilon is None):
+            raise Sa2Error(f"--dummy-rate {args.dummy_rate} needs --population and --epsilon")
+        if args.dummy_rate == "paper":
+            dummy = privacy.dummy_rate_paper(exact(args.epsilon, "--epsilon"), args.population)
+        elif args.dummy_rate == "auto":
+            others = int((args.population - 1) * (1 - q))
+            dummy = privacy.dummy_rate_for(exact(args.epsilon, "--epsilon"), delta, others)
+        else:
+            dummy = parse_rate(args.dummy_rate, "--dummy-rate")
         if args.chunk_length < 1:
             raise Sa2Error("--chunk-length must be >= 1")
         dep = protocol.provision(seed)
@@ -115,14 +134,19 @@ def run_recipe(args: argparse.Namespace) -> int:
             .to_bytes(32, "little"), randomizer=randomizer, B=args.B, q=q,
             chunk_length=args.chunk_length, leader_pk=dep.leader_hpke.public_key,
             helper_pk=dep.helper_hpke.public_key, issuer_key=dep.issuer_sk.public_key(),
-            delta=delta, dummy_rate=dummy, accountant=args.accountant)
+            delta=delta, dummy_rate=dummy, population=args.population,
+            accountant=args.accountant)
         if args.epsilon is None:
             probe = protocol.parse_recipe(protocol.make_recipe(epsilon=Fraction(1), **common))
             eps = _round_up(protocol.guarantee(probe).epsilon)
         else:
-            eps = parse_rational(args.epsilon, "--epsilon")
+            eps = exact(args.epsilon, "--epsilon")
         doc = protocol.make_recipe(epsilon=eps, **common)
         doc["privacy"]["epsilon"] = _dec(eps)
+        try:
+            protocol.check_recipe(doc, protocol.PrivacyBudget(eps, 1))
+        except protocol.RecipeRefused as exc:
+            print(f"warning: a client will refuse this recipe: {exc}", file=sys.stderr)
     except Sa2Error as exc:
         raise CliError(str(exc)) from exc
     print(json.dumps(doc, indent=2, sort_keys=True))
@@ -163,7 +187,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise CliError(f"{args.recipe} is not JSON: {exc}") from exc
     try:
         drop = parse_rate(args.drop_rate, "--drop-rate")
-        budget = protocol.PrivacyBudget(parse_rational(args.device_budget, "--device-budget"),
+        budget = protocol.PrivacyBudget(exact(args.device_budget, "--device-budget"),
                                         1)
         recipe, stmt = protocol.check_recipe(doc, budget)
     except protocol.RecipeRefused as exc:
@@ -188,8 +212,8 @@ def run_simulate(args: argparse.Namespace) -> int:
                                   drop_rate=drop, progress=progress)
     progress.done()
     elapsed = time.monotonic() - start
-    agg_stmt = privacy.aggregator_model(
-        protocol.ACCOUNTANTS[recipe.accountant](recipe.randomizer, recipe.delta), recipe.B, "")
+    agg_stmt = protocol.aggregator_guarantee(recipe)
+    count_stmt = protocol.count_guarantee(recipe)
     out = {
         "recipeId": recipe.recipe_id,
         "release": None if res.release is None else list(res.release),
@@ -198,9 +222,14 @@ def run_simulate(args: argparse.Namespace) -> int:
                     "aggregator": {"epsilon": mpmath.nstr(agg_stmt.epsilon, 6),
                                    "delta": mpmath.nstr(agg_stmt.delta, 6)},
                     "claimed": {"epsilon": str(recipe.epsilon), "delta": str(recipe.delta)},
-                    "derivation": stmt.derivation},
+                    "derivation": stmt.derivation, "bound": stmt.bound,
+                    **({"fallback": stmt.fallback} if stmt.fallback else {}),
+                    **({"count": {"epsilon": mpmath.nstr(count_stmt.epsilon, 6),
+                                  "delta": mpmath.nstr(count_stmt.delta, 6)}}
+                       if count_stmt is not None else {})},
         "clients": args.clients, "malicious": args.malicious,
-        "participants": res.participants, "dummies": res.dummies, "reportsSent": res.sent,
+        "participants": res.participants, "dummies": res.dummies,
+        "overweight": res.overweight, "reportsSent": res.sent,
         "dropped": res.dropped, "tokensIssued": res.tokens_issued,
         "accepted": res.outcome.accepted, "rejected": dict(sorted(res.outcome.rejected.items())),
         "seconds": round(elapsed, 2),
@@ -216,11 +245,16 @@ def run_simulate(args: argparse.Namespace) -> int:
         ("privacy", f"({out['privacy']['sa2']['epsilon']}, {out['privacy']['sa2']['delta']})-DP "
                     f"in the SA2 model; ({out['privacy']['aggregator']['epsilon']}, "
                     f"{out['privacy']['aggregator']['delta']})-DP in the aggregator model; "
-                    f"claimed ({_dec(recipe.epsilon)}, {_dec(recipe.delta)})"),
+                    f"claimed ({_dec(recipe.epsilon)}, {_dec(recipe.delta)}); bound "
+                    f"{stmt.bound}" + (f" ({stmt.fallback})" if stmt.fallback else "")),
+        *([("count", f"the released report count B' is ({out['privacy']['count']['epsilon']}, "
+                     f"{out['privacy']['count']['delta']})-DP (dummy reports, sec. 4.6)")]
+          if count_stmt is not None else []),
         ("clients", f"{args.clients} honest, {args.malicious} malicious"),
-        ("reports", f"{res.participants} real + {res.dummies} dummy + "
-                    f"{res.sent - res.participants - res.dummies} malicious = {res.sent} "
-                    f"sent, {res.dropped} dropped, {res.tokens_issued} tokens issued"),
+        ("reports", f"{res.participants - res.overweight} real + {res.dummies} dummy + "
+                    f"{res.sent - res.participants + res.overweight - res.dummies} malicious = "
+                    f"{res.sent} sent ({res.overweight} honest reports over max_weight not "
+                    f"sent), {res.dropped} dropped, {res.tokens_issued} tokens issued"),
         ("accepted", str(res.outcome.accepted)),
         ("rejected", rejected),
         ("release", "no output (fewer than B accepted reports)" if res.release is None
