@@ -48,6 +48,11 @@ def register(sub: Any) -> None:
                           "(epsilon, delta)-DP (default 0)")
     rec.add_argument("--population", type=int, default=None,
                      help="number of eligible devices (needed with dummy reports)")
+    rec.add_argument("--sampling", choices=list(protocol.SAMPLING_MODES), default="poisson",
+                     help="poisson (devices sample themselves at --q) or fixed_size (the "
+                          "aggregators sum B of at least --population reports; --q 1)")
+    rec.add_argument("--time-window", default=None, metavar="T0,K",
+                     help="App. A: the aggregators accept reports arriving in [T0, T0 + K] only")
     rec.add_argument("--overweight", default=None,
                      help="rappor: largest probability that an honest report exceeds max_weight "
                           "(default 1/1000000000)")
@@ -69,6 +74,9 @@ def register(sub: Any) -> None:
     sim.add_argument("--drop-rate", default="0", help="network loss rate, exact (default 0)")
     sim.add_argument("--device-budget", default="1",
                      help="each device's epsilon budget for the check of the recipe (default 1)")
+    sim.add_argument("--arrival-spacing", default="1",
+                     help="time between successive report arrivals, from the window's t0, for a "
+                          "time-bounded recipe (default 1)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     sim.set_defaults(func=run_simulate)
@@ -107,6 +115,15 @@ def _dec(x: Fraction) -> str:
     return f"{float(x):.{digits}f}" if digits <= 15 else f"{x.numerator}/{x.denominator}"
 
 
+def _window(text: str | None) -> tuple[Fraction, Fraction] | None:
+    if text is None:
+        return None
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise Sa2Error("--time-window is T0,K")
+    return exact(parts[0], "--time-window T0"), exact(parts[1], "--time-window K")
+
+
 def run_recipe(args: argparse.Namespace) -> int:
     seed = _seed(args.seed)
     try:
@@ -135,7 +152,7 @@ def run_recipe(args: argparse.Namespace) -> int:
             chunk_length=args.chunk_length, leader_pk=dep.leader_hpke.public_key,
             helper_pk=dep.helper_hpke.public_key, issuer_key=dep.issuer_sk.public_key(),
             delta=delta, dummy_rate=dummy, population=args.population,
-            accountant=args.accountant)
+            accountant=args.accountant, sampling=args.sampling, window=_window(args.time_window))
         if args.epsilon is None:
             probe = protocol.parse_recipe(protocol.make_recipe(epsilon=Fraction(1), **common))
             eps = _round_up(protocol.guarantee(probe).epsilon)
@@ -187,6 +204,9 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise CliError(f"{args.recipe} is not JSON: {exc}") from exc
     try:
         drop = parse_rate(args.drop_rate, "--drop-rate")
+        spacing = exact(args.arrival_spacing, "--arrival-spacing")
+        if spacing < 0:
+            raise Sa2Error("--arrival-spacing must be >= 0")
         budget = protocol.PrivacyBudget(exact(args.device_budget, "--device-budget"),
                                         1)
         recipe, stmt = protocol.check_recipe(doc, budget)
@@ -208,8 +228,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     data_tape = RandomTape(seed, protocol.TAGS["data"])
     k = recipe.randomizer.k
     data = [min(data_tape.uniform(k), data_tape.uniform(k)) for _ in range(args.clients)]
+    arrival = (None if recipe.window is None
+               else protocol.evenly_spaced(recipe.window[0], spacing))
     res = protocol.run_collection(recipe, dep, vdaf, data, seed, malicious=args.malicious,
-                                  drop_rate=drop, progress=progress)
+                                  drop_rate=drop, progress=progress, arrival=arrival)
     progress.done()
     elapsed = time.monotonic() - start
     agg_stmt = protocol.aggregator_guarantee(recipe)
@@ -231,7 +253,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         "participants": res.participants, "dummies": res.dummies,
         "overweight": res.overweight, "reportsSent": res.sent,
         "dropped": res.dropped, "tokensIssued": res.tokens_issued,
-        "accepted": res.outcome.accepted, "rejected": dict(sorted(res.outcome.rejected.items())),
+        "accepted": res.outcome.accepted, "aggregated": res.outcome.aggregated,
+        "rejected": dict(sorted(res.outcome.rejected.items())),
         "seconds": round(elapsed, 2),
     }
     if args.json:
@@ -255,9 +278,13 @@ def run_simulate(args: argparse.Namespace) -> int:
                     f"{res.sent - res.participants + res.overweight - res.dummies} malicious = "
                     f"{res.sent} sent ({res.overweight} honest reports over max_weight not "
                     f"sent), {res.dropped} dropped, {res.tokens_issued} tokens issued"),
-        ("accepted", str(res.outcome.accepted)),
+        ("accepted", str(res.outcome.accepted) + (
+            f" ({res.outcome.aggregated} aggregated: fixed-size sample)"
+            if recipe.sampling == "fixed_size" else "")),
         ("rejected", rejected),
-        ("release", "no output (fewer than B accepted reports)" if res.release is None
+        ("release", ("no output (fewer than B accepted reports" + (
+            f", or fewer than the population {recipe.population} in fixed-size mode)"
+            if recipe.sampling == "fixed_size" else ")")) if res.release is None
          else "[" + ", ".join(str(x) for x in res.release) + "]"),
         ("time", f"{elapsed:.1f} s"),
     ]

@@ -111,10 +111,14 @@ def h_collection(args: dict[str, Any]) -> dict[str, Any]:
     vdaf = protocol.build_vdaf(recipe)
     trace: list[dict[str, str]] = []
     data = [parse_int(x, "data") for x in args["data"]]
+    arrival = None
+    if recipe.window is not None:
+        arrival = protocol.evenly_spaced(recipe.window[0],
+                                         ideal.exact(args["arrivalSpacing"], "arrivalSpacing"))
     res = protocol.run_collection(recipe, dep, vdaf, data, hex_arg(args, "seed"),
                                   malicious=int_arg(args, "malicious"),
                                   drop_rate=ideal.parse_rate(args["dropRate"], "dropRate"),
-                                  trace=trace)
+                                  trace=trace, arrival=arrival)
     position = {id(r): i for i, r in enumerate(res.reports)}
     return {
         "reports": trace,
@@ -122,6 +126,7 @@ def h_collection(args: dict[str, Any]) -> dict[str, Any]:
         "arrival": [position[id(r)] for r in res.delivered],
         "verdicts": res.outcome.verdicts,
         "accepted": res.outcome.accepted,
+        "aggregated": res.outcome.aggregated,
         "rejected": dict(sorted(res.outcome.rejected.items())),
         "release": _release(res.release),
         "tokensIssued": res.tokens_issued,
@@ -302,17 +307,18 @@ class Sa2Family(Family):
         coll_args: dict[str, Any] = {
             "recipe": {"type": "object"}, "issuerP": HEX, "issuerQ": HEX,
             "leaderHpkeIkm": HEX, "helperHpkeIkm": HEX, "verifyKey": HEX, "seed": HEX,
-            "data": {"type": "array", "items": DEC}, "malicious": COUNT, "dropRate": RAT}
+            "data": {"type": "array", "items": DEC}, "malicious": COUNT, "dropRate": RAT,
+            "arrivalSpacing": RAT}
         coll_out: dict[str, Any] = {
             "type": "object",
-            "required": ["reports", "dropped", "arrival", "verdicts", "accepted", "rejected",
-                         "release", "tokensIssued"],
+            "required": ["reports", "dropped", "arrival", "verdicts", "accepted", "aggregated",
+                         "rejected", "release", "tokensIssued"],
             "properties": {
                 "reports": {"type": "array", "items": report},
                 "dropped": {"type": "array", "items": {"type": "boolean"}},
                 "arrival": {"type": "array", "items": COUNT},
                 "verdicts": {"type": "array", "items": {"type": "string"}},
-                "accepted": COUNT, "tokensIssued": COUNT,
+                "accepted": COUNT, "aggregated": COUNT, "tokensIssued": COUNT,
                 "rejected": {"type": "object", "additionalProperties": COUNT},
                 "release": _RELEASE}}
         tok_ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
@@ -505,25 +511,31 @@ class Sa2Family(Family):
             return [str(t.uniform(k)) for _ in range(n)]
 
         rr = Randomizer("randomized_response", 4, Fraction(1, 2))
-        rap = Randomizer("rappor", 3, Fraction(1, 4))
+        rap = Randomizer("rappor", 6, Fraction(1, 10), Fraction(1, 100))  # max_weight 4
         bin_ = Randomizer("binary_randomized_response", 2, Fraction(1, 4))
         tests = []
         cases: list[tuple[str, dict[str, Any], int, str, list[str]]] = [
             ("honest devices, randomized response (Prio3Histogram), released",
              recipe(rr, 3, "1/2"), 0, "0", []),
             ("fewer than B accepted reports: no output", recipe(rr, 6, "1/2"), 0, "0", []),
-            ("one malicious device of each kind, RAPPOR (Prio3MultihotCountVec)",
+            ("one malicious device of each kind, RAPPOR k = 6 (Prio3MultihotCountVec, maxWeight 4)",
              recipe(rap, 2, "1/2"), 5, "0", ["Malicious"]),
             ("dummy reports at rate 1/2 and network loss 1/4, binary RR (Prio3Count)",
              recipe(bin_, 2, "1/3", dummy="1/2"), 0, "1/4", ["Dummies", "Dropped"]),
+            ("fixed-size: the first B = 3 accepted of at least 6 are summed, randomized response",
+             recipe(rr, 3, "1", sampling="fixed_size", population=6), 2, "0", ["FixedSize"]),
+            ("time bound: reports arrive 1 apart from t0 = 0, K = 4: the last three are late",
+             recipe(rr, 3, "1", window=(Fraction(0), Fraction(4))), 0, "0", ["TimeBound"]),
         ]
-        sizes = [8, 6, 6, 10]
+        sizes = [8, 6, 6, 10, 7, 8]
         inputs: dict[str, Any]
         for i, (label, rec, mal, drop, flags) in enumerate(cases):
             r = Randomizer.from_json(rec["randomizer"])
             inputs = {**keys, "recipe": rec, "seed": vector_seed(f"sa2/collection/{i}").hex(),
                       "data": data(f"sa2/collection/{i}", sizes[i], r.k), "malicious": mal,
                       "dropRate": drop}
+            if "timeWindow" in rec:
+                inputs["arrivalSpacing"] = "1"
             tests.append(test_entry(tc(), label, inputs, self._run("sa2.collection", inputs),
                                     flags=flags))
         wrong_key = recipe(rr, 3, "1/2", leader_pk=dep.helper_hpke.public_key,
@@ -545,6 +557,12 @@ class Sa2Family(Family):
                              "devices.",
                 "Dummies": "Devices that did not select themselves send a zero report at rate q'.",
                 "Dropped": "The anonymizer drops reports at the given rate before shuffling.",
+                "FixedSize": "Fixed-size variant (sec. 3): each aggregator sums the first B "
+                             "reports both accepted, in arrival order, and releases only if at "
+                             "least `population` were accepted.",
+                "TimeBound": "App. A: report i (in arrival order) arrives at t0 + i * "
+                             "arrivalSpacing; each aggregator refuses those outside [t0, t0 + K] "
+                             "(outside_time_window) without opening them.",
                 "KeyMismatch": "The recipe's keys are not the deployment's: refuse to run.",
                 "RecipeRefused": "The client's recipe check fails "
                              "(dpspec.spec.sa2.protocol.check_recipe_structure).",

@@ -185,6 +185,31 @@ def sa2_model(base: PrivacyStatement, q: Fraction) -> PrivacyStatement:
                             base.bound, base.fallback)
 
 
+def fixed_size_model(base: PrivacyStatement, B: int, population: int) -> PrivacyStatement:
+    """The fixed-size variant of SA2 (end of sec. 3): exactly ``B`` of at least ``population``
+    reports are summed, a uniform subset; the aggregator-model statement amplified by sampling
+    without replacement (:func:`dpspec.spec.accounting.subsampling.without_replacement_amplification`,
+    [BBG18] Theorem 9, substitution neighbours): ``(ln(1 + (B/N)(e^eps - 1)), (B/N) delta)``."""
+    if base.epsilon == mpmath.inf:
+        return PrivacyStatement("sa2", base.epsilon, base.delta, base.derivation, base.bound,
+                                base.fallback)
+    with mpmath.workdps(DPS):
+        eps, delta = subsampling.without_replacement_amplification(base.epsilon, base.delta, B,
+                                                                  population)
+    return PrivacyStatement("sa2", eps, delta,
+                            f"{base.derivation}; amplified by sampling {B} of at least "
+                            f"{population} reports without replacement", base.bound,
+                            base.fallback)
+
+
+def poisson_shortfall(q: Fraction, k: int, B: int) -> mpmath.mpf:
+    """``Pr[Bin(k, q) < B]``: the probability that the Poisson sample of sec. 3 has fewer than
+    ``B`` members (then SA_B releases nothing). The paper notes it is below ``delta`` when
+    ``B < qk - sqrt(qk log(1/delta))``; above ``B``, the Poisson sample is a mixture of uniform
+    subsets of sizes ``B' >= B``, which relates the two variants."""
+    return 1 - binomial_sf(k, q, B)
+
+
 def donation_time(eps: mpmath.mpf, delta: mpmath.mpf, m: int) -> tuple[mpmath.mpf, mpmath.mpf]:
     """App. A of [SA2], the bound as printed (``eps_paper``, ``delta_paper``) of
     :func:`dpspec.spec.accounting.composition.randomized_donation_time`."""

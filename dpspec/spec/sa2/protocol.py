@@ -63,6 +63,7 @@ PROTOCOL_LABEL = b"dpspec/sa2/v1"
 INFO_PREFIX = b"dpspec/sa2 input share"
 ROLE_CLIENT, ROLE_LEADER, ROLE_HELPER = 1, 2, 3
 RECIPE_VERSION = 1
+SAMPLING_MODES = ("poisson", "fixed_size")
 MIN_ISSUER_MODULUS_BITS = 2048
 
 #: Tape tags of the simulation (``{i}`` is the device index, ``{j}`` the malicious device index).
@@ -116,6 +117,14 @@ class Recipe:
     doc: dict[str, Any]
     accountant: str = DEFAULT_ACCOUNTANT
     population: int | None = None
+    sampling: str = "poisson"
+    window: tuple[Fraction, Fraction] | None = None
+
+    def task_config(self, verify_key: bytes) -> TaskConfig:
+        """What each aggregator is provisioned with (sec. 4.4; fixed-size pool; App. A window)."""
+        return TaskConfig(self.task_id, self.B, verify_key, self.issuer_key,
+                          self.population if self.sampling == "fixed_size" else None,
+                          self.window)
 
 
 def _hex_field(doc: dict[str, Any], key: str, size: int | None = None) -> bytes:
@@ -161,6 +170,25 @@ def parse_recipe(doc: Any) -> Recipe:
         if dummy > 0 and population is None:
             raise Sa2Error("a recipe with dummy reports states the population (the number of "
                            "eligible devices), which bounds the number of dummies")
+        sampling = doc.get("sampling", "poisson")
+        if sampling not in SAMPLING_MODES:
+            raise Sa2Error(f"sampling must be one of {', '.join(SAMPLING_MODES)}")
+        if sampling == "fixed_size":
+            if population is None or population < B:
+                raise Sa2Error("fixed-size sampling needs population >= B: the aggregators sum "
+                               "B of at least that many accepted reports")
+            if q != 1 or dummy != 0:
+                raise Sa2Error("fixed-size sampling happens at the aggregators: samplingRate "
+                               "must be 1 and no dummy reports are needed (sec. 4.6)")
+        window = None
+        if "timeWindow" in doc:
+            tw = doc["timeWindow"]
+            if not isinstance(tw, dict):
+                raise Sa2Error("timeWindow must be an object {t0, K}")
+            window = (exact(tw.get("t0", "missing"), "timeWindow.t0"),
+                      exact(tw.get("K", "missing"), "timeWindow.K"))
+            if window[1] <= 0:
+                raise Sa2Error("timeWindow.K must be > 0")
     except RecipeRefused:
         raise
     except Sa2Error as exc:
@@ -189,14 +217,15 @@ def parse_recipe(doc: Any) -> Recipe:
         raise RecipeRefused("malformed", "recipeId must be a non-empty string")
     return Recipe(rid, _hex_field(doc, "taskId", tokens.TASK_ID_LEN), randomizer, B, q,
                   dict(vdaf), infos[0], infos[1], tokens.PublicKey(n, e), eps, delta, dummy,
-                  doc, accountant, population)
+                  doc, accountant, population, sampling, window)
 
 
 def make_recipe(*, recipe_id: str, task_id: bytes, randomizer: Randomizer, B: int, q: Fraction,
                 chunk_length: int, leader_pk: bytes, helper_pk: bytes,
                 issuer_key: tokens.PublicKey, epsilon: Fraction, delta: Fraction,
                 dummy_rate: Fraction = Fraction(0), population: int | None = None,
-                accountant: str = DEFAULT_ACCOUNTANT) -> dict[str, Any]:
+                accountant: str = DEFAULT_ACCOUNTANT, sampling: str = "poisson",
+                window: tuple[Fraction, Fraction] | None = None) -> dict[str, Any]:
     """A recipe document for the given parameters (the VDAF follows from the randomizer)."""
     vdaf: dict[str, Any] = {"type": randomizer.vdaf_name(), "shares": 2}
     if randomizer.name == "randomized_response":
@@ -223,6 +252,10 @@ def make_recipe(*, recipe_id: str, task_id: bytes, randomizer: Randomizer, B: in
     }
     if population is not None:
         out["population"] = population
+    if sampling != "poisson":
+        out["sampling"] = sampling
+    if window is not None:
+        out["timeWindow"] = {"t0": str(window[0]), "K": str(window[1])}
     return out
 
 
@@ -318,7 +351,12 @@ def count_guarantee(recipe: Recipe) -> PrivacyStatement | None:
 
 def guarantee(recipe: Recipe) -> PrivacyStatement:
     """The SA2-model guarantee of the recipe's ``(R, Dec, B, q)``: :func:`aggregator_guarantee`
-    amplified by Poisson sampling at ``q`` (Theorem 3 of [SA2])."""
+    amplified by Poisson sampling at ``q`` (Theorem 3 of [SA2]); in fixed-size mode, amplified
+    by sampling ``B`` of at least ``population`` reports without replacement
+    (:func:`dpspec.spec.sa2.privacy.fixed_size_model`)."""
+    if recipe.sampling == "fixed_size":
+        assert recipe.population is not None  # parse_recipe enforces it
+        return privacy.fixed_size_model(aggregator_guarantee(recipe), recipe.B, recipe.population)
     return privacy.sa2_model(aggregator_guarantee(recipe), recipe.q)
 
 
@@ -492,6 +530,17 @@ class TaskConfig:
     B: int
     verify_key: bytes
     issuer_key: tokens.PublicKey
+    pool: int | None = None
+    window: tuple[Fraction, Fraction] | None = None
+
+    def in_window(self, time: Fraction | None) -> bool:
+        """App. A: a report is aggregated only if it arrives in ``[t0, t0 + K]``."""
+        if self.window is None:
+            return True
+        if time is None:
+            raise Sa2Error("a time-bounded task needs the arrival time of every report")
+        t0, K = self.window
+        return t0 <= time <= t0 + K
 
 
 @dataclass
@@ -505,6 +554,7 @@ class Aggregator:
     tokens_seen: tokens.TokenVerifier = field(init=False)
     agg_share: Any = field(init=False)
     count: int = 0
+    accepted: int = 0
 
     def __post_init__(self) -> None:
         self.tokens_seen = tokens.TokenVerifier(self.task.issuer_key, self.task.task_id)
@@ -547,17 +597,29 @@ class Aggregator:
             return "vdaf_verify_failed", None
 
     def finish(self, state: Any, message: Any) -> str | None:
+        """Finish verification; aggregate the output share unless (fixed-size mode) ``B``
+        reports are already aggregated: then the report is accepted but not summed."""
         try:
             out_share = self.vdaf.verify_next(vdaf_ctx(self.task.task_id), state, message)
         except ValueError:
             return "vdaf_verify_failed"
-        self.agg_share = self.vdaf.agg_update(None, self.agg_share, out_share)
-        self.count += 1
+        self.accepted += 1
+        if self.task.pool is None or self.count < self.task.B:
+            self.agg_share = self.vdaf.agg_update(None, self.agg_share, out_share)
+            self.count += 1
         return None
 
     def release(self) -> Any | None:
-        """The aggregate share, or None (⊥) below B: each aggregator enforces B itself."""
-        return self.agg_share if self.count >= self.task.B else None
+        """The aggregate share, or None (⊥): each aggregator enforces B itself.
+
+        Poisson mode (sec. 3): at least ``B`` reports aggregated. Fixed-size mode (end of sec. 3):
+        exactly ``B`` aggregated -- the first ``B`` accepted in arrival order, which the
+        anonymizer's uniform shuffle makes a uniform ``B``-subset -- out of at least ``pool``
+        accepted reports."""
+        if self.task.pool is None:
+            return self.agg_share if self.count >= self.task.B else None
+        return self.agg_share if self.count == self.task.B and \
+            self.accepted >= self.task.pool else None
 
 
 @dataclass
@@ -567,15 +629,27 @@ class BatchOutcome:
     leader_share: Any | None
     helper_share: Any | None
     verdicts: list[str]
+    aggregated: int = -1
+
+    def __post_init__(self) -> None:
+        if self.aggregated < 0:
+            self.aggregated = self.accepted
 
 
 def aggregate_batch(leader: Aggregator, helper: Aggregator, reports: Sequence[Report],
-                    progress: Callable[[int], None] | None = None) -> BatchOutcome:
+                    progress: Callable[[int], None] | None = None,
+                    times: Sequence[Fraction] | None = None) -> BatchOutcome:
     """The leader processes reports in arrival order, forwarding the helper's part (sec. 4.4).
 
     A report is aggregated only if both accept it, so both sum over the same set. ``verdicts``
-    lists ``"accepted"`` or the rejection reason per report, in arrival order.
+    lists ``"accepted"`` or the rejection reason per report, in arrival order. ``times`` (the
+    arrival time of each report, non-decreasing) is needed by a time-bounded task (App. A):
+    each aggregator refuses a report outside ``[t0, t0 + K]`` (``outside_time_window``)
+    before opening it.
     """
+    if times is not None and (len(times) != len(reports)
+                              or any(b < a for a, b in zip(times, times[1:], strict=False))):
+        raise Sa2Error("times must give one non-decreasing arrival time per report")
     vdaf = leader.vdaf
     rejected: Counter[str] = Counter()
     verdicts: list[str] = []
@@ -583,6 +657,11 @@ def aggregate_batch(leader: Aggregator, helper: Aggregator, reports: Sequence[Re
     for idx, rep in enumerate(reports):
         if progress is not None:
             progress(idx)
+        t = None if times is None else times[idx]
+        if not (leader.task.in_window(t) and helper.task.in_window(t)):
+            rejected["outside_time_window"] += 1
+            verdicts.append("outside_time_window")
+            continue
         why, lead = leader.open_report(rep.nonce, rep.public_share, rep.token, rep.leader_enc,
                                        rep.leader_ct)
         if why is None:
@@ -605,14 +684,15 @@ def aggregate_batch(leader: Aggregator, helper: Aggregator, reports: Sequence[Re
         else:
             rejected[why] += 1
             verdicts.append(why)
-    return BatchOutcome(leader.count, rejected, leader.release(), helper.release(), verdicts)
+    return BatchOutcome(leader.accepted, rejected, leader.release(), helper.release(), verdicts,
+                        leader.count)
 
 
 def collect(vdaf: Any, outcome: BatchOutcome) -> tuple[int, ...] | None:
     """The collector's unshard; None (⊥) if either aggregator refused (fewer than B reports)."""
     if outcome.leader_share is None or outcome.helper_share is None:
         return None
-    result = vdaf.unshard(None, [outcome.leader_share, outcome.helper_share], outcome.accepted)
+    result = vdaf.unshard(None, [outcome.leader_share, outcome.helper_share], outcome.aggregated)
     return (result,) if isinstance(result, int) else tuple(result)
 
 
@@ -733,8 +813,14 @@ def adversary_measurement(recipe: Recipe, tape: RandomTape) -> Any:
     return recipe.randomizer.zero_measurement() if meas is None else meas
 
 
+def evenly_spaced(t0: Fraction, spacing: Fraction) -> Callable[[int], list[Fraction]]:
+    """Arrival times ``t0, t0 + spacing, t0 + 2 spacing, ...`` (a simulation's clock)."""
+    return lambda n: [t0 + i * spacing for i in range(n)]
+
+
 def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[int], seed: bytes,
                    *, malicious: int = 0, drop_rate: Fraction = Fraction(0),
+                   arrival: Callable[[int], list[Fraction]] | None = None,
                    progress: Callable[[str, int, int], None] | None = None,
                    trace: list[dict[str, str]] | None = None) -> CollectionResult:
     """One collection: ``len(data)`` honest devices (device ``i`` holds ``data[i]``), ``malicious``
@@ -747,6 +833,9 @@ def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[in
     from ``sa2/client/{i}/token`` and its report from ``sa2/client/{i}/report``. Reports are sent
     in device order (honest devices, then malicious ones) and pass :func:`anonymize` with tapes
     ``sa2/network`` and ``sa2/shuffle``.
+
+    ``arrival(n)`` gives the arrival times of the ``n`` delivered reports (non-decreasing), for a
+    recipe with a time window (App. A; e.g. :func:`evenly_spaced`).
 
     Simulation note: devices that send nothing fetch no token here; a deployment should have
     every device fetch its token at a random time (sec. 4.3) so the fetch reveals nothing.
@@ -788,16 +877,17 @@ def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[in
             trace += [{"sender": f"malicious {j} ({kind})", **r.to_json()} for r in new]
     delivered, dropped = anonymize(reports, drop_rate, RandomTape(seed, TAGS["network"]),
                                    RandomTape(seed, TAGS["shuffle"]))
-    task = TaskConfig(recipe.task_id, recipe.B, dep.verify_key, pk)
-    leader = Aggregator(ROLE_LEADER, task, dep.leader_hpke.private_key, vdaf)
-    helper = Aggregator(ROLE_HELPER, TaskConfig(recipe.task_id, recipe.B, dep.verify_key, pk),
+    leader = Aggregator(ROLE_LEADER, recipe.task_config(dep.verify_key),
+                        dep.leader_hpke.private_key, vdaf)
+    helper = Aggregator(ROLE_HELPER, recipe.task_config(dep.verify_key),
                         dep.helper_hpke.private_key, vdaf)
 
     def tick(k: int) -> None:
         if progress is not None and k % 100 == 0:
             progress("reports", k, len(delivered))
 
-    outcome = aggregate_batch(leader, helper, delivered, tick)
+    times = None if arrival is None else arrival(len(delivered))
+    outcome = aggregate_batch(leader, helper, delivered, tick, times)
     return CollectionResult(collect(vdaf, outcome), outcome, participants, dummies, overweight,
                             len(reports),
                             sum(dropped), dropped, issuer.issued, reports, delivered)
