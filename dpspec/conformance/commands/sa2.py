@@ -22,6 +22,7 @@ import mpmath
 from dpspec.conformance.cli import CliError
 from dpspec.spec.sa2 import privacy, protocol
 from dpspec.spec.sa2.ideal import Sa2Error, exact, parse_rate
+from dpspec.spec.sa2.query import Query
 from dpspec.spec.sa2.randomizers import Randomizer
 from dpspec.spec.tape import MAX_SEED_SIZE, MIN_SEED_SIZE, RandomTape
 
@@ -53,6 +54,10 @@ def register(sub: Any) -> None:
                           "aggregators sum B of at least --population reports; --q 1)")
     rec.add_argument("--time-window", default=None, metavar="T0,K",
                      help="App. A: the aggregators accept reports arriving in [T0, T0 + K] only")
+    rec.add_argument("--query", type=Path, default=None,
+                     help="JSON file with the query's features and bucketing rules (MJTB+22 App. "
+                          "B: intervals or categories, plus an OOV bucket); --k is then the "
+                          "query's number of buckets")
     rec.add_argument("--overweight", default=None,
                      help="rappor: largest probability that an honest report exceeds max_weight "
                           "(default 1/1000000000)")
@@ -127,7 +132,14 @@ def _window(text: str | None) -> tuple[Fraction, Fraction] | None:
 def run_recipe(args: argparse.Namespace) -> int:
     seed = _seed(args.seed)
     try:
-        rdoc: dict[str, Any] = {"name": args.randomizer, "k": args.k, "flip": args.flip}
+        query = None
+        if args.query is not None:
+            try:
+                query = Query.from_json(json.loads(args.query.read_text(encoding="utf-8")))
+            except (OSError, json.JSONDecodeError) as exc:
+                raise Sa2Error(f"cannot read the query {args.query}: {exc}") from exc
+        k = args.k if query is None else query.size
+        rdoc: dict[str, Any] = {"name": args.randomizer, "k": k, "flip": args.flip}
         if args.overweight is not None:
             rdoc["overweight"] = args.overweight
         randomizer = Randomizer.from_json(rdoc)
@@ -152,7 +164,8 @@ def run_recipe(args: argparse.Namespace) -> int:
             chunk_length=args.chunk_length, leader_pk=dep.leader_hpke.public_key,
             helper_pk=dep.helper_hpke.public_key, issuer_key=dep.issuer_sk.public_key(),
             delta=delta, dummy_rate=dummy, population=args.population,
-            accountant=args.accountant, sampling=args.sampling, window=_window(args.time_window))
+            accountant=args.accountant, sampling=args.sampling, window=_window(args.time_window),
+            query=query)
         if args.epsilon is None:
             probe = protocol.parse_recipe(protocol.make_recipe(epsilon=Fraction(1), **common))
             eps = _round_up(protocol.guarantee(probe).epsilon)
@@ -168,6 +181,23 @@ def run_recipe(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from exc
     print(json.dumps(doc, indent=2, sort_keys=True))
     return 0
+
+
+def synthetic_record(query: Query, tape: RandomTape) -> dict[str, Any]:
+    """A device record for a simulation: per interval feature a value uniform on a grid of 8
+    points per bucket over ``[b_0 - w, b_m + w)`` (``w`` the first bucket's width, so some values
+    are out of vocabulary); per category feature one of the categories or ``"<other>"``."""
+    rec: dict[str, Any] = {}
+    for f in query.features:
+        if f.intervals:
+            lo, hi = f.intervals[0], f.intervals[-1]
+            w = f.intervals[1] - f.intervals[0]
+            steps = 8 * (len(f.intervals) + 1)
+            rec[f.name] = str(lo - w + (hi - lo + 2 * w) * Fraction(tape.uniform(steps), steps))
+        else:
+            j = tape.uniform(len(f.categories) + 1)
+            rec[f.name] = f.categories[j] if j < len(f.categories) else "<other>"
+    return rec
 
 
 class _Progress:
@@ -227,7 +257,11 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise CliError(f"{exc}: run `dpspec sa2 recipe --seed {args.seed}`") from exc
     data_tape = RandomTape(seed, protocol.TAGS["data"])
     k = recipe.randomizer.k
-    data = [min(data_tape.uniform(k), data_tape.uniform(k)) for _ in range(args.clients)]
+    data: list[Any]
+    if recipe.query is None:
+        data = [min(data_tape.uniform(k), data_tape.uniform(k)) for _ in range(args.clients)]
+    else:
+        data = [synthetic_record(recipe.query, data_tape) for _ in range(args.clients)]
     arrival = (None if recipe.window is None
                else protocol.evenly_spaced(recipe.window[0], spacing))
     res = protocol.run_collection(recipe, dep, vdaf, data, seed, malicious=args.malicious,

@@ -54,6 +54,7 @@ import mpmath
 from dpspec.spec.sa2 import hpke, ideal, privacy, tokens
 from dpspec.spec.sa2.ideal import Aggregation, Sa2Error, exact, parse_rate
 from dpspec.spec.sa2.privacy import DEFAULT_ACCOUNTANT, PrivacyStatement
+from dpspec.spec.sa2.query import Query
 from dpspec.spec.sa2.randomizers import Randomizer
 from dpspec.spec.samplers import bernoulli
 from dpspec.spec.tape import RandomTape
@@ -119,6 +120,12 @@ class Recipe:
     population: int | None = None
     sampling: str = "poisson"
     window: tuple[Fraction, Fraction] | None = None
+    query: Query | None = None
+
+    def bucket(self, datum: Any) -> int:
+        """What the device feeds the randomizer: its record's bucket under the recipe's query
+        (:mod:`dpspec.spec.sa2.query`), or, for a recipe without a query, the datum itself."""
+        return datum if self.query is None else self.query.apply(datum)
 
     def task_config(self, verify_key: bytes) -> TaskConfig:
         """What each aggregator is provisioned with (sec. 4.4; fixed-size pool; App. A window)."""
@@ -180,6 +187,7 @@ def parse_recipe(doc: Any) -> Recipe:
             if q != 1 or dummy != 0:
                 raise Sa2Error("fixed-size sampling happens at the aggregators: samplingRate "
                                "must be 1 and no dummy reports are needed (sec. 4.6)")
+        query = Query.from_json(doc["query"]) if "query" in doc else None
         window = None
         if "timeWindow" in doc:
             tw = doc["timeWindow"]
@@ -217,7 +225,7 @@ def parse_recipe(doc: Any) -> Recipe:
         raise RecipeRefused("malformed", "recipeId must be a non-empty string")
     return Recipe(rid, _hex_field(doc, "taskId", tokens.TASK_ID_LEN), randomizer, B, q,
                   dict(vdaf), infos[0], infos[1], tokens.PublicKey(n, e), eps, delta, dummy,
-                  doc, accountant, population, sampling, window)
+                  doc, accountant, population, sampling, window, query)
 
 
 def make_recipe(*, recipe_id: str, task_id: bytes, randomizer: Randomizer, B: int, q: Fraction,
@@ -225,7 +233,8 @@ def make_recipe(*, recipe_id: str, task_id: bytes, randomizer: Randomizer, B: in
                 issuer_key: tokens.PublicKey, epsilon: Fraction, delta: Fraction,
                 dummy_rate: Fraction = Fraction(0), population: int | None = None,
                 accountant: str = DEFAULT_ACCOUNTANT, sampling: str = "poisson",
-                window: tuple[Fraction, Fraction] | None = None) -> dict[str, Any]:
+                window: tuple[Fraction, Fraction] | None = None,
+                query: Query | None = None) -> dict[str, Any]:
     """A recipe document for the given parameters (the VDAF follows from the randomizer)."""
     vdaf: dict[str, Any] = {"type": randomizer.vdaf_name(), "shares": 2}
     if randomizer.name == "randomized_response":
@@ -256,6 +265,8 @@ def make_recipe(*, recipe_id: str, task_id: bytes, randomizer: Randomizer, B: in
         out["sampling"] = sampling
     if window is not None:
         out["timeWindow"] = {"t0": str(window[0]), "K": str(window[1])}
+    if query is not None:
+        out["query"] = query.to_json()
     return out
 
 
@@ -437,6 +448,9 @@ def check_recipe_structure(doc: Any, chunk_length: int | None = None) -> Recipe:
         privacy.check_applicable(recipe.accountant, r.name)
     except Sa2Error as exc:
         raise RecipeRefused("accountant_not_applicable", str(exc)) from exc
+    if recipe.query is not None and recipe.query.size != r.k:
+        raise RecipeRefused("query_mismatch", f"the query has {recipe.query.size} buckets, the "
+                            f"randomizer k = {r.k}")
     return recipe
 
 
@@ -818,12 +832,13 @@ def evenly_spaced(t0: Fraction, spacing: Fraction) -> Callable[[int], list[Fract
     return lambda n: [t0 + i * spacing for i in range(n)]
 
 
-def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[int], seed: bytes,
+def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[Any], seed: bytes,
                    *, malicious: int = 0, drop_rate: Fraction = Fraction(0),
                    arrival: Callable[[int], list[Fraction]] | None = None,
                    progress: Callable[[str, int, int], None] | None = None,
                    trace: list[dict[str, str]] | None = None) -> CollectionResult:
-    """One collection: ``len(data)`` honest devices (device ``i`` holds ``data[i]``), ``malicious``
+    """One collection: ``len(data)`` honest devices (device ``i`` holds ``data[i]``: a bucket
+    index, or a record that the recipe's query maps to one, :meth:`Recipe.bucket`), ``malicious``
     adversarial devices (kinds cycling through :data:`MALICIOUS_KINDS`), the anonymizer, the
     leader and helper, and the collector.
 
@@ -853,7 +868,8 @@ def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[in
         if progress is not None and i % 1000 == 0:
             progress("clients", i, len(data))
         if keep[i]:
-            meas = recipe.randomizer.apply(x, RandomTape(seed, TAGS["randomizer"].format(i=i)))
+            meas = recipe.randomizer.apply(recipe.bucket(x),
+                                           RandomTape(seed, TAGS["randomizer"].format(i=i)))
             participants += 1
             if meas is None:  # heavier than max_weight: not uploaded (sec. 4.5)
                 overweight += 1
