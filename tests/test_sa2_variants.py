@@ -155,3 +155,17 @@ def test_a_report_before_t0_or_after_t0_plus_K_is_not_aggregated() -> None:
     with pytest.raises(Sa2Error, match="non-decreasing"):
         protocol.run_collection(recipe, DEP, vdaf, [1, 2], SEED,
                                 arrival=lambda n: [F(12), F(11)][:n])
+
+
+# -- sec. 4.7: rate validation by the leader and the helper -----------------------------------------
+def test_rate_validation_refuses_a_flooded_batch() -> None:
+    recipe = make(2, population=4, q=F(1, 2))  # expected 2 reports: at most 4 accepted
+    assert recipe.max_reports() == 4 and recipe.task_config(DEP.verify_key).max_reports == 4
+    vdaf = protocol.build_vdaf(recipe)
+    xs = [i % 4 for i in range(6)]
+    res = protocol.run_collection(recipe, DEP, vdaf, xs, SEED)
+    assert res.sent <= 4 and res.release is not None
+    flood = protocol.run_collection(recipe, DEP, vdaf, xs, SEED, malicious=8)
+    assert flood.sent > 4 and flood.outcome.accepted >= 2 and flood.release is None
+    # without a population the aggregators have no expectation and do not validate the rate
+    assert make(2).max_reports() is None

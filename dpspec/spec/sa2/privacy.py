@@ -99,8 +99,6 @@ ACCOUNTANTS: dict[str, Accountant] = {a.name: a for a in (
     Accountant("rappor-clone", ("rappor",),
                "symmetric-RAPPOR histogram as a product of two [FMT22] clone pairs "
                "(proven for every dataset)"),
-    Accountant("gaussian-analytic", ("gaussian_vector",),
-               "analytic Gaussian mechanism of [BW18] on the sum (Example 3)"),
 )}
 DEFAULT_ACCOUNTANT = "shuffle-closed-form"
 

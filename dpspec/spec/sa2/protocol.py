@@ -128,10 +128,24 @@ class Recipe:
         return datum if self.query is None else self.query.apply(datum)
 
     def task_config(self, verify_key: bytes) -> TaskConfig:
-        """What each aggregator is provisioned with (sec. 4.4; fixed-size pool; App. A window)."""
+        """What each aggregator is provisioned with (sec. 4.4; fixed-size pool; App. A window;
+        the rate limit of :meth:`max_reports`)."""
         return TaskConfig(self.task_id, self.B, verify_key, self.issuer_key,
                           self.population if self.sampling == "fixed_size" else None,
-                          self.window)
+                          self.window, self.max_reports())
+
+    def max_reports(self) -> int | None:
+        """Rate validation by the leader and the helper ([SA2] sec. 4.7): with a stated
+        population ``N``, the expected number of reports is ``N (q + (1 - q) q')`` (real and
+        dummy); each aggregator refuses to release a batch with more than twice that many
+        (rounded down), a sign of injected reports. (The paper counts the rate per window of
+        time; a collection here is one window.) If the honest count is near its expectation, at
+        least half of an accepted batch then comes from devices the attacker does not control.
+        None without a population."""
+        if self.population is None:
+            return None
+        expected = self.population * (self.q + (1 - self.q) * self.dummy_rate)
+        return int(2 * expected)
 
 
 def _hex_field(doc: dict[str, Any], key: str, size: int | None = None) -> bytes:
@@ -546,6 +560,7 @@ class TaskConfig:
     issuer_key: tokens.PublicKey
     pool: int | None = None
     window: tuple[Fraction, Fraction] | None = None
+    max_reports: int | None = None
 
     def in_window(self, time: Fraction | None) -> bool:
         """App. A: a report is aggregated only if it arrives in ``[t0, t0 + K]``."""
@@ -569,6 +584,7 @@ class Aggregator:
     agg_share: Any = field(init=False)
     count: int = 0
     accepted: int = 0
+    received: int = 0
 
     def __post_init__(self) -> None:
         self.tokens_seen = tokens.TokenVerifier(self.task.issuer_key, self.task.task_id)
@@ -630,6 +646,8 @@ class Aggregator:
         exactly ``B`` aggregated -- the first ``B`` accepted in arrival order, which the
         anonymizer's uniform shuffle makes a uniform ``B``-subset -- out of at least ``pool``
         accepted reports."""
+        if self.task.max_reports is not None and self.received > self.task.max_reports:
+            return None  # rate validation ([SA2] sec. 4.7): a flood of reports, refuse the batch
         if self.task.pool is None:
             return self.agg_share if self.count >= self.task.B else None
         return self.agg_share if self.count == self.task.B and \
@@ -671,6 +689,8 @@ def aggregate_batch(leader: Aggregator, helper: Aggregator, reports: Sequence[Re
     for idx, rep in enumerate(reports):
         if progress is not None:
             progress(idx)
+        leader.received += 1
+        helper.received += 1
         t = None if times is None else times[idx]
         if not (leader.task.in_window(t) and helper.task.in_window(t)):
             rejected["outside_time_window"] += 1
