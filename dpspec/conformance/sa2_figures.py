@@ -107,9 +107,9 @@ def _panels(name: str, args: argparse.Namespace) -> list[Panel]:
             raise CliError(str(exc)) from exc
 
     if name == "fig1":
-        return [("histogram, uniform", st(1000, 1)),
-                ("needles, s = 0.1 (importance sampling)", st(1000, 1, s="1/10")),
-                ("needles, s = 0.01 (importance sampling)", st(1000, 1, s="1/100"))]
+        return [("histogram, uniform, d = 1000, K = 1", st(1000, 1)),
+                ("needles, s = 0.1, d = 1000, K = 1", st(1000, 1, s="1/10")),
+                ("needles, s = 0.01, d = 1000, K = 1", st(1000, 1, s="1/100"))]
     if name == "fig2":
         return [("d = 1000, K = 1", st(1000, 1)), ("d = 1000, K = 10", st(1000, 10)),
                 ("d = 10000, K = 100", st(10000, 100)),
