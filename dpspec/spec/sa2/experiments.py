@@ -24,7 +24,7 @@ Error model. The error of an estimate ``p_hat`` of the distribution ``p`` is the
 L2 error ``E ||p_hat - p||^2``. A sample of ``m`` i.i.d. draws from ``p`` normalised by ``m`` has
 sampling error ``(1 - ||p||^2) / m`` (the multinomial variance; the paper's footnote 5 calls it
 "approximately 1/m"); Gaussian noise of standard deviation ``sigma`` on each of the ``d`` counts
-adds ``d sigma^2 / m^2``. For the private algorithms the estimate is normalised by the expected
+adds ``d sigma^2 / m^2``. (mpmath at 40 digits.) For the private algorithms the estimate is normalised by the expected
 sample size ``m = q n``. Both terms are closed forms evaluated in mpmath; no simulation is involved.
 
 Counting needles (sec. 3.1, last paragraph; Fig. 3 and App. B Figs. 6-8): a fraction ``s`` of the
@@ -58,7 +58,7 @@ from typing import Any
 import mpmath
 
 from dpspec.spec.accounting import composition, gaussian, subsampling
-from dpspec.spec.accounting.numeric import round_up
+from dpspec.spec.accounting.numeric import DPS, round_up
 
 #: Renyi orders for the moments accountant here: integer orders, so every RDP is the exact finite
 #: sum of [MTZ19] (fractional orders need quadrature and would make a sweep take minutes).
@@ -155,19 +155,21 @@ def sampagg_noise(q: Fraction, eps: Fraction, delta: Fraction, tasks: int) -> mp
 # -- distributions ------------------------------------------------------------------------
 def collision_probability(distribution: str, d: int) -> mpmath.mpf:
     """``||p||^2`` of the uniform distribution (1/d) or of Zipf's law ``p_j ~ 1/j`` on ``d`` values."""
-    if distribution == "uniform":
-        return mpmath.mpf(1) / d
-    if distribution == "zipf":
-        h1 = mpmath.fsum(mpmath.mpf(1) / j for j in range(1, d + 1))
-        h2 = mpmath.fsum(mpmath.mpf(1) / (j * j) for j in range(1, d + 1))
-        return h2 / (h1 * h1)
+    with mpmath.workdps(DPS):
+        if distribution == "uniform":
+            return mpmath.mpf(1) / d
+        if distribution == "zipf":
+            h1 = mpmath.fsum(mpmath.mpf(1) / j for j in range(1, d + 1))
+            h2 = mpmath.fsum(mpmath.mpf(1) / (j * j) for j in range(1, d + 1))
+            return h2 / (h1 * h1)
     raise ExperimentError(f"unknown distribution {distribution!r}; known: {DISTRIBUTIONS}")
 
 
 def estimate_error(useful: mpmath.mpf, collision: mpmath.mpf, d: int,
                    sigma: mpmath.mpf) -> mpmath.mpf:
-    """``(1 - ||p||^2) / m_u + d sigma^2 / m_u^2`` (module docstring)."""
-    return (1 - collision) / useful + d * sigma * sigma / (useful * useful)
+    """``(1 - ||p||^2) / m_u + d sigma^2 / m_u^2`` (module docstring), at :data:`DPS` digits."""
+    with mpmath.workdps(DPS):
+        return (1 - collision) / useful + d * sigma * sigma / (useful * useful)
 
 
 # -- the two experiments ------------------------------------------------------------------------
