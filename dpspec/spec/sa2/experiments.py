@@ -24,8 +24,9 @@ Error model. The error of an estimate ``p_hat`` of the distribution ``p`` is the
 L2 error ``E ||p_hat - p||^2``. A sample of ``m`` i.i.d. draws from ``p`` normalised by ``m`` has
 sampling error ``(1 - ||p||^2) / m`` (the multinomial variance; the paper's footnote 5 calls it
 "approximately 1/m"); Gaussian noise of standard deviation ``sigma`` on each of the ``d`` counts
-adds ``d sigma^2 / m^2``. (mpmath at 40 digits.) For the private algorithms the estimate is normalised by the expected
-sample size ``m = q n``. Both terms are closed forms evaluated in mpmath; no simulation is involved.
+adds ``d sigma^2 / m^2``. For the private algorithms the estimate is normalised by the expected
+sample size ``m = q n``. Both terms are closed forms evaluated in mpmath at 40 digits; no
+simulation is involved.
 
 Counting needles (sec. 3.1, last paragraph; Fig. 3 and App. B Figs. 6-8): a fraction ``s`` of the
 devices hold a non-default value in ``{1..d}`` (distributed as ``p``), the rest hold the default 0,
