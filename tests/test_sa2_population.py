@@ -63,6 +63,24 @@ def test_long_trials_fall_back_to_the_exact_comparison(monkeypatch: pytest.Monke
     assert stream.pos == tape.bits_consumed
 
 
+def test_small_blocks_and_dropped_bits_change_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(population, "BLOCK", 50)  # many numpy passes per call
+    monkeypatch.setattr(population, "TRIM", 100)  # consumed bits dropped often
+    tape = RandomTape(SEED, "t/blocks")
+    want = [(bernoulli(tape, Fraction(3, 7)) == 1, tape.uniform(6)) for _ in range(700)]
+    stream = population.BitStream(SEED, "t/blocks")
+    got = [(bool(stream.bernoullis(Fraction(3, 7), 1)[0]), int(stream.uniforms(6, 1)[0]))
+           for _ in range(700)]
+    assert got == want
+    bulk = population.BitStream(SEED, "t/bulk")
+    tape = RandomTape(SEED, "t/bulk")
+    assert bulk.bernoullis(Fraction(1, 3), 5000).tolist() == [
+        bernoulli(tape, Fraction(1, 3)) == 1 for _ in range(5000)]
+    data = population.synthetic_data(SEED, 5, 333)
+    tape = RandomTape(SEED, "sa2/sim/data")
+    assert data.tolist() == [min(tape.uniform(5), tape.uniform(5)) for _ in range(333)]
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 8, 9, 10, 1000, 2**20 + 1])
 def test_uniforms_replay_the_tape(n: int) -> None:
     tape = RandomTape(SEED, "t/unif")

@@ -66,6 +66,10 @@ MAX_DENOMINATOR = 1 << 61
 #: is finished by the scalar comparison
 MAX_DEPTH = 64
 _READ_BYTES = 1 << 16
+#: trials or candidates evaluated per numpy pass (bounds the memory: about 40 bytes each)
+BLOCK = 1 << 22
+#: consumed bits kept before they are dropped
+TRIM = 1 << 24
 
 
 class BitStream:
@@ -79,19 +83,26 @@ class BitStream:
         RandomTape(seed, tag)  # the same seed and tag checks
         self._xof = XofTurboShake128(bytes(seed), tape_dst(tag), b"")
         self._bits: NDArray[np.uint8] = np.zeros(0, dtype=np.uint8)
+        self._base = 0  # stream index of self._bits[0]; bits before pos are dropped
         self.pos = 0
 
-    def ensure(self, n: int) -> NDArray[np.uint8]:
-        """Make at least ``n`` bits of the stream available; returns all the bits read so far."""
-        have = self._bits.size
-        if have < n:
-            nbytes = max((n - have + 7) // 8, _READ_BYTES, have // 16)
+    def window(self, start: int, stop: int) -> NDArray[np.uint8]:
+        """The stream's bits ``start .. stop - 1`` (``start >= pos``), reading the XOF as needed."""
+        if start < self._base:
+            raise Sa2Error("BitStream: bits before the current position are gone")
+        if self.pos - self._base > TRIM:  # drop what has been consumed
+            cut = self.pos - self._base
+            self._bits = self._bits[cut:].copy()
+            self._base += cut
+        have = self._base + self._bits.size
+        if have < stop:
+            nbytes = max((stop - have + 7) // 8, _READ_BYTES)
             more = np.frombuffer(self._xof.next(nbytes), dtype=np.uint8)
             self._bits = np.concatenate([self._bits, np.unpackbits(more, bitorder="little")])
-        return self._bits
+        return self._bits[start - self._base:stop - self._base]
 
     def bit(self, i: int) -> int:
-        return int(self.ensure(i + 1)[i])
+        return int(self.window(i, i + 1)[0])
 
     # -- RandomTape.uniform, many times ---------------------------------------------------------
     def uniforms(self, n: int, count: int) -> NDArray[np.int64]:
@@ -108,8 +119,8 @@ class BitStream:
         out: list[NDArray[np.int64]] = []
         need = count
         while need > 0:
-            groups = int(need * (1 << k) / n * 1.05) + 64
-            bits = self.ensure(self.pos + groups * k)[self.pos:self.pos + groups * k]
+            groups = min(int(need * (1 << k) / n * 1.05) + 64, BLOCK)
+            bits = self.window(self.pos, self.pos + groups * k)
             values = bits.reshape(groups, k).astype(np.int64) @ weights
             accepted = np.flatnonzero(values < n)
             if accepted.size >= need:
@@ -138,7 +149,7 @@ class BitStream:
         done = 0
         while done < count:
             need = count - done
-            window = 2 * need + 8 * int(need ** 0.5) + 256
+            window = min(2 * need + 8 * int(need ** 0.5) + 256, BLOCK)
             length, result = self._trials(a, b, window)
             lengths = length.tolist()
             results = result.tolist()
@@ -160,8 +171,7 @@ class BitStream:
     def _trials(self, a: int, b: int, window: int) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
         """For each start ``pos + j``, ``j < window``: the number of bits a lazy comparison with
         ``a/b`` starting there reads (0 if more than :data:`MAX_DEPTH`) and its result."""
-        bits = self.ensure(self.pos + window + MAX_DEPTH)[self.pos:self.pos + window + MAX_DEPTH]
-        bits64 = bits.astype(np.int64)
+        bits64 = self.window(self.pos, self.pos + window + MAX_DEPTH).astype(np.int64)
         length = np.zeros(window, dtype=np.int64)
         result = np.zeros(window, dtype=np.bool_)
         active = np.arange(window, dtype=np.int64)
@@ -216,11 +226,16 @@ class PopulationResult:
     contributions: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
 
-def synthetic_data(seed: bytes, k: int, clients: int) -> NDArray[np.int64]:
+def synthetic_data(seed: bytes, k: int, clients: int) -> NDArray[Any]:
     """``min(uniform(k), uniform(k))`` per device from tape ``sa2/sim/data`` (as ``dpspec sa2
-    simulate`` draws it)."""
-    draws = BitStream(seed, protocol.TAGS["data"]).uniforms(k, 2 * clients)
-    return np.asarray(draws.reshape(clients, 2).min(axis=1), dtype=np.int64)
+    simulate`` draws it), in the smallest unsigned integer type that holds ``k - 1``."""
+    stream = BitStream(seed, protocol.TAGS["data"])
+    out = np.zeros(clients, dtype=np.min_scalar_type(max(k - 1, 1)))
+    step = BLOCK // 2
+    for s in range(0, clients, step):
+        c = min(step, clients - s)
+        out[s:s + c] = stream.uniforms(k, 2 * c).reshape(c, 2).min(axis=1)
+    return out
 
 
 def _decode_sum(randomizer: Randomizer, seed: bytes, devices: Sequence[int],
@@ -299,7 +314,7 @@ REJECTION = {"invalid_proof": "vdaf_verify_failed", "forged_token": "token_inval
              "wrong_B": "decrypt_failed", "replayed_token": "token_replayed"}
 
 
-def release(recipe: protocol.Recipe, dep: protocol.Deployment, data: NDArray[np.int64],
+def release(recipe: protocol.Recipe, dep: protocol.Deployment, data: NDArray[Any],
             seed: bytes, *, malicious: int = 0, drop_rate: Fraction = Fraction(0),
             workers: int = 1, progress: Progress | None = None) -> PopulationResult:
     """What :func:`protocol.run_collection` releases for the same arguments (module docstring)."""
@@ -370,7 +385,7 @@ class AuditResult:
         return self.protocol_sum == self.engine_sum and self.accepted == len(self.devices)
 
 
-def audit(recipe: protocol.Recipe, dep: protocol.Deployment, vdaf: Any, data: NDArray[np.int64],
+def audit(recipe: protocol.Recipe, dep: protocol.Deployment, vdaf: Any, data: NDArray[Any],
           participants: NDArray[np.int64], seed: bytes, size: int,
           progress: Progress | None = None) -> AuditResult:
     """Run the real client and aggregators for ``size`` participants chosen uniformly (a partial
