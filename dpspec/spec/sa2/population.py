@@ -272,7 +272,9 @@ def decoded_sum(randomizer: Randomizer, seed: bytes, devices: Sequence[int],
             for s in range(0, total, chunk)]
     done = 0
     if workers > 1 and len(jobs) > 1:
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        # fork where available: spawn would re-run the parent's __main__ (python -m dpspec)
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        with multiprocessing.get_context(method).Pool(workers) as pool:
             for part, job in zip(pool.imap(_decode_sum_job, jobs), jobs, strict=True):
                 acc += part
                 done += len(job[2])
