@@ -91,6 +91,24 @@ def test_uniforms_replay_the_tape(n: int) -> None:
     assert stream.pos == tape.bits_consumed
 
 
+@pytest.mark.parametrize(("name", "k", "flip"), [
+    ("randomized_response", 5, Fraction(1, 2)), ("randomized_response", 8, Fraction(2, 3)),
+    ("binary_randomized_response", 2, Fraction(1, 4)), ("rappor", 4, Fraction(1, 5)),
+    ("rappor", 3, Fraction(1, 3 * 2**62))])
+@pytest.mark.parametrize("row_bytes", [64, 1])
+def test_vectorised_randomizers_replay_apply(name: str, k: int, flip: Fraction, row_bytes: int,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(population, "ROW_BYTES", row_bytes)  # 1: many devices fall back
+    r = Randomizer(name, k, flip)
+    devices = list(range(5, 400, 3))
+    values = [(i * 7) % k for i in devices]
+    want = [r.apply(x, RandomTape(SEED, protocol.TAGS["randomizer"].format(i=i)))
+            for i, x in zip(devices, values, strict=True)]
+    got = population.randomize(r, SEED, devices, values)
+    assert [list(map(bool, row)) if name == "rappor" else int(row) for row in got] == [
+        list(w) if name == "rappor" else w for w in want]
+
+
 # -- the engine against the protocol -------------------------------------------------------------
 @pytest.fixture(scope="module")
 def dep() -> protocol.Deployment:

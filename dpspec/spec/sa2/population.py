@@ -55,7 +55,7 @@ from numpy.typing import NDArray
 from dpspec.spec.sa2 import protocol, tokens
 from dpspec.spec.sa2.ideal import Sa2Error
 from dpspec.spec.sa2.randomizers import Randomizer
-from dpspec.spec.tape import RandomTape, tape_dst
+from dpspec.spec.tape import DST_PREFIX, RandomTape, tape_dst
 from dpspec.spec.xof import XofTurboShake128
 
 Progress = Callable[[str, int, int], None]
@@ -238,20 +238,128 @@ def synthetic_data(seed: bytes, k: int, clients: int) -> NDArray[Any]:
     return out
 
 
+#: bytes of each participant's randomizer tape read up front (one XOF call per device); a device
+#: whose coins need more falls back to the scalar randomizer
+ROW_BYTES = 64
+
+
+def _row_bits(seed: bytes, devices: Sequence[int]) -> NDArray[np.uint8]:
+    """The first ``8 ROW_BYTES`` bits of each device's randomizer tape, one row per device."""
+    tag = protocol.TAGS["randomizer"]
+    if devices:
+        tape_dst(tag.format(i=max(devices)))  # the longest tag passes the tape's checks
+    # tape_dst(t) is DST_PREFIX || ASCII(t) for a valid tag; its per-character check is skipped
+    key = bytes(seed)
+    buf = b"".join(XofTurboShake128(key, DST_PREFIX + tag.format(i=i).encode("ascii"), b"")
+                   .next(ROW_BYTES) for i in devices)
+    raw = np.frombuffer(buf, dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little").reshape(len(devices), 8 * ROW_BYTES)
+
+
+Rows = tuple[NDArray[Any], NDArray[np.int64], NDArray[np.bool_]]
+
+
+def _row_bernoulli(bits: NDArray[np.uint8], pos: NDArray[np.int64], a: int, b: int) -> Rows:
+    """One lazy comparison with ``a/b`` per row, starting at bit ``pos[row]``:
+    ``(result, next position, within the row)``."""
+    rows, width = bits.shape
+    ok = np.ones(rows, dtype=np.bool_)
+    if a <= 0 or a >= b:
+        return np.full(rows, a >= b, dtype=np.bool_), pos.copy(), ok
+    result = np.zeros(rows, dtype=np.bool_)
+    nxt = pos.copy()
+    active = np.arange(rows, dtype=np.int64)
+    r = np.full(rows, a, dtype=np.int64)
+    p = pos.copy()
+    while active.size:
+        inside = p < width
+        ok[active[~inside]] = False
+        active, r, p = active[inside], r[inside], p[inside]
+        r = 2 * r - b * bits[active, p].astype(np.int64)
+        p = p + 1
+        one = r >= b
+        stop = one | (r <= 0)
+        result[active[stop]] = one[stop]
+        nxt[active[stop]] = p[stop]
+        keep = ~stop
+        active, r, p = active[keep], r[keep], p[keep]
+    return result, nxt, ok
+
+
+def _row_uniform(bits: NDArray[np.uint8], pos: NDArray[np.int64], n: int) -> Rows:
+    """One ``uniform(n)`` per row (tape step 3), starting at bit ``pos[row]``."""
+    rows, width = bits.shape
+    ok = np.ones(rows, dtype=np.bool_)
+    value = np.zeros(rows, dtype=np.int64)
+    k = (n - 1).bit_length()
+    if k == 0:
+        return value, pos.copy(), ok
+    weights = np.int64(1) << np.arange(k, dtype=np.int64)
+    nxt = pos.copy()
+    active = np.arange(rows, dtype=np.int64)
+    p = pos.copy()
+    while active.size:
+        inside = p + k <= width
+        ok[active[~inside]] = False
+        active, p = active[inside], p[inside]
+        cand = bits[active[:, None], p[:, None] + np.arange(k)].astype(np.int64) @ weights
+        p = p + k
+        acc = cand < n
+        value[active[acc]] = cand[acc]
+        nxt[active[acc]] = p[acc]
+        keep = ~acc
+        active, p = active[keep], p[keep]
+    return value, nxt, ok
+
+
+def randomize(randomizer: Randomizer, seed: bytes, devices: Sequence[int],
+              values: Sequence[int]) -> NDArray[Any]:
+    """``R(x_i)`` for each device on its own tape ``sa2/client/{i}/randomizer``, vectorised over
+    devices: the same coins in the same order as :meth:`Randomizer.apply` (a flip coin, then a
+    ``uniform(k)`` if it is 1; RAPPOR: one flip coin per bit). Returns the outputs (an int per device)
+    or, for RAPPOR, a boolean matrix with one row per device."""
+    x = np.asarray(values, dtype=np.int64)
+    f = randomizer.flip
+    tag = protocol.TAGS["randomizer"]
+    rappor = randomizer.name == "rappor"
+    if not devices or f.denominator >= MAX_DENOMINATOR:
+        outs = [randomizer.apply(int(v), RandomTape(seed, tag.format(i=i)))
+                for i, v in zip(devices, values, strict=True)]
+        if rappor:
+            return np.asarray(outs, dtype=np.bool_).reshape(len(devices), randomizer.k)
+        return np.asarray(outs, dtype=np.int64)
+    for v in values:
+        randomizer.check_input(int(v))
+    bits = _row_bits(seed, devices)
+    pos = np.zeros(len(devices), dtype=np.int64)
+    if rappor:
+        out: NDArray[Any] = np.zeros((len(devices), randomizer.k), dtype=np.bool_)
+        ok = np.ones(len(devices), dtype=np.bool_)
+        for j in range(randomizer.k):
+            flip, pos, okj = _row_bernoulli(bits, pos, f.numerator, f.denominator)
+            ok &= okj
+            out[:, j] = (x == j) != flip
+    else:
+        flip, pos, ok = _row_bernoulli(bits, pos, f.numerator, f.denominator)
+        out = x.copy()
+        rows = np.flatnonzero(flip & ok)
+        u, _, oku = _row_uniform(bits[rows], pos[rows], randomizer.k)
+        out[rows] = u
+        ok[rows] &= oku
+    for row in np.flatnonzero(~ok).tolist():  # coins beyond the first ROW_BYTES bytes
+        i = devices[row]
+        out[row] = randomizer.apply(int(x[row]), RandomTape(seed, tag.format(i=i)))
+    return out
+
+
 def _decode_sum(randomizer: Randomizer, seed: bytes, devices: Sequence[int],
                 values: Sequence[int]) -> NDArray[np.int64]:
     """``sum Dec(R(x_i))`` over the given devices, each on its own randomizer tape."""
-    length = 1 if randomizer.name == "binary_randomized_response" else randomizer.k
-    total = np.zeros(length, dtype=np.int64)
-    tag = protocol.TAGS["randomizer"]
+    out = randomize(randomizer, seed, devices, values)
     if randomizer.name == "rappor":
-        for i, x in zip(devices, values, strict=True):
-            total += np.asarray(randomizer.apply(x, RandomTape(seed, tag.format(i=i))),
-                                dtype=np.int64)
-        return total
-    outs = [randomizer.apply(x, RandomTape(seed, tag.format(i=i)))
-            for i, x in zip(devices, values, strict=True)]
-    counts = np.bincount(np.asarray(outs, dtype=np.int64), minlength=randomizer.k)
+        return np.asarray(out.reshape(len(devices), randomizer.k).sum(axis=0, dtype=np.int64),
+                          dtype=np.int64)
+    counts = np.bincount(np.asarray(out, dtype=np.int64), minlength=randomizer.k)
     if randomizer.name == "binary_randomized_response":
         return np.asarray([counts[1]], dtype=np.int64)
     return np.asarray(counts, dtype=np.int64)
