@@ -17,8 +17,9 @@ as ``run_collection``), so that for every seed its release equals the protocol's
   ``RandomTape.uniform`` are evaluated for every start position at once in int64 arithmetic
   (exact: the comparison's state ``r`` stays in ``(0, b)``, ``b < 2**61`` is checked), then the
   trials are chained in order (each one starts where the previous one stopped);
-* each participant's randomizer runs on its own tape ``sa2/client/{i}/randomizer`` exactly as in
-  the protocol (:meth:`Randomizer.apply`), and the decoded outputs are summed in integers;
+* each participant's randomizer runs on its own tape ``sa2/client/{i}/randomizer`` with the coins
+  of :meth:`Randomizer.apply`, vectorised over devices (:func:`randomize`), and the decoded outputs
+  are summed in integers;
 * the anonymizer's shuffle changes the order of arrival only, not the sum, and is not drawn;
 * malicious devices (:data:`protocol.MALICIOUS_KINDS`) are modelled by what the aggregators do with
   their reports: an invalid proof, a forged token and a wrong ``B`` are rejected; of a replayed
@@ -243,17 +244,17 @@ def synthetic_data(seed: bytes, k: int, clients: int) -> NDArray[Any]:
 ROW_BYTES = 64
 
 
-def _row_bits(seed: bytes, devices: Sequence[int]) -> NDArray[np.uint8]:
-    """The first ``8 ROW_BYTES`` bits of each device's randomizer tape, one row per device."""
+def _row_bits(seed: bytes, devices: Sequence[int], nbytes: int) -> NDArray[np.uint8]:
+    """The first ``8 nbytes`` bits of each device's randomizer tape, one row per device."""
     tag = protocol.TAGS["randomizer"]
     if devices:
         tape_dst(tag.format(i=max(devices)))  # the longest tag passes the tape's checks
     # tape_dst(t) is DST_PREFIX || ASCII(t) for a valid tag; its per-character check is skipped
     key = bytes(seed)
     buf = b"".join(XofTurboShake128(key, DST_PREFIX + tag.format(i=i).encode("ascii"), b"")
-                   .next(ROW_BYTES) for i in devices)
+                   .next(nbytes) for i in devices)
     raw = np.frombuffer(buf, dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little").reshape(len(devices), 8 * ROW_BYTES)
+    return np.unpackbits(raw, bitorder="little").reshape(len(devices), 8 * nbytes)
 
 
 Rows = tuple[NDArray[Any], NDArray[np.int64], NDArray[np.bool_]]
@@ -330,7 +331,8 @@ def randomize(randomizer: Randomizer, seed: bytes, devices: Sequence[int],
         return np.asarray(outs, dtype=np.int64)
     for v in values:
         randomizer.check_input(int(v))
-    bits = _row_bits(seed, devices)
+    # RAPPOR reads k flip coins, 2 bits each on average: room for twice that
+    bits = _row_bits(seed, devices, ROW_BYTES + (randomizer.k // 2 if rappor else 0))
     pos = np.zeros(len(devices), dtype=np.int64)
     if rappor:
         out: NDArray[Any] = np.zeros((len(devices), randomizer.k), dtype=np.bool_)
