@@ -56,6 +56,9 @@ def register(sub: Any) -> None:
     g.add_argument("--figures", type=Path, default=None, metavar="DIR",
                    help="write the sweep plots (PNG) and tables (markdown) into DIR")
     g.set_defaults(func=run_ghazi)
+    from dpspec.conformance import sa2_figures
+
+    sa2_figures.register(esub)
 
 
 def _rational(text: str, name: str) -> Fraction:

@@ -19,6 +19,7 @@ from typing import Any
 
 import mpmath
 
+from dpspec.conformance import sa2_scale
 from dpspec.conformance.cli import CliError
 from dpspec.spec.sa2 import privacy, protocol
 from dpspec.spec.sa2.ideal import Sa2Error, exact, parse_rate
@@ -84,6 +85,7 @@ def register(sub: Any) -> None:
                           "time-bounded recipe (default 1)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    sa2_scale.add_options(sim)
     sim.set_defaults(func=run_simulate)
 
 
@@ -255,6 +257,9 @@ def run_simulate(args: argparse.Namespace) -> int:
         protocol.check_deployment(recipe, dep)
     except Sa2Error as exc:
         raise CliError(f"{exc}: run `dpspec sa2 recipe --seed {args.seed}`") from exc
+    if args.engine == "population":
+        return sa2_scale.run(args, recipe, stmt, dep, vdaf, seed, drop, progress, progress.done,
+                             start)
     data_tape = RandomTape(seed, protocol.TAGS["data"])
     k = recipe.randomizer.k
     data: list[Any]
