@@ -9,6 +9,7 @@ and can fail; sharding over processes changes nothing.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 from fractions import Fraction
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 
 from dpspec.conformance.cli import main
 from dpspec.spec.sa2 import population, protocol
+from dpspec.spec.sa2.ideal import Sa2Error
 from dpspec.spec.sa2.randomizers import Randomizer
 from dpspec.spec.samplers import bernoulli
 from dpspec.spec.tape import RandomTape
@@ -115,39 +117,103 @@ def dep() -> protocol.Deployment:
     return protocol.provision(SEED)
 
 
-def _recipe(dep: protocol.Deployment, randomizer: Randomizer, dummy: Fraction, B: int = 3
-            ) -> protocol.Recipe:
-    doc = protocol.make_recipe(
+def _recipe(dep: protocol.Deployment, randomizer: Randomizer, dummy: Fraction, B: int = 3,
+            **over: Any) -> protocol.Recipe:
+    """A recipe for the mechanics (the claim is not checked: dummies at toy sizes leave no
+    guarantee)."""
+    args: dict[str, Any] = dict(
         recipe_id="population-test", task_id=bytes(32), randomizer=randomizer, B=B,
         q=Fraction(1, 4), chunk_length=2, leader_pk=dep.leader_hpke.public_key,
         helper_pk=dep.helper_hpke.public_key, issuer_key=dep.issuer_sk.public_key(),
-        epsilon=Fraction(1000), delta=Fraction(1, 10**10), dummy_rate=dummy)
-    recipe, _ = protocol.check_recipe(doc, protocol.PrivacyBudget(Fraction(1000), 1))
-    return recipe
+        epsilon=Fraction(1000), delta=Fraction(1, 10**10), dummy_rate=dummy,
+        population=48 if dummy else None)
+    args.update(over)
+    return protocol.check_recipe_structure(protocol.make_recipe(**args))
 
+
+#: RAPPOR with a loose max_weight: many honest reports are heavier and are not sent
+HEAVY = Randomizer("rappor", 6, Fraction(1, 4), Fraction(1, 3))
 
 CASES = [("randomized_response", 4, Fraction(1, 2), Fraction(0)),
          ("binary_randomized_response", 2, Fraction(1, 4), Fraction(1, 10)),
          ("rappor", 3, Fraction(1, 4), Fraction(1, 5))]
 
 
+def _compare(recipe: protocol.Recipe, dep: protocol.Deployment, n: int, malicious: int,
+             drop: Fraction, arrival: Any = None, released: bool = True) -> population.PopulationResult:
+    vdaf = protocol.build_vdaf(recipe)
+    k = recipe.randomizer.k
+    data = population.synthetic_data(SEED, k, n)
+    tape = RandomTape(SEED, protocol.TAGS["data"])
+    assert data.tolist() == [min(tape.uniform(k), tape.uniform(k)) for _ in range(n)]
+    ref = protocol.run_collection(recipe, dep, vdaf, data.tolist(), SEED, malicious=malicious,
+                                  drop_rate=drop, arrival=arrival)
+    got = population.release(recipe, dep, data, SEED, malicious=malicious, drop_rate=drop,
+                             arrival=arrival)
+    assert (ref.release is not None) == released
+    assert got.release == ref.release
+    assert (got.participants, got.dummies, got.overweight, got.sent, got.dropped) == (
+        ref.participants, ref.dummies, ref.overweight, ref.sent, sum(ref.drop_flags))
+    assert (got.accepted, got.aggregated) == (ref.outcome.accepted, ref.outcome.aggregated)
+    assert got.rejected == dict(ref.outcome.rejected)
+    return got
+
+
 @pytest.mark.parametrize(("name", "k", "flip", "dummy"), CASES)
-@pytest.mark.parametrize(("malicious", "drop"), [(0, Fraction(0)), (8, Fraction(1, 3))])
+@pytest.mark.parametrize(("malicious", "drop"), [(0, Fraction(0)), (10, Fraction(1, 3))])
 def test_release_equals_the_protocol(dep: protocol.Deployment, name: str, k: int, flip: Fraction,
                                      dummy: Fraction, malicious: int, drop: Fraction) -> None:
-    recipe = _recipe(dep, Randomizer(name, k, flip), dummy)
-    vdaf = protocol.build_vdaf(recipe)
-    data = population.synthetic_data(SEED, k, 48)
-    tape = RandomTape(SEED, protocol.TAGS["data"])
-    assert data.tolist() == [min(tape.uniform(k), tape.uniform(k)) for _ in range(48)]
-    ref = protocol.run_collection(recipe, dep, vdaf, data.tolist(), SEED, malicious=malicious,
-                                  drop_rate=drop)
-    got = population.release(recipe, dep, data, SEED, malicious=malicious, drop_rate=drop)
-    assert ref.release is not None
-    assert got.release == ref.release
-    assert (got.participants, got.dummies, got.sent, got.dropped, got.accepted) == (
-        ref.participants, ref.dummies, ref.sent, sum(ref.drop_flags), ref.outcome.accepted)
-    assert got.rejected == dict(ref.outcome.rejected)
+    """Every malicious kind (10 devices: each kind twice), dummies, network loss."""
+    _compare(_recipe(dep, Randomizer(name, k, flip), dummy), dep, 48, malicious, drop)
+
+
+@pytest.mark.parametrize(("dummy", "drop"), [(Fraction(0), Fraction(0)),
+                                             (Fraction(1, 5), Fraction(1, 4))])
+def test_overweight_rappor_reports_are_not_sent(dep: protocol.Deployment, dummy: Fraction,
+                                                drop: Fraction) -> None:
+    assert HEAVY.max_weight() < HEAVY.k
+    got = _compare(_recipe(dep, HEAVY, dummy), dep, 48, 5, drop)
+    assert got.overweight > 0
+
+
+@pytest.mark.parametrize(("pool", "malicious", "drop", "released"), [
+    (20, 5, Fraction(0), True), (14, 5, Fraction(1, 5), True), (30, 0, Fraction(0), False)])
+def test_fixed_size_replays_the_arrival_order(dep: protocol.Deployment, pool: int, malicious: int,
+                                              drop: Fraction, released: bool) -> None:
+    """Fixed size: the first B accepted in the anonymizer's order are summed (the shuffle is
+    replayed); with fewer accepted than the stated population, no release."""
+    recipe = _recipe(dep, Randomizer("randomized_response", 4, Fraction(1, 2)), Fraction(0),
+                     B=6, q=Fraction(1), sampling="fixed_size", population=pool)
+    got = _compare(recipe, dep, 24, malicious, drop, released=released)
+    assert got.aggregated == min(6, got.accepted)
+
+
+@pytest.mark.parametrize("name", ["randomized_response", "rappor"])
+def test_time_window_replays_the_arrival_order(dep: protocol.Deployment, name: str) -> None:
+    """App. A: reports arriving after t0 + K are rejected; which ones depends on the shuffle."""
+    r = Randomizer(name, 3, Fraction(1, 3))
+    recipe = _recipe(dep, r, Fraction(0), q=Fraction(1, 2),
+                     window=(Fraction(10), Fraction(15)))
+    got = _compare(recipe, dep, 40, 10, Fraction(1, 10),
+                   arrival=protocol.evenly_spaced(Fraction(9), Fraction(1)))
+    assert got.rejected["outside_time_window"] > 0
+
+
+def test_rate_validation_refuses_a_flood(dep: protocol.Deployment) -> None:
+    """A stated population far below the devices that report: more than max_reports received."""
+    recipe = _recipe(dep, Randomizer("binary_randomized_response", 2, Fraction(1, 4)),
+                     Fraction(1, 10), population=10)
+    assert recipe.max_reports() is not None
+    got = _compare(recipe, dep, 48, 3, Fraction(0), released=False)
+    assert got.accepted >= recipe.B
+
+
+def test_unsupported_randomizer_is_refused(dep: protocol.Deployment) -> None:
+    recipe = _recipe(dep, Randomizer("randomized_response", 4, Fraction(1, 2)), Fraction(0))
+    other = dataclasses.replace(recipe, randomizer=Randomizer("gaussian_vector", 4,
+                                                              Fraction(1, 2)))
+    with pytest.raises(Sa2Error, match="does not replay randomizer gaussian_vector"):
+        population.release(other, dep, population.synthetic_data(SEED, 4, 10), SEED)
 
 
 def test_no_output_below_B(dep: protocol.Deployment) -> None:

@@ -16,9 +16,13 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
+import numpy as np
+from numpy.typing import NDArray
 
 from dpspec.conformance.cli import CliError
-from dpspec.spec.sa2 import population, privacy, protocol
+from dpspec.spec.sa2 import population, protocol
+from dpspec.spec.sa2.ideal import Sa2Error, exact
+from dpspec.spec.tape import RandomTape
 
 
 def add_options(sim: Any) -> None:
@@ -34,35 +38,67 @@ def add_options(sim: Any) -> None:
                           "(default 1)")
 
 
+def privacy_json(recipe: protocol.Recipe, stmt: Any) -> dict[str, Any]:
+    """The ``privacy`` object of ``dpspec sa2 simulate --json`` (both engines print the same):
+    the validity-gated statements of :mod:`dpspec.spec.sa2.protocol` (SA2 model, aggregator
+    model, and the released count with dummies)."""
+    agg_stmt = protocol.aggregator_guarantee(recipe)
+    count_stmt = protocol.count_guarantee(recipe)
+    return {"sa2": {"epsilon": mpmath.nstr(stmt.epsilon, 6), "delta": mpmath.nstr(stmt.delta, 6)},
+            "aggregator": {"epsilon": mpmath.nstr(agg_stmt.epsilon, 6),
+                           "delta": mpmath.nstr(agg_stmt.delta, 6)},
+            "claimed": {"epsilon": str(recipe.epsilon), "delta": str(recipe.delta)},
+            "derivation": stmt.derivation, "bound": stmt.bound,
+            **({"fallback": stmt.fallback} if stmt.fallback else {}),
+            **({"count": {"epsilon": mpmath.nstr(count_stmt.epsilon, 6),
+                          "delta": mpmath.nstr(count_stmt.delta, 6)}}
+               if count_stmt is not None else {})}
+
+
+def _buckets(recipe: protocol.Recipe, seed: bytes, clients: int) -> NDArray[Any]:
+    """The devices' buckets: the synthetic data of ``dpspec sa2 simulate`` (tape ``sa2/sim/data``),
+    for a recipe with a query its synthetic records mapped through the query (a Python loop)."""
+    k = recipe.randomizer.k
+    if recipe.query is None:
+        return population.synthetic_data(seed, k, clients)
+    from dpspec.conformance.commands.sa2 import synthetic_record  # the CLI's own generator
+
+    tape = RandomTape(seed, protocol.TAGS["data"])
+    return np.asarray([recipe.query.apply(synthetic_record(recipe.query, tape))
+                       for _ in range(clients)], dtype=np.int64)
+
+
 def run(args: argparse.Namespace, recipe: protocol.Recipe, stmt: Any, dep: protocol.Deployment,
         vdaf: Any, seed: bytes, drop: Fraction, progress: Callable[[str, int, int], None],
         done: Callable[[], None], start: float) -> int:
     if not 0 <= args.audit <= 10**5 or not 1 <= args.workers <= 256:
         raise CliError("--audit must be in [0, 10^5] and --workers in [1, 256]")
-    data = population.synthetic_data(seed, recipe.randomizer.k, args.clients)
-    res = population.release(recipe, dep, data, seed, malicious=args.malicious, drop_rate=drop,
-                             workers=args.workers, progress=progress)
+    try:
+        population.check_supported(recipe)
+        arrival = (None if recipe.window is None else
+                   protocol.evenly_spaced(recipe.window[0], exact(args.arrival_spacing,
+                                                                  "--arrival-spacing")))
+        data = _buckets(recipe, seed, args.clients)
+        res = population.release(recipe, dep, data, seed, malicious=args.malicious,
+                                 drop_rate=drop, arrival=arrival, workers=args.workers,
+                                 progress=progress)
+    except Sa2Error as exc:
+        raise CliError(str(exc)) from exc
     aud = None
     if args.audit:
         aud = population.audit(recipe, dep, vdaf, data, res.participant_index, seed, args.audit,
                                progress=progress)
     done()
     elapsed = time.monotonic() - start
-    agg_stmt = privacy.aggregator_model(
-        protocol.ACCOUNTANTS[recipe.accountant](recipe.randomizer, recipe.delta), recipe.B, "")
     out: dict[str, Any] = {
         "engine": "population",
         "recipeId": recipe.recipe_id,
         "release": None if res.release is None else list(res.release),
-        "privacy": {"sa2": {"epsilon": mpmath.nstr(stmt.epsilon, 6),
-                            "delta": mpmath.nstr(stmt.delta, 6)},
-                    "aggregator": {"epsilon": mpmath.nstr(agg_stmt.epsilon, 6),
-                                   "delta": mpmath.nstr(agg_stmt.delta, 6)},
-                    "claimed": {"epsilon": str(recipe.epsilon), "delta": str(recipe.delta)},
-                    "derivation": stmt.derivation},
+        "privacy": privacy_json(recipe, stmt),
         "clients": args.clients, "malicious": args.malicious,
-        "participants": res.participants, "dummies": res.dummies, "reportsSent": res.sent,
-        "dropped": res.dropped, "accepted": res.accepted,
+        "participants": res.participants, "dummies": res.dummies,
+        "overweight": res.overweight, "reportsSent": res.sent,
+        "dropped": res.dropped, "accepted": res.accepted, "aggregated": res.aggregated,
         "rejected": dict(sorted(res.rejected.items())),
         "seconds": round(elapsed, 2),
         "devicesPerSecond": round(args.clients / elapsed) if elapsed > 0 else None,
@@ -84,10 +120,12 @@ def run(args: argparse.Namespace, recipe: protocol.Recipe, stmt: Any, dep: proto
                     f"in the SA2 model; ({out['privacy']['aggregator']['epsilon']}, "
                     f"{out['privacy']['aggregator']['delta']})-DP in the aggregator model"),
         ("clients", f"{args.clients} honest, {args.malicious} malicious"),
-        ("reports", f"{res.participants} real + {res.dummies} dummy + "
-                    f"{res.sent - res.participants - res.dummies} malicious = {res.sent} "
-                    f"sent, {res.dropped} dropped"),
-        ("accepted", str(res.accepted)),
+        ("reports", f"{res.participants - res.overweight} real + {res.dummies} dummy + "
+                    f"{res.sent - res.participants + res.overweight - res.dummies} malicious = "
+                    f"{res.sent} sent ({res.overweight} honest reports over max_weight not "
+                    f"sent), {res.dropped} dropped"),
+        ("accepted", str(res.accepted) + (f" ({res.aggregated} aggregated: fixed-size sample)"
+                                          if recipe.sampling == "fixed_size" else "")),
         ("rejected", rejected),
         ("release", "no output (fewer than B accepted reports)" if res.release is None
          else "[" + ", ".join(str(x) for x in res.release) + "]"),

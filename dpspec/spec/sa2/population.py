@@ -20,11 +20,27 @@ as ``run_collection``), so that for every seed its release equals the protocol's
 * each participant's randomizer runs on its own tape ``sa2/client/{i}/randomizer`` with the coins
   of :meth:`Randomizer.apply`, vectorised over devices (:func:`randomize`), and the decoded outputs
   are summed in integers;
-* the anonymizer's shuffle changes the order of arrival only, not the sum, and is not drawn;
+* a RAPPOR report heavier than ``max_weight`` is not sent (:meth:`Randomizer.apply` returns
+  None): since that decides which reports draw network coins, every participant's randomizer runs
+  before the drop coins when ``max_weight < k``;
+* the anonymizer's shuffle changes the order of arrival only; it is replayed
+  (:meth:`BitStream.fisher_yates`, tape ``sa2/shuffle``) when the order matters to the aggregators
+  -- the time window of App. A (a report arriving outside ``[t0, t0 + K]`` is rejected) and the
+  fixed-size variant (the first ``B`` accepted in arrival order are summed) -- and not drawn
+  otherwise;
+* the aggregators' other rules are applied as :class:`protocol.Aggregator` applies them: rate
+  validation (no release over :meth:`protocol.Recipe.max_reports` received reports, sec. 4.7),
+  ``B`` counted over every accepted report (dummies included), and in fixed-size mode a release
+  only if at least ``population`` reports are accepted;
 * malicious devices (:data:`protocol.MALICIOUS_KINDS`) are modelled by what the aggregators do with
-  their reports: an invalid proof, a forged token and a wrong ``B`` are rejected; of a replayed
-  token's two reports the first delivered is accepted (its measurement, ``R(0)`` drawn after the
-  token on the device's tape, is recomputed with the real token issuance) and the other rejected.
+  their reports: an invalid proof, an inflated report, a forged token and a wrong ``B`` are
+  rejected; of a replayed token's two reports the first delivered in the window is accepted (its
+  measurement, ``R(0)`` drawn after the token on the device's tape, is recomputed with the real
+  token issuance) and the other rejected.
+
+Only the randomizers whose coins are replayed here (:data:`SUPPORTED_RANDOMIZERS`) are accepted;
+any other recipe is refused with a one-line Sa2Error (:func:`check_supported`) rather than
+released differently.
 
 The release is a sum of integers below ``2**63``; Prio3 reduces it modulo its field's prime, which
 is larger than any count reached here, so the two agree.
@@ -135,6 +151,33 @@ class BitStream:
                 self.pos += groups * k
         return np.concatenate(out)
 
+    # -- the anonymizer's shuffle ----------------------------------------------------------------
+    def fisher_yates(self, n: int) -> list[int]:
+        """The permutation of :func:`protocol.anonymize` on ``n`` items: for ``j = n-1 .. 1``,
+        swap ``j`` with ``uniform(j + 1)``; returns ``perm`` with item ``perm[p]`` delivered at
+        position ``p``. The draws of one bit length ``k`` (``j`` in ``[2^(k-1), 2^k)``) read
+        consecutive ``k``-bit candidates; numpy decodes them, the acceptance (``c <= j``, with
+        ``j`` moving down as draws are accepted) is a Python loop over integers."""
+        perm = list(range(n))
+        j = n - 1
+        while j >= 1:
+            k = j.bit_length()
+            lo = 1 << (k - 1)
+            groups = min(2 * (j - lo + 1) + 64, BLOCK)
+            weights = np.int64(1) << np.arange(k, dtype=np.int64)
+            bits = self.window(self.pos, self.pos + groups * k)
+            values = (bits.reshape(groups, k).astype(np.int64) @ weights).tolist()
+            used = 0
+            for c in values:
+                used += 1
+                if c <= j:
+                    perm[j], perm[c] = perm[c], perm[j]
+                    j -= 1
+                    if j < lo:
+                        break
+            self.pos += used * k
+        return perm
+
     # -- bernoulli_ratio, many times -------------------------------------------------------------
     def bernoullis(self, p: Fraction, count: int) -> NDArray[np.bool_]:
         """``count`` successive ``bernoulli(tape, p)`` draws (the lazy comparison of
@@ -214,7 +257,12 @@ class BitStream:
 # -- the engine ---------------------------------------------------------------------------------
 @dataclass
 class PopulationResult:
-    """The release and the counts that ``run_collection`` reports, computed without cryptography."""
+    """The release and the counts that ``run_collection`` reports, computed without cryptography.
+
+    ``participants`` counts every device that selected itself (as ``run_collection`` does,
+    including RAPPOR reports over ``max_weight``, which are not sent: ``overweight``);
+    ``participant_index`` lists the participants that sent a report. ``aggregated`` is the
+    number of reports summed (fewer than ``accepted`` in fixed-size mode)."""
 
     release: tuple[int, ...] | None
     participants: int
@@ -224,6 +272,8 @@ class PopulationResult:
     accepted: int
     rejected: dict[str, int]
     participant_index: NDArray[np.int64]
+    overweight: int = 0
+    aggregated: int = 0
     contributions: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
 
@@ -354,27 +404,40 @@ def randomize(randomizer: Randomizer, seed: bytes, devices: Sequence[int],
     return out
 
 
-def _decode_sum(randomizer: Randomizer, seed: bytes, devices: Sequence[int],
-                values: Sequence[int]) -> NDArray[np.int64]:
-    """``sum Dec(R(x_i))`` over the given devices, each on its own randomizer tape."""
+def _decode_pass(randomizer: Randomizer, seed: bytes, devices: Sequence[int],
+                 values: Sequence[int]) -> tuple[NDArray[np.int64], list[int]]:
+    """``sum Dec(R(x_i))`` over the given devices whose report is sent, each on its own
+    randomizer tape, and the devices whose RAPPOR report is heavier than ``max_weight`` (not
+    sent, :meth:`Randomizer.apply` returns None; they add nothing)."""
     out = randomize(randomizer, seed, devices, values)
     if randomizer.name == "rappor":
-        return np.asarray(out.reshape(len(devices), randomizer.k).sum(axis=0, dtype=np.int64),
-                          dtype=np.int64)
+        rows = out.reshape(len(devices), randomizer.k)
+        heavy = rows.sum(axis=1, dtype=np.int64) > randomizer.max_weight()
+        total = np.asarray(rows[~heavy].sum(axis=0, dtype=np.int64), dtype=np.int64)
+        return total, [devices[j] for j in np.flatnonzero(heavy).tolist()]
     counts = np.bincount(np.asarray(out, dtype=np.int64), minlength=randomizer.k)
     if randomizer.name == "binary_randomized_response":
-        return np.asarray([counts[1]], dtype=np.int64)
-    return np.asarray(counts, dtype=np.int64)
+        return np.asarray([counts[1]], dtype=np.int64), []
+    return np.asarray(counts, dtype=np.int64), []
 
 
-def _decode_sum_job(job: tuple[Randomizer, bytes, list[int], list[int]]) -> NDArray[np.int64]:
-    return _decode_sum(*job)
+def _decode_sum(randomizer: Randomizer, seed: bytes, devices: Sequence[int],
+                values: Sequence[int]) -> NDArray[np.int64]:
+    """``sum Dec(R(x_i))`` over the given devices' sent reports (:func:`_decode_pass`)."""
+    return _decode_pass(randomizer, seed, devices, values)[0]
+
+
+def _decode_pass_job(job: tuple[Randomizer, bytes, list[int], list[int]]
+                     ) -> tuple[NDArray[np.int64], list[int]]:
+    return _decode_pass(*job)
 
 
 def decoded_sum(randomizer: Randomizer, seed: bytes, devices: Sequence[int],
                 values: Sequence[int], *, workers: int = 1, chunk: int = 20000,
-                progress: Progress | None = None) -> NDArray[np.int64]:
-    """The participants' decoded sum, in chunks (``workers`` processes when > 1)."""
+                progress: Progress | None = None, stage: str = "clients",
+                overweight: list[int] | None = None) -> NDArray[np.int64]:
+    """The decoded sum of the devices' sent reports, in chunks (``workers`` processes when
+    > 1); the devices whose report is over ``max_weight`` are appended to ``overweight``."""
     total = len(devices)
     length = 1 if randomizer.name == "binary_randomized_response" else randomizer.k
     acc = np.zeros(length, dtype=np.int64)
@@ -385,17 +448,20 @@ def decoded_sum(randomizer: Randomizer, seed: bytes, devices: Sequence[int],
         # fork where available: spawn would re-run the parent's __main__ (python -m dpspec)
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         with multiprocessing.get_context(method).Pool(workers) as pool:
-            for part, job in zip(pool.imap(_decode_sum_job, jobs), jobs, strict=True):
-                acc += part
-                done += len(job[2])
-                if progress is not None:
-                    progress("clients", done, total)
-        return acc
-    for job in jobs:
-        acc += _decode_sum_job(job)
-        done += len(job[2])
-        if progress is not None:
-            progress("clients", done, total)
+            results = list(pool.imap(_decode_pass_job, jobs))
+    else:
+        results = []
+        for job in jobs:
+            results.append(_decode_pass_job(job))
+            done += len(job[2])
+            if progress is not None:
+                progress(stage, done, total)
+    for part, heavy in results:
+        acc += part
+        if overweight is not None:
+            overweight += heavy
+    if progress is not None:
+        progress(stage, total, total)
     return acc
 
 
@@ -423,14 +489,44 @@ def _malicious(recipe: protocol.Recipe, dep: protocol.Deployment, seed: bytes, c
 
 #: the aggregators' rejection reason for each malicious kind (as ``aggregate_batch`` counts them)
 REJECTION = {"invalid_proof": "vdaf_verify_failed", "forged_token": "token_invalid",
-             "wrong_B": "decrypt_failed", "replayed_token": "token_replayed"}
+             "wrong_B": "decrypt_failed", "replayed_token": "token_replayed",
+             "inflated": "vdaf_verify_failed"}
+
+#: the randomizers whose coins this engine replays; any other is refused (:func:`check_supported`)
+SUPPORTED_RANDOMIZERS = ("binary_randomized_response", "randomized_response", "rappor")
+
+
+def check_supported(recipe: protocol.Recipe) -> None:
+    """Sa2Error (one line) unless this engine replays the recipe's randomizer exactly."""
+    name = recipe.randomizer.name
+    if name not in SUPPORTED_RANDOMIZERS:
+        raise Sa2Error(f"the population engine does not replay randomizer {name} (it replays "
+                       f"{', '.join(SUPPORTED_RANDOMIZERS)}); use --engine protocol")
+
+
+def _count(counter: dict[str, int], key: str, n: int = 1) -> None:
+    if n:
+        counter[key] = counter.get(key, 0) + n
 
 
 def release(recipe: protocol.Recipe, dep: protocol.Deployment, data: NDArray[Any],
             seed: bytes, *, malicious: int = 0, drop_rate: Fraction = Fraction(0),
+            arrival: Callable[[int], list[Fraction]] | None = None,
             workers: int = 1, progress: Progress | None = None) -> PopulationResult:
-    """What :func:`protocol.run_collection` releases for the same arguments (module docstring)."""
+    """What :func:`protocol.run_collection` releases for the same arguments (module docstring);
+    ``data`` holds each device's bucket (a recipe's query already applied,
+    :meth:`protocol.Recipe.bucket`).
+
+    The aggregators' rules are those of :class:`protocol.Aggregator`: rate validation (more
+    than :meth:`protocol.Recipe.max_reports` received: no release), the time window of App. A
+    (``arrival`` gives the arrival times; a report outside the window is rejected before it is
+    opened), Poisson mode (release at ``B`` or more aggregated reports, dummies included) and
+    fixed-size mode (the first ``B`` accepted in arrival order are summed, released if at least
+    ``population`` are accepted). When the order of arrival matters (a window or fixed size),
+    the anonymizer's shuffle is replayed (:meth:`BitStream.fisher_yates`, tape ``sa2/shuffle``).
+    """
     protocol.check_deployment(recipe, dep)
+    check_supported(recipe)
     r = recipe.randomizer
     n = int(data.size)
     if progress is not None:
@@ -447,41 +543,102 @@ def release(recipe: protocol.Recipe, dep: protocol.Deployment, data: NDArray[Any
         dummy_idx = others[flags]
     if progress is not None:
         progress("coins", n, n)
+    # RAPPOR reports over max_weight are not sent: which they are decides what is sent (and so
+    # the network's coins), so every participant's randomizer runs first
+    first_sum: NDArray[np.int64] | None = None
+    heavy: list[int] = []
+    if r.name == "rappor" and r.max_weight() < r.k:
+        first_sum = decoded_sum(r, seed, part_idx.tolist(), data[part_idx].tolist(),
+                                workers=workers, progress=progress, overweight=heavy)
+    sending = part_idx if not heavy else np.setdiff1d(part_idx, np.asarray(heavy, np.int64))
     mal = _malicious(recipe, dep, seed, malicious)
-    honest_sent = np.sort(np.concatenate([part_idx, dummy_idx]))
+    honest_sent = np.sort(np.concatenate([sending, dummy_idx]))
     sent = int(honest_sent.size) + len(mal)
     dropped = BitStream(seed, protocol.TAGS["network"]).bernoullis(drop_rate, sent)
-    honest_dropped = dropped[:honest_sent.size]
-    delivered_devices = honest_sent[~honest_dropped]
-    delivered_participants = delivered_devices[keep[delivered_devices]]
-    total = decoded_sum(r, seed, delivered_participants.tolist(),
-                        data[delivered_participants].tolist(), workers=workers,
-                        progress=progress)
-    accepted = int(delivered_devices.size)
-    rejected: dict[str, int] = {}
-    mal_dropped = dropped[honest_sent.size:].tolist()
-    replay_accepted: set[int] = set()
-    pos = 0
-    j = 0
+    delivered_devices = honest_sent[~dropped[:honest_sent.size]]
+    # the delivered malicious reports, in sending order: (j, kind, contribution)
+    mal_delivered = []
+    j = pos = 0
     while pos < len(mal):
-        kind, dec = mal[pos]
-        copies = 2 if kind == "replayed_token" else 1
-        arrived = [not mal_dropped[pos + c] for c in range(copies)]
-        if kind == "replayed_token":
-            if any(arrived):
-                accepted += 1
-                assert dec is not None
-                total += np.asarray(dec, dtype=np.int64)
-                replay_accepted.add(j)
-            if all(arrived):
-                rejected[REJECTION[kind]] = rejected.get(REJECTION[kind], 0) + 1
-        elif arrived[0]:
-            rejected[REJECTION[kind]] = rejected.get(REJECTION[kind], 0) + 1
+        copies = 2 if mal[pos][0] == "replayed_token" else 1
+        for c in range(copies):
+            if not dropped[honest_sent.size + pos + c]:
+                mal_delivered.append((j, mal[pos][0], mal[pos][1]))
         pos += copies
         j += 1
-    out = tuple(int(v) for v in total) if accepted >= recipe.B else None
+    h = int(delivered_devices.size)
+    total_delivered = h + len(mal_delivered)
+    # position of arrival of each delivered report (honest first, then malicious, as sent)
+    ordered = arrival is not None or recipe.sampling == "fixed_size"
+    if ordered:
+        perm = BitStream(seed, protocol.TAGS["shuffle"]).fisher_yates(total_delivered)
+        arrival_pos = np.empty(total_delivered, dtype=np.int64)
+        arrival_pos[np.asarray(perm, dtype=np.int64)] = np.arange(total_delivered,
+                                                                  dtype=np.int64)
+    else:
+        arrival_pos = np.arange(total_delivered, dtype=np.int64)
+    in_window = np.ones(total_delivered, dtype=np.bool_)
+    if recipe.window is not None:
+        if arrival is None:
+            raise Sa2Error("a time-bounded task needs the arrival time of every report")
+        times = arrival(total_delivered)
+        if len(times) != total_delivered or any(
+                b < a for a, b in zip(times, times[1:], strict=False)):
+            raise Sa2Error("times must give one non-decreasing arrival time per report")
+        t0, K = recipe.window
+        by_position = np.asarray([t0 <= t <= t0 + K for t in times], dtype=np.bool_)
+        in_window = by_position[arrival_pos]
+    rejected: dict[str, int] = {}
+    _count(rejected, "outside_time_window", int((~in_window).sum()))
+    accepted_mask = in_window.copy()
+    contrib: dict[int, tuple[int, ...]] = {}  # delivered index -> a malicious contribution
+    first_replay: dict[int, int] = {}
+    mal_order = sorted(range(len(mal_delivered)), key=lambda m: int(arrival_pos[h + m]))
+    for m in mal_order:  # in arrival order: the first in-window copy of a replay is accepted
+        j, kind, dec = mal_delivered[m]
+        if not in_window[h + m]:
+            continue
+        if kind == "replayed_token" and j not in first_replay:
+            first_replay[j] = m
+            assert dec is not None
+            contrib[h + m] = dec
+            continue
+        accepted_mask[h + m] = False
+        _count(rejected, REJECTION[kind])
+    accepted = int(accepted_mask.sum())
+    summed = accepted_mask
+    if recipe.sampling == "fixed_size":  # the first B accepted in arrival order
+        by_arrival = np.zeros(total_delivered, dtype=np.bool_)
+        by_arrival[arrival_pos] = accepted_mask
+        first_b = by_arrival & (np.cumsum(by_arrival) <= recipe.B)
+        summed = first_b[arrival_pos]
+    aggregated = int(summed.sum())
+    limit = recipe.max_reports()
+    out: tuple[int, ...] | None
+    if limit is not None and total_delivered > limit:
+        out = None  # rate validation (sec. 4.7)
+    elif recipe.sampling == "fixed_size":
+        assert recipe.population is not None  # parse_recipe enforces it
+        out = () if aggregated == recipe.B and accepted >= recipe.population else None
+    else:
+        out = () if aggregated >= recipe.B else None
+    if out is not None:
+        summed_devices = delivered_devices[summed[:h]]
+        real = summed_devices[keep[summed_devices]]  # dummies decode to zero
+        if first_sum is not None and 2 * real.size > sending.size:
+            rest = np.setdiff1d(sending, real)  # sent, but dropped, late or not sampled
+            total = first_sum - decoded_sum(r, seed, rest.tolist(), data[rest].tolist(),
+                                            workers=workers, progress=progress)
+        else:
+            total = decoded_sum(r, seed, real.tolist(), data[real].tolist(), workers=workers,
+                                progress=progress)
+        for idx, dec in contrib.items():
+            if summed[idx]:
+                total = total + np.asarray(dec, dtype=np.int64)
+        out = tuple(int(v) for v in total)
     return PopulationResult(out, int(part_idx.size), int(dummy_idx.size), sent,
-                            int(dropped.sum()), accepted, rejected, part_idx)
+                            int(dropped.sum()), accepted, rejected, sending, len(heavy),
+                            aggregated)
 
 
 # -- the audit: the full protocol on a random subset ----------------------------------------------------
