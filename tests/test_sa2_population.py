@@ -262,22 +262,34 @@ def _run(argv: list[str]) -> tuple[int, str]:
     return status, buf.getvalue()
 
 
-def test_cli_population_engine_matches_the_protocol_engine(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("recipe_args", "sim_args"), [
+    ([], []),
+    (["--time-window", "3,12"], ["--arrival-spacing", "1", "--drop-rate", "1/10"]),
+    (["--query", "QUERY"], []),
+])
+def test_cli_population_engine_matches_the_protocol_engine(tmp_path: Path, recipe_args: list[str],
+                                                           sim_args: list[str]) -> None:
     seed = "00112233445566778899aabbccddeeff"
+    query = tmp_path / "q.json"
+    query.write_text(json.dumps({"features": [{"name": "word", "categories": ["a", "b"]}]}))
     status, text = _run(["sa2", "recipe", "--seed", seed, "--B", "5", "--q", "1/5",
-                         "--randomizer", "rappor", "--k", "3", "--flip", "1/4"])
+                         "--randomizer", "rappor", "--k", "3", "--flip", "1/4"]
+                        + [str(query) if a == "QUERY" else a for a in recipe_args])
     assert status == 0
     path = tmp_path / "r.json"
     path.write_text(text)
     common = ["sa2", "simulate", "--recipe", str(path), "--clients", "60", "--seed", seed,
-              "--json", "-q", "--device-budget", "100", "--malicious", "4"]
+              "--json", "-q", "--device-budget", "100", "--malicious", "4", *sim_args]
     s1, out1 = _run(common)
     s2, out2 = _run(common + ["--engine", "population", "--audit", "3"])
     assert s1 == 0 and s2 == 0
     a, b = json.loads(out1), json.loads(out2)
     assert b["engine"] == "population" and b["audit"]["agrees"] and b["audit"]["devices"] == 3
-    for key in ("release", "participants", "reportsSent", "accepted", "rejected", "privacy"):
+    for key in ("release", "participants", "overweight", "reportsSent", "dropped", "accepted",
+                "aggregated", "rejected", "privacy"):
         assert a[key] == b[key], key
+    if recipe_args[:1] == ["--time-window"]:
+        assert a["rejected"]["outside_time_window"] > 0
 
 
 def test_cli_bad_workers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
