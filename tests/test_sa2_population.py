@@ -93,6 +93,17 @@ def test_uniforms_replay_the_tape(n: int) -> None:
     assert stream.pos == tape.bits_consumed
 
 
+@pytest.mark.parametrize("block", [population.BLOCK, 7])
+def test_fisher_yates_replays_the_anonymizer(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(population, "BLOCK", block)  # 7: many numpy passes per bit length
+    for n in (0, 1, 2, 3, 4, 5, 17, 64, 65, 1000):
+        tape = RandomTape(SEED, "sa2/shuffle")
+        want, _ = protocol.anonymize(list(range(n)), Fraction(0), RandomTape(SEED, "t/net"), tape)
+        stream = population.BitStream(SEED, "sa2/shuffle")
+        assert stream.fisher_yates(n) == want
+        assert stream.pos == tape.bits_consumed
+
+
 @pytest.mark.parametrize(("name", "k", "flip"), [
     ("randomized_response", 5, Fraction(1, 2)), ("randomized_response", 8, Fraction(2, 3)),
     ("binary_randomized_response", 2, Fraction(1, 4)), ("rappor", 4, Fraction(1, 5)),
