@@ -263,6 +263,15 @@ def test_sharding_over_processes_changes_nothing() -> None:
     one = population.decoded_sum(r, SEED, devices, values)
     two = population.decoded_sum(r, SEED, devices, values, workers=2, chunk=17)
     assert one.tolist() == two.tolist() and int(one.sum()) == len(devices)
+    heavy1: list[int] = []
+    heavy2: list[int] = []
+    values = [i % HEAVY.k for i in devices]
+    one = population.decoded_sum(HEAVY, SEED, devices, values, overweight=heavy1)
+    two = population.decoded_sum(HEAVY, SEED, devices, values, workers=2, chunk=17,
+                                 overweight=heavy2)
+    assert one.tolist() == two.tolist() and heavy1 == heavy2 and heavy1
+    assert heavy1 == [i for i, x in zip(devices, values, strict=True) if HEAVY.apply(
+        x, RandomTape(SEED, protocol.TAGS["randomizer"].format(i=i))) is None]
 
 
 # -- the CLI ---------------------------------------------------------------------------------

@@ -448,7 +448,12 @@ def decoded_sum(randomizer: Randomizer, seed: bytes, devices: Sequence[int],
         # fork where available: spawn would re-run the parent's __main__ (python -m dpspec)
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         with multiprocessing.get_context(method).Pool(workers) as pool:
-            results = list(pool.imap(_decode_pass_job, jobs))
+            results = []
+            for res, job in zip(pool.imap(_decode_pass_job, jobs), jobs, strict=True):
+                results.append(res)
+                done += len(job[2])
+                if progress is not None:
+                    progress(stage, done, total)
     else:
         results = []
         for job in jobs:
