@@ -127,7 +127,9 @@ def run(args: argparse.Namespace, recipe: protocol.Recipe, stmt: Any, dep: proto
         ("accepted", str(res.accepted) + (f" ({res.aggregated} aggregated: fixed-size sample)"
                                           if recipe.sampling == "fixed_size" else "")),
         ("rejected", rejected),
-        ("release", "no output (fewer than B accepted reports)" if res.release is None
+        ("release", ("no output (fewer than B accepted reports" + (
+            f", or fewer than the population {recipe.population} in fixed-size mode)"
+            if recipe.sampling == "fixed_size" else ")")) if res.release is None
          else "[" + ", ".join(str(x) for x in res.release) + "]"),
     ]
     if aud is not None:
