@@ -273,21 +273,10 @@ def run_simulate(args: argparse.Namespace) -> int:
                                   drop_rate=drop, progress=progress, arrival=arrival)
     progress.done()
     elapsed = time.monotonic() - start
-    agg_stmt = protocol.aggregator_guarantee(recipe)
-    count_stmt = protocol.count_guarantee(recipe)
-    out = {
+    out: dict[str, Any] = {
         "recipeId": recipe.recipe_id,
         "release": None if res.release is None else list(res.release),
-        "privacy": {"sa2": {"epsilon": mpmath.nstr(stmt.epsilon, 6),
-                            "delta": mpmath.nstr(stmt.delta, 6)},
-                    "aggregator": {"epsilon": mpmath.nstr(agg_stmt.epsilon, 6),
-                                   "delta": mpmath.nstr(agg_stmt.delta, 6)},
-                    "claimed": {"epsilon": str(recipe.epsilon), "delta": str(recipe.delta)},
-                    "derivation": stmt.derivation, "bound": stmt.bound,
-                    **({"fallback": stmt.fallback} if stmt.fallback else {}),
-                    **({"count": {"epsilon": mpmath.nstr(count_stmt.epsilon, 6),
-                                  "delta": mpmath.nstr(count_stmt.delta, 6)}}
-                       if count_stmt is not None else {})},
+        "privacy": sa2_scale.privacy_json(recipe, stmt),
         "clients": args.clients, "malicious": args.malicious,
         "participants": res.participants, "dummies": res.dummies,
         "overweight": res.overweight, "reportsSent": res.sent,
@@ -311,7 +300,7 @@ def run_simulate(args: argparse.Namespace) -> int:
                     f"{stmt.bound}" + (f" ({stmt.fallback})" if stmt.fallback else "")),
         *([("count", f"the released report count B' is ({out['privacy']['count']['epsilon']}, "
                      f"{out['privacy']['count']['delta']})-DP (dummy reports, sec. 4.6)")]
-          if count_stmt is not None else []),
+          if "count" in out["privacy"] else []),
         ("clients", f"{args.clients} honest, {args.malicious} malicious"),
         ("reports", f"{res.participants - res.overweight} real + {res.dummies} dummy + "
                     f"{res.sent - res.participants + res.overweight - res.dummies} malicious = "
