@@ -56,7 +56,7 @@ def test_simulate_refuses_a_tampered_recipe(recipe_doc: dict[str, object], tmp_p
 @pytest.mark.parametrize(("argv", "message"), [
     (["sa2", "recipe", "--seed", "00"], "--seed must have 16"),
     (["sa2", "recipe", "--seed", "zz"], "--seed must be hex"),
-    (["sa2", "recipe", "--seed", SEED, "--q", "0.5.1"], "cannot read"),
+    (["sa2", "recipe", "--seed", SEED, "--q", "0.5.1"], "is not a rational"),
     (["sa2", "recipe", "--seed", SEED, "--flip", "0"], "flip must be > 0"),
     (["sa2", "simulate", "--recipe", "/nonexistent.json", "--clients", "1", "--seed", SEED],
      "cannot read"),
@@ -79,6 +79,7 @@ def test_not_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_recipe_with_the_fmt22_accountant_claims_less(recipe_doc: dict[str, object],
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sa2", "recipe", "--seed", SEED, "--B", "500", "--q", "0.05",
+                 "--randomizer", "binary_randomized_response",
                  "--accountant", "shuffle-fmt22"]) == 0
     doc = json.loads(capsys.readouterr().out)
     recipe, stmt = protocol.check_recipe(doc, protocol.PrivacyBudget(Fraction(1), 1))

@@ -13,7 +13,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from scipy import stats
 
-from dpspec.spec.sa2 import hpke, protocol, tokens
+from dpspec.spec.accounting import shuffle, subsampling
+from dpspec.spec.sa2 import hpke, privacy, protocol, tokens
 from dpspec.spec.sa2.protocol import PrivacyBudget, RecipeRefused
 from dpspec.spec.sa2.randomizers import Randomizer
 from dpspec.spec.samplers import bernoulli
@@ -58,35 +59,36 @@ def test_good_recipe_is_accepted_and_charged() -> None:
 def test_guarantee_is_the_amplified_shuffle_bound() -> None:
     recipe = protocol.parse_recipe(recipe_doc())
     stmt = protocol.guarantee(recipe)
-    base = protocol.default_aggregate_bound(RR, recipe.delta)(recipe.B)
-    from dpspec.spec.sa2 import privacy
-    eps, delta = privacy.amplify_by_poisson_sampling(base[0], base[1], recipe.q)
+    base = protocol.aggregator_guarantee(recipe)
+    eps, delta = subsampling.poisson_amplification(base.epsilon, base.delta, recipe.q)
     assert stmt.epsilon == eps and stmt.delta == delta
+    # the aggregator-model number is the gated closed form of spec.accounting, nothing else
+    want = shuffle.closed_form(privacy.eps0_up(RR.epsilon0()), recipe.B, "1/10000000000")
+    assert base.epsilon == mpmath.mpf(want.eps) and want.valid and base.bound == "closed"
 
 
-def test_recipe_accountant_fmt22_is_tighter() -> None:
-    # At B = 1000, q = 1/50 the closed form gives eps = 0.0444 and FMT22 about 0.019.
-    doc = recipe_doc(B=1000, epsilon=Fraction(1, 40), accountant="shuffle-fmt22")
+def test_recipe_accountant_fmt22_is_tighter_for_binary_rr() -> None:
+    bin_ = Randomizer("binary_randomized_response", 2, Fraction(1, 2))
+    doc = recipe_doc(randomizer=bin_, B=1000, epsilon=Fraction(1, 100),
+                     accountant="shuffle-fmt22")
     recipe, stmt = protocol.check_recipe(doc, budget())
-    assert recipe.accountant == "shuffle-fmt22" and stmt.epsilon < mpmath.mpf(1) / 40
-    assert refused(recipe_doc(B=1000, epsilon=Fraction(1, 40))) == "privacy_claim_not_met"
-    closed = protocol.guarantee(protocol.parse_recipe(recipe_doc(B=1000)))
+    assert recipe.accountant == "shuffle-fmt22" and stmt.epsilon < mpmath.mpf(1) / 100
+    assert refused(recipe_doc(randomizer=bin_, B=1000, epsilon=Fraction(1, 100))) == \
+        "privacy_claim_not_met"
+    closed = protocol.guarantee(protocol.parse_recipe(recipe_doc(randomizer=bin_, B=1000)))
     assert stmt.epsilon < closed.epsilon
     assert refused(mutate(["privacy", "accountant"], "moments")) == "unsupported_accountant"
-
-
-def test_pluggable_bound() -> None:
-    def generous(r: Randomizer, delta: Fraction) -> protocol.AggregateBound:
-        return lambda B: (mpmath.mpf(100), mpmath.mpf(delta.numerator) / delta.denominator)
-    with pytest.raises(RecipeRefused, match="privacy_claim_not_met"):
-        protocol.check_recipe(recipe_doc(), budget(), bound=generous)
+    # fmt22 is proven for binary randomized response only: refused for k-ary RR and RAPPOR
+    assert refused(recipe_doc(accountant="shuffle-fmt22")) == "accountant_not_applicable"
+    assert refused(recipe_doc(accountant="rappor-clone")) == "accountant_not_applicable"
 
 
 @pytest.mark.parametrize(("change", "reason"), [
     (dict(B=10), "privacy_claim_not_met"),            # a small cohort: the shuffle bound is weak
     (dict(q=Fraction(1)), "privacy_claim_not_met"),   # no sampling: no amplification
     (dict(epsilon=Fraction(2)), "budget_exhausted"),
-    (dict(dummy_rate=Fraction(1, 100)), "dummy_unsupported"),
+    (dict(dummy_rate=Fraction(1, 100), population=10**6), "dummy_unsupported"),
+    (dict(dummy_rate=Fraction(1, 100)), "malformed"),  # dummies need the population
     (dict(leader_pk=HELPER.public_key), "same_aggregator_keys"),
     (dict(issuer_key=tokens.PublicKey(2**1023 + 1, 65537)), "weak_issuer_key"),
 ])

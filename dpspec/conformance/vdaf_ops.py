@@ -60,6 +60,11 @@ def _build(key: str) -> Any:
                                            int_arg(desc, "chunk_length"))
     if vtype == "Prio3HigherDegree":
         return p.Prio3HigherDegree(shares)
+    if vtype == "Prio3BoundedL2VecSum":  # dpspec's extension, not part of VDAF draft-20
+        from dpspec.spec.vdaf.bounded_l2 import Prio3BoundedL2VecSum
+
+        return Prio3BoundedL2VecSum(shares, int_arg(desc, "length"), int_arg(desc, "bits"),
+                                    int_arg(desc, "norm_bound"), int_arg(desc, "chunk_length"))
     raise Unsupported(f"unknown VDAF type {vtype!r}")
 
 

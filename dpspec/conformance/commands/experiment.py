@@ -80,6 +80,9 @@ def register(sub: Any) -> None:
                    help="hex seed of the population, invitations and devices")
     m.add_argument("--json", action="store_true", help="print JSON")
     m.set_defaults(func=run_mjtb)
+    from dpspec.conformance import sa2_figures
+
+    sa2_figures.register(esub)
 
 
 def _rational(text: str, name: str) -> Fraction:

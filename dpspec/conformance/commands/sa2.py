@@ -19,9 +19,11 @@ from typing import Any
 
 import mpmath
 
+from dpspec.conformance import sa2_scale
 from dpspec.conformance.cli import CliError
 from dpspec.spec.sa2 import privacy, protocol
-from dpspec.spec.sa2.ideal import Sa2Error, parse_rate, parse_rational
+from dpspec.spec.sa2.ideal import Sa2Error, exact, parse_rate
+from dpspec.spec.sa2.query import Query
 from dpspec.spec.sa2.randomizers import Randomizer
 from dpspec.spec.tape import MAX_SEED_SIZE, MIN_SEED_SIZE, RandomTape
 
@@ -42,13 +44,30 @@ def register(sub: Any) -> None:
     rec.add_argument("--delta", default="1/10000000000", help="delta (default 1e-10)")
     rec.add_argument("--epsilon", default=None,
                      help="claimed epsilon (default: the computed guarantee, rounded up)")
-    rec.add_argument("--dummy-rate", default="0", help="dummy report rate q' (default 0)")
+    rec.add_argument("--dummy-rate", default="0",
+                     help="dummy report rate q' (sec. 4.6): a rational, 'paper' for 1/(epsilon "
+                          "population), or 'auto' for the smallest rate making the count B' "
+                          "(epsilon, delta)-DP (default 0)")
+    rec.add_argument("--population", type=int, default=None,
+                     help="number of eligible devices (needed with dummy reports)")
+    rec.add_argument("--sampling", choices=list(protocol.SAMPLING_MODES), default="poisson",
+                     help="poisson (devices sample themselves at --q) or fixed_size (the "
+                          "aggregators sum B of at least --population reports; --q 1)")
+    rec.add_argument("--time-window", default=None, metavar="T0,K",
+                     help="App. A: the aggregators accept reports arriving in [T0, T0 + K] only")
+    rec.add_argument("--query", type=Path, default=None,
+                     help="JSON file with the query's features and bucketing rules (MJTB+22 App. "
+                          "B: intervals or categories, plus an OOV bucket); --k is then the "
+                          "query's number of buckets")
+    rec.add_argument("--overweight", default=None,
+                     help="rappor: largest probability that an honest report exceeds max_weight "
+                          "(default 1/1000000000)")
     rec.add_argument("--chunk-length", type=int, default=4, help="Prio3 chunk length (default 4)")
     rec.add_argument("--recipe-id", default="dpspec-sa2-example")
-    rec.add_argument("--accountant", default=protocol.DEFAULT_ACCOUNTANT,
-                     choices=sorted(protocol.ACCOUNTANTS),
-                     help="aggregator-model bound the client computes (default "
-                          f"{protocol.DEFAULT_ACCOUNTANT})")
+    rec.add_argument("--accountant", default=privacy.DEFAULT_ACCOUNTANT,
+                     choices=sorted(privacy.ACCOUNTANTS),
+                     help="aggregator-model bound the client computes, validity-gated (default "
+                          f"{privacy.DEFAULT_ACCOUNTANT})")
     rec.set_defaults(func=run_recipe)
 
     sim = ssub.add_parser("simulate", help="run the SA2 protocol for N simulated clients")
@@ -61,8 +80,12 @@ def register(sub: Any) -> None:
     sim.add_argument("--drop-rate", default="0", help="network loss rate, exact (default 0)")
     sim.add_argument("--device-budget", default="1",
                      help="each device's epsilon budget for the check of the recipe (default 1)")
+    sim.add_argument("--arrival-spacing", default="1",
+                     help="time between successive report arrivals, from the window's t0, for a "
+                          "time-bounded recipe (default 1)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    sa2_scale.add_options(sim)
     sim.set_defaults(func=run_simulate)
 
 
@@ -99,14 +122,41 @@ def _dec(x: Fraction) -> str:
     return f"{float(x):.{digits}f}" if digits <= 15 else f"{x.numerator}/{x.denominator}"
 
 
+def _window(text: str | None) -> tuple[Fraction, Fraction] | None:
+    if text is None:
+        return None
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise Sa2Error("--time-window is T0,K")
+    return exact(parts[0], "--time-window T0"), exact(parts[1], "--time-window K")
+
+
 def run_recipe(args: argparse.Namespace) -> int:
     seed = _seed(args.seed)
     try:
-        randomizer = Randomizer.from_json({"name": args.randomizer, "k": args.k,
-                                           "flip": args.flip})
+        query = None
+        if args.query is not None:
+            try:
+                query = Query.from_json(json.loads(args.query.read_text(encoding="utf-8")))
+            except (OSError, json.JSONDecodeError) as exc:
+                raise Sa2Error(f"cannot read the query {args.query}: {exc}") from exc
+        k = args.k if query is None else query.size
+        rdoc: dict[str, Any] = {"name": args.randomizer, "k": k, "flip": args.flip}
+        if args.overweight is not None:
+            rdoc["overweight"] = args.overweight
+        randomizer = Randomizer.from_json(rdoc)
         q = parse_rate(args.q, "--q")
         delta = parse_rate(args.delta, "--delta")
-        dummy = parse_rate(args.dummy_rate, "--dummy-rate")
+        if args.dummy_rate in ("paper", "auto") and (args.population is None
+                                                     or args.epsilon is None):
+            raise Sa2Error(f"--dummy-rate {args.dummy_rate} needs --population and --epsilon")
+        if args.dummy_rate == "paper":
+            dummy = privacy.dummy_rate_paper(exact(args.epsilon, "--epsilon"), args.population)
+        elif args.dummy_rate == "auto":
+            others = int((args.population - 1) * (1 - q))
+            dummy = privacy.dummy_rate_for(exact(args.epsilon, "--epsilon"), delta, others)
+        else:
+            dummy = parse_rate(args.dummy_rate, "--dummy-rate")
         if args.chunk_length < 1:
             raise Sa2Error("--chunk-length must be >= 1")
         dep = protocol.provision(seed)
@@ -115,18 +165,41 @@ def run_recipe(args: argparse.Namespace) -> int:
             .to_bytes(32, "little"), randomizer=randomizer, B=args.B, q=q,
             chunk_length=args.chunk_length, leader_pk=dep.leader_hpke.public_key,
             helper_pk=dep.helper_hpke.public_key, issuer_key=dep.issuer_sk.public_key(),
-            delta=delta, dummy_rate=dummy, accountant=args.accountant)
+            delta=delta, dummy_rate=dummy, population=args.population,
+            accountant=args.accountant, sampling=args.sampling, window=_window(args.time_window),
+            query=query)
         if args.epsilon is None:
             probe = protocol.parse_recipe(protocol.make_recipe(epsilon=Fraction(1), **common))
             eps = _round_up(protocol.guarantee(probe).epsilon)
         else:
-            eps = parse_rational(args.epsilon, "--epsilon")
+            eps = exact(args.epsilon, "--epsilon")
         doc = protocol.make_recipe(epsilon=eps, **common)
         doc["privacy"]["epsilon"] = _dec(eps)
+        try:
+            protocol.check_recipe(doc, protocol.PrivacyBudget(eps, 1))
+        except protocol.RecipeRefused as exc:
+            print(f"warning: a client will refuse this recipe: {exc}", file=sys.stderr)
     except Sa2Error as exc:
         raise CliError(str(exc)) from exc
     print(json.dumps(doc, indent=2, sort_keys=True))
     return 0
+
+
+def synthetic_record(query: Query, tape: RandomTape) -> dict[str, Any]:
+    """A device record for a simulation: per interval feature a value uniform on a grid of 8
+    points per bucket over ``[b_0 - w, b_m + w)`` (``w`` the first bucket's width, so some values
+    are out of vocabulary); per category feature one of the categories or ``"<other>"``."""
+    rec: dict[str, Any] = {}
+    for f in query.features:
+        if f.intervals:
+            lo, hi = f.intervals[0], f.intervals[-1]
+            w = f.intervals[1] - f.intervals[0]
+            steps = 8 * (len(f.intervals) + 1)
+            rec[f.name] = str(lo - w + (hi - lo + 2 * w) * Fraction(tape.uniform(steps), steps))
+        else:
+            j = tape.uniform(len(f.categories) + 1)
+            rec[f.name] = f.categories[j] if j < len(f.categories) else "<other>"
+    return rec
 
 
 class _Progress:
@@ -163,7 +236,10 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise CliError(f"{args.recipe} is not JSON: {exc}") from exc
     try:
         drop = parse_rate(args.drop_rate, "--drop-rate")
-        budget = protocol.PrivacyBudget(parse_rational(args.device_budget, "--device-budget"),
+        spacing = exact(args.arrival_spacing, "--arrival-spacing")
+        if spacing < 0:
+            raise Sa2Error("--arrival-spacing must be >= 0")
+        budget = protocol.PrivacyBudget(exact(args.device_budget, "--device-budget"),
                                         1)
         recipe, stmt = protocol.check_recipe(doc, budget)
     except protocol.RecipeRefused as exc:
@@ -181,28 +257,32 @@ def run_simulate(args: argparse.Namespace) -> int:
         protocol.check_deployment(recipe, dep)
     except Sa2Error as exc:
         raise CliError(f"{exc}: run `dpspec sa2 recipe --seed {args.seed}`") from exc
+    if args.engine == "population":
+        return sa2_scale.run(args, recipe, stmt, dep, vdaf, seed, drop, progress, progress.done,
+                             start)
     data_tape = RandomTape(seed, protocol.TAGS["data"])
     k = recipe.randomizer.k
-    data = [min(data_tape.uniform(k), data_tape.uniform(k)) for _ in range(args.clients)]
+    data: list[Any]
+    if recipe.query is None:
+        data = [min(data_tape.uniform(k), data_tape.uniform(k)) for _ in range(args.clients)]
+    else:
+        data = [synthetic_record(recipe.query, data_tape) for _ in range(args.clients)]
+    arrival = (None if recipe.window is None
+               else protocol.evenly_spaced(recipe.window[0], spacing))
     res = protocol.run_collection(recipe, dep, vdaf, data, seed, malicious=args.malicious,
-                                  drop_rate=drop, progress=progress)
+                                  drop_rate=drop, progress=progress, arrival=arrival)
     progress.done()
     elapsed = time.monotonic() - start
-    agg_stmt = privacy.aggregator_model(
-        protocol.ACCOUNTANTS[recipe.accountant](recipe.randomizer, recipe.delta), recipe.B, "")
-    out = {
+    out: dict[str, Any] = {
         "recipeId": recipe.recipe_id,
         "release": None if res.release is None else list(res.release),
-        "privacy": {"sa2": {"epsilon": mpmath.nstr(stmt.epsilon, 6),
-                            "delta": mpmath.nstr(stmt.delta, 6)},
-                    "aggregator": {"epsilon": mpmath.nstr(agg_stmt.epsilon, 6),
-                                   "delta": mpmath.nstr(agg_stmt.delta, 6)},
-                    "claimed": {"epsilon": str(recipe.epsilon), "delta": str(recipe.delta)},
-                    "derivation": stmt.derivation},
+        "privacy": sa2_scale.privacy_json(recipe, stmt),
         "clients": args.clients, "malicious": args.malicious,
-        "participants": res.participants, "dummies": res.dummies, "reportsSent": res.sent,
+        "participants": res.participants, "dummies": res.dummies,
+        "overweight": res.overweight, "reportsSent": res.sent,
         "dropped": res.dropped, "tokensIssued": res.tokens_issued,
-        "accepted": res.outcome.accepted, "rejected": dict(sorted(res.outcome.rejected.items())),
+        "accepted": res.outcome.accepted, "aggregated": res.outcome.aggregated,
+        "rejected": dict(sorted(res.outcome.rejected.items())),
         "seconds": round(elapsed, 2),
     }
     if args.json:
@@ -216,14 +296,23 @@ def run_simulate(args: argparse.Namespace) -> int:
         ("privacy", f"({out['privacy']['sa2']['epsilon']}, {out['privacy']['sa2']['delta']})-DP "
                     f"in the SA2 model; ({out['privacy']['aggregator']['epsilon']}, "
                     f"{out['privacy']['aggregator']['delta']})-DP in the aggregator model; "
-                    f"claimed ({_dec(recipe.epsilon)}, {_dec(recipe.delta)})"),
+                    f"claimed ({_dec(recipe.epsilon)}, {_dec(recipe.delta)}); bound "
+                    f"{stmt.bound}" + (f" ({stmt.fallback})" if stmt.fallback else "")),
+        *([("count", f"the released report count B' is ({out['privacy']['count']['epsilon']}, "
+                     f"{out['privacy']['count']['delta']})-DP (dummy reports, sec. 4.6)")]
+          if "count" in out["privacy"] else []),
         ("clients", f"{args.clients} honest, {args.malicious} malicious"),
-        ("reports", f"{res.participants} real + {res.dummies} dummy + "
-                    f"{res.sent - res.participants - res.dummies} malicious = {res.sent} "
-                    f"sent, {res.dropped} dropped, {res.tokens_issued} tokens issued"),
-        ("accepted", str(res.outcome.accepted)),
+        ("reports", f"{res.participants - res.overweight} real + {res.dummies} dummy + "
+                    f"{res.sent - res.participants + res.overweight - res.dummies} malicious = "
+                    f"{res.sent} sent ({res.overweight} honest reports over max_weight not "
+                    f"sent), {res.dropped} dropped, {res.tokens_issued} tokens issued"),
+        ("accepted", str(res.outcome.accepted) + (
+            f" ({res.outcome.aggregated} aggregated: fixed-size sample)"
+            if recipe.sampling == "fixed_size" else "")),
         ("rejected", rejected),
-        ("release", "no output (fewer than B accepted reports)" if res.release is None
+        ("release", ("no output (fewer than B accepted reports" + (
+            f", or fewer than the population {recipe.population} in fixed-size mode)"
+            if recipe.sampling == "fixed_size" else ")")) if res.release is None
          else "[" + ", ".join(str(x) for x in res.release) + "]"),
         ("time", f"{elapsed:.1f} s"),
     ]

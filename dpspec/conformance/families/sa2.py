@@ -34,6 +34,7 @@ from dpspec.spec.tape import RandomTape
 
 IDEAL_SCHEMA = "sa2_ideal-v1.json"
 PROTOCOL_SCHEMA = "sa2_protocol-v1.json"
+RECIPES_SCHEMA = "sa2_recipes-v1.json"
 TOKENS_SCHEMA = "sa2_tokens-v1.json"
 
 _VEC: dict[str, Any] = {"type": "array", "items": DEC}
@@ -106,15 +107,18 @@ def h_collection(args: dict[str, Any]) -> dict[str, Any]:
         tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16)),
         hex_arg(args, "leaderHpkeIkm"), hex_arg(args, "helperHpkeIkm"),
         hex_arg(args, "verifyKey"))
-    recipe, _ = protocol.check_recipe(args["recipe"],
-                                         protocol.PrivacyBudget(Fraction(10**9), 1))
+    recipe = protocol.check_recipe_structure(args["recipe"])
     vdaf = protocol.build_vdaf(recipe)
     trace: list[dict[str, str]] = []
     data = [parse_int(x, "data") for x in args["data"]]
+    arrival = None
+    if recipe.window is not None:
+        arrival = protocol.evenly_spaced(recipe.window[0],
+                                         ideal.exact(args["arrivalSpacing"], "arrivalSpacing"))
     res = protocol.run_collection(recipe, dep, vdaf, data, hex_arg(args, "seed"),
                                   malicious=int_arg(args, "malicious"),
                                   drop_rate=ideal.parse_rate(args["dropRate"], "dropRate"),
-                                  trace=trace)
+                                  trace=trace, arrival=arrival)
     position = {id(r): i for i, r in enumerate(res.reports)}
     return {
         "reports": trace,
@@ -122,10 +126,20 @@ def h_collection(args: dict[str, Any]) -> dict[str, Any]:
         "arrival": [position[id(r)] for r in res.delivered],
         "verdicts": res.outcome.verdicts,
         "accepted": res.outcome.accepted,
+        "aggregated": res.outcome.aggregated,
         "rejected": dict(sorted(res.outcome.rejected.items())),
         "release": _release(res.release),
         "tokensIssued": res.tokens_issued,
     }
+
+
+def h_recipe_check(args: dict[str, Any]) -> dict[str, Any]:
+    """The client's verdict on a recipe (dpspec.spec.sa2.protocol.check_recipe, budget 10^9)."""
+    try:
+        _, stmt = protocol.check_recipe(args["recipe"], protocol.PrivacyBudget(Fraction(10**9), 1))
+    except protocol.RecipeRefused as exc:
+        return {"verdict": exc.reason}
+    return {"verdict": "accepted", "bound": stmt.bound}
 
 
 def h_token_issuance(args: dict[str, Any]) -> dict[str, Any]:
@@ -202,8 +216,9 @@ PROTOCOL_HEADER = [
     "Keys: the token issuer's RSA key (issuerP, issuerQ, e = 65537; RFC 9474"
     " RSABSSA-SHA384-PSS-Deterministic), the aggregators' HPKE key pairs DeriveKeyPair(IKM) for"
     " DHKEM(X25519, HKDF-SHA256) / HKDF-SHA256 / AES-128-GCM (RFC 9180), the Prio3 verify key.",
-    "The client checks the recipe (dpspec.spec.sa2.protocol.check_recipe, with a budget of 10^9 and one"
-    " query) and refuses it if the keys do not match the deployment.",
+    "The client checks the recipe's structure (dpspec.spec.sa2.protocol.check_recipe_structure: the"
+    " toy cohorts here support no privacy claim; claims have their own vectors in"
+    " sa2/recipe_checks.json) and refuses it if the keys do not match the deployment.",
     "Coins from `seed` (random tape of vectors/tape); every Bernoulli coin is bernoulli(q) of"
     " vectors/samplers/bernoulli.json: participation poisson_sample over the devices (one"
     " bernoulli(q) each) from tag 'sa2/poisson'; dummy coins (bernoulli(q'), q' = dummyRate of the"
@@ -259,6 +274,7 @@ class Sa2Family(Family):
             "sa2.time_bounded_aggregate": h_time_bounded,
             "sa2.donation_schedule": h_donation,
             "sa2.collection": h_collection,
+            "sa2.recipe_check": h_recipe_check,
             "sa2.token_issuance": h_token_issuance,
             "sa2.token_verify": h_token_verify,
         }
@@ -291,17 +307,18 @@ class Sa2Family(Family):
         coll_args: dict[str, Any] = {
             "recipe": {"type": "object"}, "issuerP": HEX, "issuerQ": HEX,
             "leaderHpkeIkm": HEX, "helperHpkeIkm": HEX, "verifyKey": HEX, "seed": HEX,
-            "data": {"type": "array", "items": DEC}, "malicious": COUNT, "dropRate": RAT}
+            "data": {"type": "array", "items": DEC}, "malicious": COUNT, "dropRate": RAT,
+            "arrivalSpacing": RAT}
         coll_out: dict[str, Any] = {
             "type": "object",
-            "required": ["reports", "dropped", "arrival", "verdicts", "accepted", "rejected",
-                         "release", "tokensIssued"],
+            "required": ["reports", "dropped", "arrival", "verdicts", "accepted", "aggregated",
+                         "rejected", "release", "tokensIssued"],
             "properties": {
                 "reports": {"type": "array", "items": report},
                 "dropped": {"type": "array", "items": {"type": "boolean"}},
                 "arrival": {"type": "array", "items": COUNT},
                 "verdicts": {"type": "array", "items": {"type": "string"}},
-                "accepted": COUNT, "tokensIssued": COUNT,
+                "accepted": COUNT, "aggregated": COUNT, "tokensIssued": COUNT,
                 "rejected": {"type": "object", "additionalProperties": COUNT},
                 "release": _RELEASE}}
         tok_ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
@@ -323,14 +340,114 @@ class Sa2Family(Family):
                      "accepted", "token_malformed", "token_wrong_task", "token_invalid",
                      "token_replayed"]}}}}),
         }
-        return {TOKENS_SCHEMA: family_schema(TOKENS_SCHEMA, "SA2 token vectors", tok_ops),
+        verdicts = ["accepted", "privacy_claim_not_met", "accountant_not_applicable",
+                    "unsupported_accountant", "vdaf_mismatch", "malformed", "dummy_unsupported",
+                    "decoding_mismatch", "weak_issuer_key", "same_aggregator_keys",
+                    "unsupported_version", "budget_exhausted"]
+        rec_ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "sa2.recipe_check": (
+                {"properties": {"recipe": {"type": "object"}}},
+                {"type": "object", "required": ["verdict"],
+                 "properties": {"verdict": {"enum": verdicts},
+                                "bound": {"enum": ["closed", "fmt20", "fmt22", "local"]}}})}
+        return {RECIPES_SCHEMA: family_schema(RECIPES_SCHEMA, "SA2 recipe checks", rec_ops),
+                TOKENS_SCHEMA: family_schema(TOKENS_SCHEMA, "SA2 token vectors", tok_ops),
                 IDEAL_SCHEMA: family_schema(IDEAL_SCHEMA, "SA2 ideal functionality vectors", ops),
                 PROTOCOL_SCHEMA: family_schema(PROTOCOL_SCHEMA, "SA2 protocol transcripts",
                                                {"sa2.collection": ({"properties": coll_args},
                                                                    coll_out)})}
 
     def files(self) -> list[VectorFile]:
-        return [self._ideal_file(), self._protocol_file(), self._tokens_file()]
+        return [self._ideal_file(), self._protocol_file(), self._tokens_file(),
+                self._recipes_file()]
+
+    def _recipes_file(self) -> VectorFile:
+        tc = TestNumberer()
+        dep = _vector_deployment()
+
+        def recipe(r: Randomizer, B: int, q: Fraction, eps: Fraction,
+                   **over: Any) -> dict[str, Any]:
+            args: dict[str, Any] = dict(
+                recipe_id="dpspec-sa2-claims", task_id=vector_seed("sa2/task"), randomizer=r,
+                B=B, q=q, chunk_length=2, leader_pk=dep.leader_hpke.public_key,
+                helper_pk=dep.helper_hpke.public_key, issuer_key=dep.issuer_sk.public_key(),
+                epsilon=eps, delta=Fraction(1, 10**6))
+            args.update(over)
+            return protocol.make_recipe(**args)
+
+        F = Fraction
+        rap = Randomizer("rappor", 4, F(1, 22))
+        bin_ = Randomizer("binary_randomized_response", 2, F(1, 2))
+        rr = Randomizer("randomized_response", 8, F(1, 2))
+        heavy = recipe(rap, 5000, F(1), F(7))
+        light = Randomizer("rappor", 16, F(1, 22))
+        inflatable = recipe(light, 5000, F(1), F(7))
+        inflatable["vdaf"] = {**inflatable["vdaf"], "maxWeight": 16}
+        cases: list[tuple[str, dict[str, Any], list[str]]] = [
+            ("RAPPOR k = 4, flip 1/22, B = 5000, q = 1, claim (2.1, 1e-6), closed form: eps0 = "
+             "6.09 is outside Theorem 3.1's region (<= 3.74); the formula's 2.06 is not a bound, "
+             "the valid fmt20 bound is 6.09: refuse", recipe(rap, 5000, F(1), F(21, 10)),
+             ["FalseClaim", "OutsideRegion"]),
+            ("the same recipe claiming 6.5: accepted under the fmt20 fallback",
+             recipe(rap, 5000, F(1), F(13, 2)), ["OutsideRegion"]),
+            ("binary RR flip 1/2, B = 10000, q = 1, claim 0.1: inside the region the closed form "
+             "gives 0.19996: refuse", recipe(bin_, 10000, F(1), F(1, 10)),
+             ["FalseClaim", "InsideRegion"]),
+            ("binary RR flip 1/2, B = 10000, q = 1, claim 0.25: accepted (closed form)",
+             recipe(bin_, 10000, F(1), F(1, 4)), ["InsideRegion"]),
+            ("8-ary RR flip 1/2, B = 10000, q = 1/50, claim 0.02: accepted (closed form 0.445, "
+             "amplified 0.0112)", recipe(rr, 10000, F(1, 50), F(1, 50)), ["InsideRegion"]),
+            ("8-ary RR flip 1/2, B = 10000, q = 1/50, claim 0.01: refuse",
+             recipe(rr, 10000, F(1, 50), F(1, 100)), ["FalseClaim", "InsideRegion"]),
+            ("RAPPOR k = 4, flip 1/22, B = 5000, claim 2.1 under rappor-clone (0.488): accepted",
+             recipe(rap, 5000, F(1), F(21, 10), accountant="rappor-clone"), []),
+            ("RAPPOR under rappor-clone claiming 0.4: refuse",
+             recipe(rap, 5000, F(1), F(2, 5), accountant="rappor-clone"), ["FalseClaim"]),
+            ("the fmt22 bound is proven for binary RR only: refuse it for RAPPOR",
+             recipe(rap, 5000, F(1), F(21, 10), accountant="shuffle-fmt22"), ["Accountant"]),
+            ("an accountant the client does not know: refuse",
+             recipe(rap, 5000, F(1), F(21, 10), accountant="moments"), ["Accountant"]),
+            ("binary RR, B = 50, dummies at 1/100 over 10^5 devices: more dummies than B are "
+             "likely, so no real report is guaranteed: refuse",
+             recipe(bin_, 50, F(1, 10), F(100), dummy_rate=F(1, 100), population=10**5),
+             ["FalseClaim", "Dummies"]),
+            (f"RAPPOR k = 16, flip 1/22 with maxWeight = k: a report could set every bucket; "
+             f"the client wants the exact max_weight ({light.max_weight()}): refuse",
+             inflatable, ["Inflatable"]),
+            ("RAPPOR k = 4 with the exact maxWeight (4 here, as k - 1 flips have probability "
+             "above 1e-9) claiming 7: accepted", heavy, ["OutsideRegion"]),
+        ]
+        tests = []
+        for label, rec, flags in cases:
+            inputs = {"recipe": rec}
+            tests.append(test_entry(tc(), label, inputs, self._run("sa2.recipe_check", inputs),
+                                    flags=flags))
+        doc = envelope(
+            algorithm="SA2-recipe-check", family=self.name, schema=RECIPES_SCHEMA,
+            header=[
+                "The client's verdict on a recipe (dpspec.spec.sa2.protocol.check_recipe with a"
+                " budget of 10^9 and one query): 'accepted' or the reason code of the refusal;"
+                " for an accepted recipe, the aggregator-model bound that supported the claim"
+                " (closed: MJTB+22 Theorem 3.1 inside its region eps0 <= log(B / (8 log(2 /"
+                " delta)) - 1); fmt20 / fmt22: the numerical clone bounds of"
+                " dpspec.spec.accounting.shuffle).",
+                "An implementation must refuse every recipe whose claim no valid bound supports;"
+                " using MJTB+22 Theorem 3.1's formula outside its validity region accepts the"
+                " first case (the formula gives 2.06 < 2.1) and is a conformance failure.",
+                "Claims are at least 5% away from the computed bound, so verdicts do not depend on"
+                " the floating-point details of the numerical bounds.",
+            ],
+            notes={
+                "FalseClaim": "The claim is below every valid bound: the client must refuse.",
+                "OutsideRegion": "The closed form's validity condition fails; the fallback is "
+                                 "fmt20.",
+                "InsideRegion": "The closed form applies.",
+                "Accountant": "The accountant is unknown or not proven for the randomizer.",
+                "Dummies": "Dummy reports count toward B but carry no noise.",
+                "Inflatable": "The VDAF's maxWeight is not the exact one of the randomizer.",
+            },
+            groups=[{"op": "sa2.recipe_check", "params": {}, "tests": tests}])
+        return VectorFile("sa2/recipe_checks.json", doc, RECIPES_SCHEMA)
 
     def _tokens_file(self) -> VectorFile:
         tc = TestNumberer()
@@ -384,7 +501,8 @@ class Sa2Family(Family):
                 recipe_id="dpspec-sa2-vector", task_id=vector_seed("sa2/task"), randomizer=r,
                 B=B, q=Fraction(q), chunk_length=2, leader_pk=dep.leader_hpke.public_key,
                 helper_pk=dep.helper_hpke.public_key, issuer_key=dep.issuer_sk.public_key(),
-                epsilon=Fraction(1000), delta=Fraction(1, 2), dummy_rate=Fraction(dummy))
+                epsilon=Fraction(1000), delta=Fraction(1, 2), dummy_rate=Fraction(dummy),
+                population=100 if Fraction(dummy) else None)
             args.update(over)
             return protocol.make_recipe(**args)
 
@@ -393,33 +511,39 @@ class Sa2Family(Family):
             return [str(t.uniform(k)) for _ in range(n)]
 
         rr = Randomizer("randomized_response", 4, Fraction(1, 2))
-        rap = Randomizer("rappor", 3, Fraction(1, 4))
+        rap = Randomizer("rappor", 6, Fraction(1, 10), Fraction(1, 100))  # max_weight 4
         bin_ = Randomizer("binary_randomized_response", 2, Fraction(1, 4))
         tests = []
         cases: list[tuple[str, dict[str, Any], int, str, list[str]]] = [
             ("honest devices, randomized response (Prio3Histogram), released",
              recipe(rr, 3, "1/2"), 0, "0", []),
             ("fewer than B accepted reports: no output", recipe(rr, 6, "1/2"), 0, "0", []),
-            ("one malicious device of each kind, RAPPOR (Prio3MultihotCountVec)",
-             recipe(rap, 2, "1/2"), 4, "0", ["Malicious"]),
+            ("one malicious device of each kind, RAPPOR k = 6 (Prio3MultihotCountVec, maxWeight 4)",
+             recipe(rap, 2, "1/2"), 5, "0", ["Malicious"]),
             ("dummy reports at rate 1/2 and network loss 1/4, binary RR (Prio3Count)",
              recipe(bin_, 2, "1/3", dummy="1/2"), 0, "1/4", ["Dummies", "Dropped"]),
+            ("fixed-size: the first B = 3 accepted of at least 6 are summed, randomized response",
+             recipe(rr, 3, "1", sampling="fixed_size", population=6), 2, "0", ["FixedSize"]),
+            ("time bound: reports arrive 1 apart from t0 = 0, K = 4: the last three are late",
+             recipe(rr, 3, "1", window=(Fraction(0), Fraction(4))), 0, "0", ["TimeBound"]),
         ]
-        sizes = [8, 6, 6, 10]
+        sizes = [8, 6, 6, 10, 7, 8]
         inputs: dict[str, Any]
         for i, (label, rec, mal, drop, flags) in enumerate(cases):
             r = Randomizer.from_json(rec["randomizer"])
             inputs = {**keys, "recipe": rec, "seed": vector_seed(f"sa2/collection/{i}").hex(),
                       "data": data(f"sa2/collection/{i}", sizes[i], r.k), "malicious": mal,
                       "dropRate": drop}
+            if "timeWindow" in rec:
+                inputs["arrivalSpacing"] = "1"
             tests.append(test_entry(tc(), label, inputs, self._run("sa2.collection", inputs),
                                     flags=flags))
         wrong_key = recipe(rr, 3, "1/2", leader_pk=dep.helper_hpke.public_key,
                            helper_pk=dep.leader_hpke.public_key)
-        refused = recipe(rr, 3, "1/2", epsilon=Fraction(1, 1000))
+        refused = recipe(rr, 3, "1/2", accountant="rappor-clone")
         for label, rec, flag in [("the recipe names other aggregator keys", wrong_key,
                                   "KeyMismatch"),
-                                 ("the client refuses the recipe (privacy claim not met)",
+                                 ("the client refuses the recipe (accountant not applicable)",
                                   refused, "RecipeRefused")]:
             inputs = {**keys, "recipe": rec, "seed": vector_seed("sa2/collection/bad").hex(),
                       "data": data("sa2/collection/bad", 4, 4), "malicious": 0, "dropRate": "0"}
@@ -429,11 +553,19 @@ class Sa2Family(Family):
             header=PROTOCOL_HEADER,
             notes={
                 "Malicious": "Malicious devices j = 0..K-1 (kinds invalid_proof, forged_token, "
-                             "replayed_token, wrong_B in turn) send after the honest devices.",
+                             "replayed_token, wrong_B, inflated in turn) send after the honest "
+                             "devices.",
                 "Dummies": "Devices that did not select themselves send a zero report at rate q'.",
                 "Dropped": "The anonymizer drops reports at the given rate before shuffling.",
+                "FixedSize": "Fixed-size variant (sec. 3): each aggregator sums the first B "
+                             "reports both accepted, in arrival order, and releases only if at "
+                             "least `population` were accepted.",
+                "TimeBound": "App. A: report i (in arrival order) arrives at t0 + i * "
+                             "arrivalSpacing; each aggregator refuses those outside [t0, t0 + K] "
+                             "(outside_time_window) without opening them.",
                 "KeyMismatch": "The recipe's keys are not the deployment's: refuse to run.",
-                "RecipeRefused": "The client's recipe check fails (dpspec.spec.sa2.protocol.check_recipe).",
+                "RecipeRefused": "The client's recipe check fails "
+                             "(dpspec.spec.sa2.protocol.check_recipe_structure).",
             },
             groups=[{"op": "sa2.collection", "params": {}, "tests": tests}],
         )

@@ -30,6 +30,7 @@ from dpspec.conformance.jsonargs import COUNT, HEX, hex_arg, hex_list_arg
 from dpspec.conformance.vectors import SCHEMA_ID_PREFIX, Case, Family, Handler, VectorFile, vector_seed
 from dpspec.spec.field import FIELDS, Field
 from dpspec.spec.vdaf import VerifyError
+from dpspec.spec.vdaf.bounded_l2 import Prio3BoundedL2VecSum
 from dpspec.spec.vdaf.prio3 import (
     Prio3,
     Prio3Count,
@@ -57,6 +58,7 @@ TYPE_PARAMS: dict[str, tuple[str, ...]] = {
     "Prio3Histogram": ("length", "chunk_length"),
     "Prio3MultihotCountVec": ("length", "max_weight", "chunk_length"),
     "Prio3HigherDegree": (),
+    "Prio3BoundedL2VecSum": ("length", "bits", "norm_bound", "chunk_length"),  # not in draft-20
 }
 
 #: The draft's Prio3SumVecWithMultiproof vectors use Field64 and 3 proofs; the format does not
@@ -95,6 +97,9 @@ def make_vdaf(name: str, params: dict[str, Any]) -> AnyPrio3:
         return Prio3MultihotCountVec(shares, arg("length"), arg("max_weight"), arg("chunk_length"))
     if name == "Prio3HigherDegree":
         return Prio3HigherDegree(shares)
+    if name == "Prio3BoundedL2VecSum":
+        return Prio3BoundedL2VecSum(shares, arg("length"), arg("bits"), arg("norm_bound"),
+                                    arg("chunk_length"))
     raise ValueError(f"unknown VDAF {name!r}; known: {', '.join(TYPE_PARAMS)}")
 
 
@@ -564,6 +569,12 @@ def own_sets() -> list[tuple[str, str, dict[str, Any], list[Any], str]]:
          {"shares": 2, "length": 4, "max_measurement": 15, "chunk_length": 3},
          [[0, 15, 7, 8], [1, 2, 3, 4]], "three proofs over Field64 (the draft's multiproof convention)"),
     ]
+    sets.append(("Prio3BoundedL2VecSum_dpspec", "Prio3BoundedL2VecSum",
+                 {"shares": 2, "length": 5, "bits": 8, "norm_bound": 10000, "chunk_length": 3},
+                 [[0, 0, 0, 0, 0], [100, 0, 0, 0, 0], [-60, 80, 0, 0, 0], [0, 0, 0, 0, -100],
+                  [50, -50, 50, -50, 0]],
+                 "NOT PART OF VDAF draft-20 (private-use codepoint 0xFFFF0100): SA2's "
+                 "federated-learning path, signed 8-bit entries of squared L2 norm <= 10000"))
     for length in (10, 100):
         for eps0 in RAPPOR_EPSILON_0:
             m = rappor_max_weight(length, eps0)
@@ -610,6 +621,10 @@ def own_negative_sets() -> list[tuple[str, str, dict[str, Any], str, Any, str]]:
          {"shares": 2, "length": 10, "max_weight": 3, "chunk_length": 4}, "bad_public_share",
          [True, False, True] + [False] * 7, "a joint randomness part altered (joint randomness check "
          "fails)"),
+        ("Prio3BoundedL2VecSum_dpspec_bad_measurement", "Prio3BoundedL2VecSum",
+         {"shares": 2, "length": 5, "bits": 8, "norm_bound": 10000, "chunk_length": 3},
+         "bad_measurement", [101, 0, 0, 0, 0], "NOT PART OF VDAF draft-20: a Client sends a vector "
+         "of squared norm 10201 and reports 10000 (norm check fails)"),
         ("Prio3Histogram_dpspec_bad_gadget_poly", "Prio3Histogram",
          {"shares": 2, "length": 100, "chunk_length": 10}, "bad_gadget_poly", 7,
          "the last gadget polynomial value altered (gadget test fails)"),
@@ -634,6 +649,11 @@ def _own_invalid_encoding(vdaf: AnyPrio3, name: str, spec: Any, params: dict[str
         ones = [field(1)] * (m + 1) + [field(0)] * (params["length"] - m - 1)
         weight = vdaf.flp.valid.encode([True] * m + [False] * (params["length"] - m))[params["length"]:]
         return ones + weight
+    if name == "Prio3BoundedL2VecSum":
+        bits = params["bits"]
+        entries = [(x + (1 << (bits - 1))) >> j & 1 for x in spec for j in range(bits)]
+        reported = vdaf.flp.valid.encode([0] * (params["length"] - 1) + [100])
+        return [field(b) for b in entries] + reported[params["length"] * bits:]
     return [field(x % field.MODULUS) for x in spec]
 
 
@@ -652,6 +672,10 @@ INDEX_NOTES = [
     "alter one part of an honest report as the draft's negative vectors do (an element of the Leader "
     "share + 1, the first bit of a seed, blind or joint randomness part flipped). Verification must "
     "fail at the operation with success: false.",
+    "Prio3BoundedL2VecSum (codepoint 0xFFFF0100, private use) is NOT PART OF VDAF draft-20: an "
+    "extension circuit of dpspec (dpspec.spec.flp.bounded_l2) for SA2's federated-learning path; its "
+    "parameters are length, bits (signed entries in [-2^(bits-1), 2^(bits-1))), norm_bound (on the "
+    "squared L2 norm) and chunk_length.",
     "MultihotCountVec max_weight for the client-randomization DP policy (sec. 6.1.1 of "
     "draft-wang-ppm-differential-privacy-00): the smallest m with Pr[1 + Binomial(d - 1, p0) <= m] >= "
     "1 - 1e-9, p0 = 1/(exp(EPSILON_0) + 1), EPSILON_0 from its Table 1 (5.0, 6.5, 7.0), computed with "
@@ -710,6 +734,12 @@ def format_schema() -> dict[str, Any]:
         {"type": "null"}, {"type": "integer", "minimum": 0},
         {"type": "array", "items": {"type": "integer", "minimum": 0}},
         {"type": "array", "items": {"type": "boolean"}}]}
+    agg_result: dict[str, Any] = {"anyOf": [
+        {"type": "null"}, {"type": "integer", "minimum": 0},
+        {"type": "array", "items": {"type": "integer", "minimum": 0}}]}
+    # dpspec's Prio3BoundedL2VecSum (not in draft-20; files with norm_bound) has signed entries
+    signed: dict[str, Any] = {"anyOf": [{"type": "null"},
+                                        {"type": "array", "items": {"type": "integer"}}]}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID_PREFIX + FORMAT_SCHEMA,
@@ -727,6 +757,8 @@ def format_schema() -> dict[str, Any]:
             "length": {"type": "integer", "minimum": 1},
             "chunk_length": {"type": "integer", "minimum": 1},
             "max_weight": {"type": "integer", "minimum": 1},
+            "bits": {"type": "integer", "minimum": 2},
+            "norm_bound": {"type": "integer", "minimum": 1},
             "operations": {"type": "array", "items": {
                 "type": "object", "additionalProperties": False, "required": ["operation", "success"],
                 "properties": {
@@ -739,7 +771,7 @@ def format_schema() -> dict[str, Any]:
                 "required": ["measurement", "nonce", "rand", "public_share", "input_shares",
                              "verifier_shares", "verifier_messages", "out_shares"],
                 "properties": {
-                    "measurement": measurement,
+                    "measurement": {"anyOf": [measurement, signed]},
                     "nonce": {**HEX, "minLength": 32, "maxLength": 32},
                     "rand": HEX,
                     "public_share": HEX,
@@ -748,9 +780,11 @@ def format_schema() -> dict[str, Any]:
                     "verifier_messages": {"type": "array", "items": HEX},
                     "out_shares": {"type": "array", "items": HEX}}}},
             "agg_shares": {"type": "array", "items": HEX},
-            "agg_result": {"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 0},
-                                     {"type": "array", "items": {"type": "integer", "minimum": 0}}]},
+            "agg_result": {"anyOf": [agg_result, signed]},
         },
+        "if": {"not": {"required": ["norm_bound"]}},
+        "then": {"properties": {"agg_result": agg_result, "reports": {"items": {
+            "properties": {"measurement": measurement}}}}},
     }
 
 

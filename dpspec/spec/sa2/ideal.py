@@ -39,10 +39,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Generic, TypeVar
 
+from dpspec.spec.rational import RationalError, parse_rational
 from dpspec.spec.samplers import bernoulli
 from dpspec.spec.tape import RandomTape
 
@@ -60,41 +60,18 @@ class Sa2Error(ValueError):
 
 
 # -- exact parameters --------------------------------------------------------------------------
-def parse_rational(value: Rational, name: str = "value") -> Fraction:
-    """An exact rational from an int, a Fraction, or a string ``"3/7"`` / ``"0.02"``.
-
-    Floats are rejected: a binary float is not the decimal the caller wrote, and the sampling
-    probability must be exact (no floating point on any sampling path).
-    """
-    if isinstance(value, bool):
-        raise Sa2Error(f"{name} must be an exact rational, not a bool")
-    if isinstance(value, float):
-        raise Sa2Error(
-            f"{name} must be exact: pass a Fraction or a string such as '0.02' or '1/50', "
-            f"not the float {value!r} (a float is a binary approximation)"
-        )
-    if isinstance(value, int | Fraction):
-        return Fraction(value)
-    if isinstance(value, str):
-        text = value.strip()
-        try:
-            if "/" in text:
-                num, den = text.split("/")
-                if int(den) == 0:
-                    raise Sa2Error(f"{name}: zero denominator in {value!r}")
-                return Fraction(int(num), int(den))
-            dec = Decimal(text)
-            if not dec.is_finite():
-                raise Sa2Error(f"{name}: {value!r} is not a finite rational")
-            return Fraction(dec)
-        except (ValueError, InvalidOperation) as exc:
-            raise Sa2Error(f"{name}: cannot read {value!r} as a rational") from exc
-    raise Sa2Error(f"{name} must be an int, Fraction or rational string, got {type(value).__name__}")
+def exact(value: Rational, name: str = "value") -> Fraction:
+    """An exact rational by :func:`dpspec.spec.rational.parse_rational` (int, Fraction, or a
+    string such as ``"3/7"``, ``"0.02"``, ``"1e-6"``; floats refused), its errors as Sa2Error."""
+    try:
+        return parse_rational(value, name)
+    except RationalError as exc:
+        raise Sa2Error(str(exc)) from exc
 
 
 def parse_rate(value: Rational, name: str = "q") -> Fraction:
-    """A probability in ``[0, 1]`` as an exact rational (see :func:`parse_rational`)."""
-    q = parse_rational(value, name)
+    """A probability in ``[0, 1]`` as an exact rational (see :func:`exact`)."""
+    q = exact(value, name)
     if not 0 <= q <= 1:
         raise Sa2Error(f"{name} must lie in [0, 1], got {q}")
     return q
@@ -240,11 +217,11 @@ def time_bounded_aggregate(
     t_0 + K]`` is the paper's condition: the collection lasted at most ``K``.
     """
     check_cohort_size(B)
-    start = parse_rational(t0, "t0")
-    window = parse_rational(K, "K")
+    start = exact(t0, "t0")
+    window = exact(K, "K")
     if window <= 0:
         raise Sa2Error(f"K must be > 0, got {window}")
-    times = [parse_rational(t, "t_i") for _, t in timed_messages]
+    times = [exact(t, "t_i") for _, t in timed_messages]
     if any(t < start for t in times):
         raise Sa2Error("a message arrived before the collection started (t_i < t0)")
     if any(b < a for a, b in zip(times, times[1:], strict=False)):
@@ -270,7 +247,7 @@ def donation_round(m: int, tape: RandomTape) -> int | None:
 
 def donation_wait(m: int, K: Rational, tape: RandomTape) -> Fraction | None:
     """The wait time of App. A: ``K * argmin{i : chi_i = 1}``, or None (the device sits out)."""
-    window = parse_rational(K, "K")
+    window = exact(K, "K")
     if window <= 0:
         raise Sa2Error(f"K must be > 0, got {window}")
     i = donation_round(m, tape)

@@ -52,8 +52,9 @@ from typing import Any
 import mpmath
 
 from dpspec.spec.sa2 import hpke, ideal, privacy, tokens
-from dpspec.spec.sa2.ideal import Aggregation, Sa2Error, parse_rate, parse_rational
-from dpspec.spec.sa2.privacy import AggregateBound, PrivacyStatement
+from dpspec.spec.sa2.ideal import Aggregation, Sa2Error, exact, parse_rate
+from dpspec.spec.sa2.privacy import DEFAULT_ACCOUNTANT, PrivacyStatement
+from dpspec.spec.sa2.query import Query
 from dpspec.spec.sa2.randomizers import Randomizer
 from dpspec.spec.samplers import bernoulli
 from dpspec.spec.tape import RandomTape
@@ -63,8 +64,8 @@ PROTOCOL_LABEL = b"dpspec/sa2/v1"
 INFO_PREFIX = b"dpspec/sa2 input share"
 ROLE_CLIENT, ROLE_LEADER, ROLE_HELPER = 1, 2, 3
 RECIPE_VERSION = 1
+SAMPLING_MODES = ("poisson", "fixed_size")
 MIN_ISSUER_MODULUS_BITS = 2048
-DEFAULT_ACCOUNTANT = "shuffle-closed-form"
 
 #: Tape tags of the simulation (``{i}`` is the device index, ``{j}`` the malicious device index).
 TAGS = {
@@ -80,7 +81,7 @@ TAGS = {
     "setup": "sa2/setup",
 }
 
-MALICIOUS_KINDS = ("invalid_proof", "forged_token", "replayed_token", "wrong_B")
+MALICIOUS_KINDS = ("invalid_proof", "forged_token", "replayed_token", "wrong_B", "inflated")
 
 
 class RecipeRefused(Sa2Error):
@@ -116,6 +117,35 @@ class Recipe:
     dummy_rate: Fraction
     doc: dict[str, Any]
     accountant: str = DEFAULT_ACCOUNTANT
+    population: int | None = None
+    sampling: str = "poisson"
+    window: tuple[Fraction, Fraction] | None = None
+    query: Query | None = None
+
+    def bucket(self, datum: Any) -> int:
+        """What the device feeds the randomizer: its record's bucket under the recipe's query
+        (:mod:`dpspec.spec.sa2.query`), or, for a recipe without a query, the datum itself."""
+        return datum if self.query is None else self.query.apply(datum)
+
+    def task_config(self, verify_key: bytes) -> TaskConfig:
+        """What each aggregator is provisioned with (sec. 4.4; fixed-size pool; App. A window;
+        the rate limit of :meth:`max_reports`)."""
+        return TaskConfig(self.task_id, self.B, verify_key, self.issuer_key,
+                          self.population if self.sampling == "fixed_size" else None,
+                          self.window, self.max_reports())
+
+    def max_reports(self) -> int | None:
+        """Rate validation by the leader and the helper ([SA2] sec. 4.7): with a stated
+        population ``N``, the expected number of reports is ``N (q + (1 - q) q')`` (real and
+        dummy); each aggregator refuses to release a batch with more than twice that many
+        (rounded down), a sign of injected reports. (The paper counts the rate per window of
+        time; a collection here is one window.) If the honest count is near its expectation, at
+        least half of an accepted batch then comes from devices the attacker does not control.
+        None without a population."""
+        if self.population is None:
+            return None
+        expected = self.population * (self.q + (1 - self.q) * self.dummy_rate)
+        return int(2 * expected)
 
 
 def _hex_field(doc: dict[str, Any], key: str, size: int | None = None) -> bytes:
@@ -151,16 +181,43 @@ def parse_recipe(doc: Any) -> Recipe:
         priv = doc["privacy"]
         if not isinstance(priv, dict):
             raise Sa2Error("privacy must be an object")
-        eps = parse_rational(priv.get("epsilon", "missing"), "privacy.epsilon")
+        eps = exact(priv.get("epsilon", "missing"), "privacy.epsilon")
         delta = parse_rate(priv.get("delta", "missing"), "privacy.delta")
         accountant = priv.get("accountant", DEFAULT_ACCOUNTANT)
+        population = doc.get("population")
+        if population is not None and (isinstance(population, bool)
+                                       or not isinstance(population, int) or population < 1):
+            raise Sa2Error("population must be an integer >= 1")
+        if dummy > 0 and population is None:
+            raise Sa2Error("a recipe with dummy reports states the population (the number of "
+                           "eligible devices), which bounds the number of dummies")
+        sampling = doc.get("sampling", "poisson")
+        if sampling not in SAMPLING_MODES:
+            raise Sa2Error(f"sampling must be one of {', '.join(SAMPLING_MODES)}")
+        if sampling == "fixed_size":
+            if population is None or population < B:
+                raise Sa2Error("fixed-size sampling needs population >= B: the aggregators sum "
+                               "B of at least that many accepted reports")
+            if q != 1 or dummy != 0:
+                raise Sa2Error("fixed-size sampling happens at the aggregators: samplingRate "
+                               "must be 1 and no dummy reports are needed (sec. 4.6)")
+        query = Query.from_json(doc["query"]) if "query" in doc else None
+        window = None
+        if "timeWindow" in doc:
+            tw = doc["timeWindow"]
+            if not isinstance(tw, dict):
+                raise Sa2Error("timeWindow must be an object {t0, K}")
+            window = (exact(tw.get("t0", "missing"), "timeWindow.t0"),
+                      exact(tw.get("K", "missing"), "timeWindow.K"))
+            if window[1] <= 0:
+                raise Sa2Error("timeWindow.K must be > 0")
     except RecipeRefused:
         raise
     except Sa2Error as exc:
         raise RecipeRefused("malformed", str(exc)) from exc
-    if accountant not in ACCOUNTANTS:
+    if accountant not in privacy.ACCOUNTANTS:
         raise RecipeRefused("unsupported_accountant", f"privacy.accountant {accountant!r}; this "
-                            f"client knows {', '.join(sorted(ACCOUNTANTS))}")
+                            f"client knows {', '.join(sorted(privacy.ACCOUNTANTS))}")
     vdaf = doc["vdaf"]
     if not isinstance(vdaf, dict) or not isinstance(vdaf.get("type"), str):
         raise RecipeRefused("malformed", "vdaf must be an object with a type")
@@ -182,21 +239,24 @@ def parse_recipe(doc: Any) -> Recipe:
         raise RecipeRefused("malformed", "recipeId must be a non-empty string")
     return Recipe(rid, _hex_field(doc, "taskId", tokens.TASK_ID_LEN), randomizer, B, q,
                   dict(vdaf), infos[0], infos[1], tokens.PublicKey(n, e), eps, delta, dummy,
-                  doc, accountant)
+                  doc, accountant, population, sampling, window, query)
 
 
 def make_recipe(*, recipe_id: str, task_id: bytes, randomizer: Randomizer, B: int, q: Fraction,
                 chunk_length: int, leader_pk: bytes, helper_pk: bytes,
                 issuer_key: tokens.PublicKey, epsilon: Fraction, delta: Fraction,
-                dummy_rate: Fraction = Fraction(0),
-                accountant: str = DEFAULT_ACCOUNTANT) -> dict[str, Any]:
+                dummy_rate: Fraction = Fraction(0), population: int | None = None,
+                accountant: str = DEFAULT_ACCOUNTANT, sampling: str = "poisson",
+                window: tuple[Fraction, Fraction] | None = None,
+                query: Query | None = None) -> dict[str, Any]:
     """A recipe document for the given parameters (the VDAF follows from the randomizer)."""
     vdaf: dict[str, Any] = {"type": randomizer.vdaf_name(), "shares": 2}
     if randomizer.name == "randomized_response":
         vdaf.update(length=randomizer.k, chunkLength=chunk_length)
     elif randomizer.name == "rappor":
-        vdaf.update(length=randomizer.k, maxWeight=randomizer.k, chunkLength=chunk_length)
-    return {
+        vdaf.update(length=randomizer.k, maxWeight=randomizer.max_weight(),
+                    chunkLength=chunk_length)
+    out: dict[str, Any] = {
         "recipeId": recipe_id,
         "version": RECIPE_VERSION,
         "taskId": task_id.hex(),
@@ -213,6 +273,15 @@ def make_recipe(*, recipe_id: str, task_id: bytes, randomizer: Randomizer, B: in
         "privacy": {"model": "sa2", "epsilon": str(epsilon), "delta": str(delta),
                     "accountant": accountant},
     }
+    if population is not None:
+        out["population"] = population
+    if sampling != "poisson":
+        out["sampling"] = sampling
+    if window is not None:
+        out["timeWindow"] = {"t0": str(window[0]), "K": str(window[1])}
+    if query is not None:
+        out["query"] = query.to_json()
+    return out
 
 
 def expected_decoding(randomizer: Randomizer) -> str:
@@ -243,39 +312,77 @@ def build_vdaf(recipe: Recipe) -> Any:
     raise RecipeRefused("vdaf_mismatch", f"unsupported VDAF {p['type']}")
 
 
-def default_aggregate_bound(randomizer: Randomizer, delta: Fraction) -> AggregateBound:
-    """Aggregator-model bound for an eps0-local randomizer: Example 4's analytic shuffle bound.
+#: Share of delta given to "more than d dummies were counted" when a recipe has dummy reports.
+DUMMY_TAIL_SHARE = Fraction(1, 10)
 
-    Pluggable: :func:`check_recipe` takes any ``(randomizer, delta) -> AggregateBound``.
+
+def aggregator_guarantee(recipe: Recipe) -> PrivacyStatement:
+    """The aggregator-model guarantee of the recipe's ``(R, Dec, B)`` (sec. 3) by its accountant,
+    validity-gated (:mod:`dpspec.spec.sa2.privacy`): Sa2Error if the accountant is not proven for
+    the randomizer.
+
+    Dummy reports (sec. 4.6) count toward the aggregators' threshold ``B`` but carry no noise, so
+    the guarantee counts only real reports: with ``D`` dummies, at least ``B - D`` real reports
+    are summed. ``D`` is dominated by ``Bin(population, q')``; with ``d`` its ``DUMMY_TAIL_SHARE *
+    delta`` upper quantile (:func:`dpspec.spec.sa2.privacy.dummy_margin`), the statement is the
+    bound at ``B - d`` real reports and ``delta (1 - DUMMY_TAIL_SHARE)``, plus the exact tail
+    ``Pr[D > d]`` added to delta.
     """
-    eps0 = randomizer.epsilon0()
+    r = recipe.randomizer
+    B, delta, tail, note = recipe.B, recipe.delta, mpmath.mpf(0), ""
+    if recipe.dummy_rate > 0:
+        assert recipe.population is not None  # parse_recipe enforces it
+        d, tail = privacy.dummy_margin(recipe.dummy_rate, recipe.population,
+                                       DUMMY_TAIL_SHARE * recipe.delta)
+        B, delta = recipe.B - d, recipe.delta * (1 - DUMMY_TAIL_SHARE)
+        note = (f"; dummies: at most {d} with probability 1 - {mpmath.nstr(tail, 6)}, so at "
+                f"least {B} real reports")
+        if B < 1:
+            return PrivacyStatement("aggregator", mpmath.inf, mpmath.mpf(1),
+                                    f"up to {d} of the B = {recipe.B} reports may be dummies: "
+                                    "no real report is guaranteed", recipe.accountant)
+    base = privacy.shuffle_statement(recipe.accountant, r.name, r.epsilon0(), B, delta,
+                                     rappor_bit_eps=r.bit_epsilon() if r.name == "rappor" else None)
+    if recipe.dummy_rate == 0:
+        return base
     with mpmath.workdps(privacy.DPS):
-        eps0_q = Fraction(mpmath.nstr(eps0, 40, min_fixed=-100, max_fixed=100))
-    return privacy.shuffle_aggregate_bound(eps0_q, delta)
+        return PrivacyStatement("aggregator", base.epsilon, base.delta + tail,
+                                base.derivation + note, base.bound, base.fallback)
 
 
-def fmt22_aggregate_bound(randomizer: Randomizer, delta: Fraction) -> AggregateBound:
-    """Aggregator-model bound for an eps0-local randomizer: the numerical shuffling bound of
-    [FMT22] from :mod:`dpspec.spec.accounting.shuffle` (tighter than the closed form)."""
-    return privacy.shuffle_numeric_bound(randomizer.epsilon0(), delta, "fmt22")
+def count_guarantee(recipe: Recipe) -> PrivacyStatement | None:
+    """The guarantee of the released report count ``B'`` (sec. 4.6 of [SA2]) for one device's
+    participation (present with a real report, or not selected), at the recipe's epsilon; None
+    without dummies.
+
+    The count's noise is the dummies of the *other* non-selected devices; more of them only
+    helps. Of the ``population - 1`` others, the number selected is ``Bin(population - 1, q)``;
+    with probability ``1 - t`` it is at most its upper quantile ``s``
+    (:func:`dpspec.spec.sa2.privacy.dummy_margin`, ``t <= DUMMY_TAIL_SHARE * delta``), leaving at
+    least ``population - 1 - s`` non-selected others. The statement is
+    :func:`dpspec.spec.sa2.privacy.dummy_count_delta` over that many, plus ``t``.
+    """
+    if recipe.dummy_rate == 0 or recipe.population is None:
+        return None
+    n = recipe.population - 1
+    s, t = privacy.dummy_margin(recipe.q, n, DUMMY_TAIL_SHARE * recipe.delta)
+    base = privacy.dummy_count_statement(recipe.epsilon, recipe.dummy_rate, n - s)
+    with mpmath.workdps(privacy.DPS):
+        return PrivacyStatement("count", base.epsilon, base.delta + t,
+                                base.derivation + f" (at least {n - s} of the {n} other devices "
+                                f"not selected, except with probability {mpmath.nstr(t, 6)})",
+                                base.bound)
 
 
-BoundFactory = Callable[[Randomizer, Fraction], AggregateBound]
-
-#: The aggregator-model accountants a recipe may name in ``privacy.accountant``.
-ACCOUNTANTS: dict[str, BoundFactory] = {
-    "shuffle-closed-form": default_aggregate_bound,
-    "shuffle-fmt22": fmt22_aggregate_bound,
-}
-
-
-def guarantee(recipe: Recipe, bound: BoundFactory | None = None) -> PrivacyStatement:
-    """The SA2-model guarantee of the recipe's ``(R, Dec, B, q)`` (sec. 3), with the recipe's
-    accountant unless ``bound`` is given."""
-    factory = ACCOUNTANTS[recipe.accountant] if bound is None else bound
-    how = (f"{recipe.randomizer.name} (eps0 = {mpmath.nstr(recipe.randomizer.epsilon0(), 6)}), "
-           f"{recipe.accountant if bound is None else 'custom'} bound at B = {recipe.B}")
-    return privacy.sa2_model(factory(recipe.randomizer, recipe.delta), recipe.B, recipe.q, how)
+def guarantee(recipe: Recipe) -> PrivacyStatement:
+    """The SA2-model guarantee of the recipe's ``(R, Dec, B, q)``: :func:`aggregator_guarantee`
+    amplified by Poisson sampling at ``q`` (Theorem 3 of [SA2]); in fixed-size mode, amplified
+    by sampling ``B`` of at least ``population`` reports without replacement
+    (:func:`dpspec.spec.sa2.privacy.fixed_size_model`)."""
+    if recipe.sampling == "fixed_size":
+        assert recipe.population is not None  # parse_recipe enforces it
+        return privacy.fixed_size_model(aggregator_guarantee(recipe), recipe.B, recipe.population)
+    return privacy.sa2_model(aggregator_guarantee(recipe), recipe.q)
 
 
 @dataclass
@@ -292,11 +399,41 @@ class PrivacyBudget:
         self.queries_used += 1
 
 
-def check_recipe(doc: Any, budget: PrivacyBudget, bound: BoundFactory | None = None,
+def check_recipe(doc: Any, budget: PrivacyBudget,
                  chunk_length: int | None = None) -> tuple[Recipe, PrivacyStatement]:
     """The client's checks before contributing (sec. 4.1; [PFS] sec. 4.3). RecipeRefused if any
     fails; on success the budget is charged the claimed epsilon (whether or not the device's coin
-    later selects it: the SA2 guarantee already accounts for sampling)."""
+    later selects it: the SA2 guarantee already accounts for sampling).
+
+    The privacy claim is checked with the recipe's accountant *as a theorem*: a bound outside its
+    validity region is replaced by a valid one (:mod:`dpspec.spec.sa2.privacy`), an accountant not
+    proven for the randomizer is refused (``accountant_not_applicable``), and a claim below the
+    valid bound is refused (``privacy_claim_not_met``, with the reason)."""
+    recipe = check_recipe_structure(doc, chunk_length)
+    stmt = guarantee(recipe)
+    with mpmath.workdps(privacy.DPS):
+        over = (stmt.epsilon > mpmath.mpf(recipe.epsilon.numerator) / recipe.epsilon.denominator
+                or stmt.delta > mpmath.mpf(recipe.delta.numerator) / recipe.delta.denominator)
+    if over:
+        why = f" ({stmt.fallback})" if stmt.fallback else ""
+        raise RecipeRefused("privacy_claim_not_met",
+                            f"for B = {recipe.B} and q = {recipe.q} the {recipe.accountant} "
+                            f"accountant gives (eps, delta) = ({mpmath.nstr(stmt.epsilon, 6)}, "
+                            f"{mpmath.nstr(stmt.delta, 6)}){why}, above the claimed "
+                            f"({recipe.epsilon}, {recipe.delta})")
+    if budget.epsilon_used + recipe.epsilon > budget.epsilon_allowed:
+        raise RecipeRefused("budget_exhausted", f"epsilon {recipe.epsilon} would bring the device "
+                            f"to {budget.epsilon_used + recipe.epsilon} > {budget.epsilon_allowed}")
+    if budget.queries_used + 1 > budget.queries_allowed:
+        raise RecipeRefused("budget_exhausted", f"the device allows {budget.queries_allowed} queries")
+    budget.charge(recipe.epsilon)
+    return recipe, stmt
+
+
+def check_recipe_structure(doc: Any, chunk_length: int | None = None) -> Recipe:
+    """The checks of :func:`check_recipe` that do not involve the privacy claim or the budget
+    (format, VDAF and decoding, keys, dummies, the accountant's applicability). Transcripts of
+    the protocol's mechanics on toy cohorts, where no claim can hold, use this alone."""
     recipe = parse_recipe(doc)
     r = recipe.randomizer
     p = recipe.vdaf_params
@@ -321,23 +458,14 @@ def check_recipe(doc: Any, budget: PrivacyBudget, bound: BoundFactory | None = N
                             "(a histogram) has none")
     if recipe.delta <= 0 or recipe.delta >= 1:
         raise RecipeRefused("malformed", "privacy.delta must lie in (0, 1)")
-    stmt = guarantee(recipe, bound)
-    with mpmath.workdps(privacy.DPS):
-        over = (stmt.epsilon > mpmath.mpf(recipe.epsilon.numerator) / recipe.epsilon.denominator
-                or stmt.delta > mpmath.mpf(recipe.delta.numerator) / recipe.delta.denominator)
-    if over:
-        raise RecipeRefused("privacy_claim_not_met",
-                            f"for B = {recipe.B} and q = {recipe.q} the client computes "
-                            f"(eps, delta) = ({mpmath.nstr(stmt.epsilon, 6)}, "
-                            f"{mpmath.nstr(stmt.delta, 6)}), above the claimed "
-                            f"({recipe.epsilon}, {recipe.delta})")
-    if budget.epsilon_used + recipe.epsilon > budget.epsilon_allowed:
-        raise RecipeRefused("budget_exhausted", f"epsilon {recipe.epsilon} would bring the device "
-                            f"to {budget.epsilon_used + recipe.epsilon} > {budget.epsilon_allowed}")
-    if budget.queries_used + 1 > budget.queries_allowed:
-        raise RecipeRefused("budget_exhausted", f"the device allows {budget.queries_allowed} queries")
-    budget.charge(recipe.epsilon)
-    return recipe, stmt
+    try:
+        privacy.check_applicable(recipe.accountant, r.name)
+    except Sa2Error as exc:
+        raise RecipeRefused("accountant_not_applicable", str(exc)) from exc
+    if recipe.query is not None and recipe.query.size != r.k:
+        raise RecipeRefused("query_mismatch", f"the query has {recipe.query.size} buckets, the "
+                            f"randomizer k = {r.k}")
+    return recipe
 
 
 def ideal_aggregation(recipe: Recipe, vdaf: Any) -> Aggregation[Any, tuple[int, ...]]:
@@ -430,6 +558,18 @@ class TaskConfig:
     B: int
     verify_key: bytes
     issuer_key: tokens.PublicKey
+    pool: int | None = None
+    window: tuple[Fraction, Fraction] | None = None
+    max_reports: int | None = None
+
+    def in_window(self, time: Fraction | None) -> bool:
+        """App. A: a report is aggregated only if it arrives in ``[t0, t0 + K]``."""
+        if self.window is None:
+            return True
+        if time is None:
+            raise Sa2Error("a time-bounded task needs the arrival time of every report")
+        t0, K = self.window
+        return t0 <= time <= t0 + K
 
 
 @dataclass
@@ -443,6 +583,8 @@ class Aggregator:
     tokens_seen: tokens.TokenVerifier = field(init=False)
     agg_share: Any = field(init=False)
     count: int = 0
+    accepted: int = 0
+    received: int = 0
 
     def __post_init__(self) -> None:
         self.tokens_seen = tokens.TokenVerifier(self.task.issuer_key, self.task.task_id)
@@ -485,17 +627,31 @@ class Aggregator:
             return "vdaf_verify_failed", None
 
     def finish(self, state: Any, message: Any) -> str | None:
+        """Finish verification; aggregate the output share unless (fixed-size mode) ``B``
+        reports are already aggregated: then the report is accepted but not summed."""
         try:
             out_share = self.vdaf.verify_next(vdaf_ctx(self.task.task_id), state, message)
         except ValueError:
             return "vdaf_verify_failed"
-        self.agg_share = self.vdaf.agg_update(None, self.agg_share, out_share)
-        self.count += 1
+        self.accepted += 1
+        if self.task.pool is None or self.count < self.task.B:
+            self.agg_share = self.vdaf.agg_update(None, self.agg_share, out_share)
+            self.count += 1
         return None
 
     def release(self) -> Any | None:
-        """The aggregate share, or None (⊥) below B: each aggregator enforces B itself."""
-        return self.agg_share if self.count >= self.task.B else None
+        """The aggregate share, or None (⊥): each aggregator enforces B itself.
+
+        Poisson mode (sec. 3): at least ``B`` reports aggregated. Fixed-size mode (end of sec. 3):
+        exactly ``B`` aggregated -- the first ``B`` accepted in arrival order, which the
+        anonymizer's uniform shuffle makes a uniform ``B``-subset -- out of at least ``pool``
+        accepted reports."""
+        if self.task.max_reports is not None and self.received > self.task.max_reports:
+            return None  # rate validation ([SA2] sec. 4.7): a flood of reports, refuse the batch
+        if self.task.pool is None:
+            return self.agg_share if self.count >= self.task.B else None
+        return self.agg_share if self.count == self.task.B and \
+            self.accepted >= self.task.pool else None
 
 
 @dataclass
@@ -505,15 +661,27 @@ class BatchOutcome:
     leader_share: Any | None
     helper_share: Any | None
     verdicts: list[str]
+    aggregated: int = -1
+
+    def __post_init__(self) -> None:
+        if self.aggregated < 0:
+            self.aggregated = self.accepted
 
 
 def aggregate_batch(leader: Aggregator, helper: Aggregator, reports: Sequence[Report],
-                    progress: Callable[[int], None] | None = None) -> BatchOutcome:
+                    progress: Callable[[int], None] | None = None,
+                    times: Sequence[Fraction] | None = None) -> BatchOutcome:
     """The leader processes reports in arrival order, forwarding the helper's part (sec. 4.4).
 
     A report is aggregated only if both accept it, so both sum over the same set. ``verdicts``
-    lists ``"accepted"`` or the rejection reason per report, in arrival order.
+    lists ``"accepted"`` or the rejection reason per report, in arrival order. ``times`` (the
+    arrival time of each report, non-decreasing) is needed by a time-bounded task (App. A):
+    each aggregator refuses a report outside ``[t0, t0 + K]`` (``outside_time_window``)
+    before opening it.
     """
+    if times is not None and (len(times) != len(reports)
+                              or any(b < a for a, b in zip(times, times[1:], strict=False))):
+        raise Sa2Error("times must give one non-decreasing arrival time per report")
     vdaf = leader.vdaf
     rejected: Counter[str] = Counter()
     verdicts: list[str] = []
@@ -521,6 +689,13 @@ def aggregate_batch(leader: Aggregator, helper: Aggregator, reports: Sequence[Re
     for idx, rep in enumerate(reports):
         if progress is not None:
             progress(idx)
+        leader.received += 1
+        helper.received += 1
+        t = None if times is None else times[idx]
+        if not (leader.task.in_window(t) and helper.task.in_window(t)):
+            rejected["outside_time_window"] += 1
+            verdicts.append("outside_time_window")
+            continue
         why, lead = leader.open_report(rep.nonce, rep.public_share, rep.token, rep.leader_enc,
                                        rep.leader_ct)
         if why is None:
@@ -543,14 +718,15 @@ def aggregate_batch(leader: Aggregator, helper: Aggregator, reports: Sequence[Re
         else:
             rejected[why] += 1
             verdicts.append(why)
-    return BatchOutcome(leader.count, rejected, leader.release(), helper.release(), verdicts)
+    return BatchOutcome(leader.accepted, rejected, leader.release(), helper.release(), verdicts,
+                        leader.count)
 
 
 def collect(vdaf: Any, outcome: BatchOutcome) -> tuple[int, ...] | None:
     """The collector's unshard; None (⊥) if either aggregator refused (fewer than B reports)."""
     if outcome.leader_share is None or outcome.helper_share is None:
         return None
-    result = vdaf.unshard(None, [outcome.leader_share, outcome.helper_share], outcome.accepted)
+    result = vdaf.unshard(None, [outcome.leader_share, outcome.helper_share], outcome.aggregated)
     return (result,) if isinstance(result, int) else tuple(result)
 
 
@@ -610,6 +786,7 @@ class CollectionResult:
     outcome: BatchOutcome
     participants: int
     dummies: int
+    overweight: int
     sent: int
     dropped: int
     drop_flags: list[bool]
@@ -627,7 +804,10 @@ def malicious_reports(j: int, kind: str, recipe: Recipe, vdaf: Any, attester: to
     * ``forged_token``: a valid report whose token signature is random bytes;
     * ``replayed_token``: a valid report of the zero-decoding measurement (or R(0)), then a
       second, freshly encrypted report of the same measurement with the same token;
-    * ``wrong_B``: a valid report sealed with ``B - 1`` (``B + 1`` when B = 1) in the AAD.
+    * ``wrong_B``: a valid report sealed with ``B - 1`` (``B + 1`` when B = 1) in the AAD;
+    * ``inflated`` (sec. 4.5): a real token and a report worth more than one honest report: every
+      coordinate of the encoded measurement set to 1 (a histogram or multi-hot vector heavier
+      than the circuit allows), or the count set to ``B`` for Prio3Count; the proof fails.
     """
     tape = RandomTape(seed, TAGS["malicious"].format(j=j))
     pk = recipe.issuer_key
@@ -642,6 +822,13 @@ def malicious_reports(j: int, kind: str, recipe: Recipe, vdaf: Any, attester: to
         enc = vdaf.flp.encode(meas)
         enc[0] = vdaf.field(2)
         return [client_report(recipe, vdaf, None, tok, tape, encoded_measurement=enc)]
+    if kind == "inflated":
+        enc = vdaf.flp.encode(meas)
+        if recipe.randomizer.name == "binary_randomized_response":
+            enc[0] = vdaf.field(recipe.B)
+        else:
+            enc[:recipe.randomizer.k] = [vdaf.field(1)] * recipe.randomizer.k
+        return [client_report(recipe, vdaf, None, tok, tape, encoded_measurement=enc)]
     if kind == "wrong_B":
         return [client_report(recipe, vdaf, meas, tok, tape, aad_B=recipe.B - 1 if recipe.B > 1
                               else recipe.B + 1)]
@@ -654,15 +841,24 @@ def malicious_reports(j: int, kind: str, recipe: Recipe, vdaf: Any, attester: to
 
 
 def adversary_measurement(recipe: Recipe, tape: RandomTape) -> Any:
-    """The (valid) measurement a malicious device puts in its reports: ``R(0)`` on its tape."""
-    return recipe.randomizer.apply(0, tape)
+    """The (valid) measurement a malicious device puts in its reports: ``R(0)`` on its tape, or
+    the zero-decoding measurement if ``R(0)`` came out heavier than RAPPOR's ``max_weight``."""
+    meas = recipe.randomizer.apply(0, tape)
+    return recipe.randomizer.zero_measurement() if meas is None else meas
 
 
-def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[int], seed: bytes,
+def evenly_spaced(t0: Fraction, spacing: Fraction) -> Callable[[int], list[Fraction]]:
+    """Arrival times ``t0, t0 + spacing, t0 + 2 spacing, ...`` (a simulation's clock)."""
+    return lambda n: [t0 + i * spacing for i in range(n)]
+
+
+def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[Any], seed: bytes,
                    *, malicious: int = 0, drop_rate: Fraction = Fraction(0),
+                   arrival: Callable[[int], list[Fraction]] | None = None,
                    progress: Callable[[str, int, int], None] | None = None,
                    trace: list[dict[str, str]] | None = None) -> CollectionResult:
-    """One collection: ``len(data)`` honest devices (device ``i`` holds ``data[i]``), ``malicious``
+    """One collection: ``len(data)`` honest devices (device ``i`` holds ``data[i]``: a bucket
+    index, or a record that the recipe's query maps to one, :meth:`Recipe.bucket`), ``malicious``
     adversarial devices (kinds cycling through :data:`MALICIOUS_KINDS`), the anonymizer, the
     leader and helper, and the collector.
 
@@ -672,6 +868,9 @@ def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[in
     from ``sa2/client/{i}/token`` and its report from ``sa2/client/{i}/report``. Reports are sent
     in device order (honest devices, then malicious ones) and pass :func:`anonymize` with tapes
     ``sa2/network`` and ``sa2/shuffle``.
+
+    ``arrival(n)`` gives the arrival times of the ``n`` delivered reports (non-decreasing), for a
+    recipe with a time window (App. A; e.g. :func:`evenly_spaced`).
 
     Simulation note: devices that send nothing fetch no token here; a deployment should have
     every device fetch its token at a random time (sec. 4.3) so the fetch reveals nothing.
@@ -683,14 +882,18 @@ def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[in
     attester = tokens.Attester(issuer)
     pk = dep.issuer_sk.public_key()
     reports: list[Report] = []
-    participants = dummies = 0
+    participants = dummies = overweight = 0
     zero = recipe.randomizer.zero_measurement()
     for i, x in enumerate(data):
         if progress is not None and i % 1000 == 0:
             progress("clients", i, len(data))
         if keep[i]:
-            meas = recipe.randomizer.apply(x, RandomTape(seed, TAGS["randomizer"].format(i=i)))
+            meas = recipe.randomizer.apply(recipe.bucket(x),
+                                           RandomTape(seed, TAGS["randomizer"].format(i=i)))
             participants += 1
+            if meas is None:  # heavier than max_weight: not uploaded (sec. 4.5)
+                overweight += 1
+                continue
         elif recipe.dummy_rate > 0 and bernoulli(dummy_tape, recipe.dummy_rate):
             meas = zero
             dummies += 1
@@ -710,15 +913,17 @@ def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[in
             trace += [{"sender": f"malicious {j} ({kind})", **r.to_json()} for r in new]
     delivered, dropped = anonymize(reports, drop_rate, RandomTape(seed, TAGS["network"]),
                                    RandomTape(seed, TAGS["shuffle"]))
-    task = TaskConfig(recipe.task_id, recipe.B, dep.verify_key, pk)
-    leader = Aggregator(ROLE_LEADER, task, dep.leader_hpke.private_key, vdaf)
-    helper = Aggregator(ROLE_HELPER, TaskConfig(recipe.task_id, recipe.B, dep.verify_key, pk),
+    leader = Aggregator(ROLE_LEADER, recipe.task_config(dep.verify_key),
+                        dep.leader_hpke.private_key, vdaf)
+    helper = Aggregator(ROLE_HELPER, recipe.task_config(dep.verify_key),
                         dep.helper_hpke.private_key, vdaf)
 
     def tick(k: int) -> None:
         if progress is not None and k % 100 == 0:
             progress("reports", k, len(delivered))
 
-    outcome = aggregate_batch(leader, helper, delivered, tick)
-    return CollectionResult(collect(vdaf, outcome), outcome, participants, dummies, len(reports),
+    times = None if arrival is None else arrival(len(delivered))
+    outcome = aggregate_batch(leader, helper, delivered, tick, times)
+    return CollectionResult(collect(vdaf, outcome), outcome, participants, dummies, overweight,
+                            len(reports),
                             sum(dropped), dropped, issuer.issued, reports, delivered)
