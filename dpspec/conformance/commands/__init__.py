@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "policy": "run a DP policy over Prio3, list the policies",
     "sa2": "SA2: write a recipe, simulate a collection",
     "sample": "draw samples from an exact sampler with a given seed",
+    "spec": "render the specification document (kramdown-rfc)",
     "tables": "recompute the seeds' privacy tables",
     "vectors": "generate and check the test vectors",
 }
