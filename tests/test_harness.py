@@ -110,7 +110,10 @@ def test_hang_is_cut_by_the_timeout_and_the_run_continues() -> None:
 
 
 def test_always_hanging_adapter_is_declared_dead() -> None:
-    impl = run_patiently(fake("hang-after=1"))
+    # every request after a restart hangs and so waits the timeout plus the start-up allowance:
+    # 10 s of allowance (the fake adapter starts in well under a second, even on a loaded
+    # machine) keeps the test at about half a minute instead of four
+    impl = run_impl(fake("hang-after=1"), [tape_suite()], timeout=HANG_TIMEOUT, startup_timeout=10.0)
     errors = [o for s in impl.suites for o in s.outcomes]
     assert impl.counts[ERROR] == tape_suite().size()
     assert all("timeout" in o.reason for o in errors[:3])
