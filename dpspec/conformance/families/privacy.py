@@ -44,14 +44,16 @@ from dpspec.conformance.vectors import (
     test_entry,
 )
 from dpspec.spec.accounting import composition, definitions, discrete, gaussian, laplace, subsampling
-from dpspec.spec.accounting.numeric import DPS, mpf, positive_int, round_up
+from dpspec.spec.accounting.numeric import DPS, compact, mpf, positive_int, round_up
 
 SCHEMA = "privacy-v1.json"
 CONVERSIONS = ("sa2", "mironov")
 
 
 def _up(x: mpmath.mpf, digits: int = 20) -> str:
-    return round_up(x, digits)
+    """``x`` rounded up to ``digits`` significant digits, in the shortest exact notation (a delta
+    of 1e-2000 is written with an exponent, not as 2000 decimals)."""
+    return compact(round_up(x, digits))
 
 
 def _vec(a: Mapping[str, Any]) -> tuple[int, ...]:
