@@ -112,6 +112,9 @@ CASES: list[tuple[str, list[str]]] = [
     # tables
     ("unwritable output", ["tables", "mjtb", "--out", "UNWRITABLE"]),
     ("unknown table", ["tables", "nosuch"]),
+    ("unwritable output", ["spec", "render", "--out", "UNWRITABLE"]),
+    ("vectors folder without MANIFEST", ["spec", "render", "--vectors", "AFILE"]),
+    ("unknown action", ["spec", "nosuch"]),
     # vectors
     ("file as folder", ["vectors", "check", "--dir", "AFILE"]),
     ("unwritable output", ["vectors", "generate", "--out", "UNWRITABLE", "-q"]),

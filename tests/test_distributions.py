@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 
 import mpmath
@@ -9,7 +10,15 @@ import pytest
 
 from dpspec.spec import distributions as d
 
-mpmath.mp.dps = 60
+
+@pytest.fixture(autouse=True)
+def _working_precision() -> Iterator[None]:
+    """60 digits inside this module's tests only: a global ``mpmath.mp.dps`` set at import would
+    leak into every other test of the session (and change what the library computes there)."""
+    with mpmath.workdps(60):
+        yield
+
+
 
 
 def total(pmf, lo: int, hi: int) -> mpmath.mpf:  # type: ignore[no-untyped-def]

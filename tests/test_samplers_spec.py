@@ -10,7 +10,7 @@ get different samples.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from math import factorial, isqrt
 from typing import Any
@@ -24,7 +24,16 @@ from dpspec.spec.tape import RandomTape
 
 Real = Fraction | mpmath.mpf
 
-mpmath.mp.dps = 100
+
+
+@pytest.fixture(autouse=True)
+def _working_precision() -> Iterator[None]:
+    """100 digits inside this module's tests only: a global ``mpmath.mp.dps`` set at import would
+    leak into every other test of the session (and change what the library computes there)."""
+    with mpmath.workdps(100):
+        yield
+
+
 
 
 class Coins:

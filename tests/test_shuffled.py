@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 
 import mpmath
@@ -21,7 +22,15 @@ from dpspec.spec.shuffled.divisible import (
 )
 from dpspec.spec.shuffled.histogram import HistogramMechanism
 
-mpmath.mp.dps = 60
+
+@pytest.fixture(autouse=True)
+def _working_precision() -> Iterator[None]:
+    """60 digits inside this module's tests only: a global ``mpmath.mp.dps`` set at import would
+    leak into every other test of the session (and change what the library computes there)."""
+    with mpmath.workdps(60):
+        yield
+
+
 TOL = mpmath.mpf(10) ** -35
 
 
