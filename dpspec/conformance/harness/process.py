@@ -13,6 +13,14 @@ process (its whole process group) and starts a fresh one on the next request, be
 breach the stream can no longer be trusted to be in step. The first request sent to each freshly
 started process (the first ``capabilities``, and the request after every restart) gets
 ``startup_timeout`` on top of its timeout, so a slow-starting adapter is not cut while it loads.
+
+The timeout is charged in the adapter's own time, not the machine's: on Linux, the time an
+adapter's processes spend runnable but waiting for a CPU (``/proc/PID/task/TID/schedstat``, the
+second field) is added back to the deadline, so a busy machine does not turn a slow answer into a
+timeout, while an adapter that sleeps, blocks or loops still runs out of time as before. A
+wall-clock backstop of ``WALL_BACKSTOP`` times the limit bounds every wait. Where the kernel gives
+no scheduler statistics the deadline is plain wall-clock time.
+
 After ``max_consecutive_failures``
 breaches in a row, or ``max_total_failures`` in all, the adapter is declared dead and every
 further request fails at once, so a hanging adapter costs at most a few timeouts, not one per
@@ -29,13 +37,15 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
 DEFAULT_TIMEOUT = 30.0
 #: extra time the first request after each (re)start of an adapter gets, for its start-up
 DEFAULT_STARTUP_TIMEOUT = 10.0
+#: no request waits longer than this multiple of its limit in wall-clock time, however loaded
+WALL_BACKSTOP = 10.0
 DEFAULT_MAX_RESPONSE = 64 * 1024 * 1024
 STDERR_TAIL = 2000
 
@@ -53,6 +63,72 @@ class Response:
     error: str | None = None
     unsupported: str | None = None
     seconds: float = 0.0
+
+
+def _read_run_delays(root: int) -> dict[int, int]:
+    """Nanoseconds each task of the process tree under ``root`` has spent waiting for a CPU.
+
+    Keyed by thread id; ``{}`` when the kernel has no scheduler statistics or the process is gone.
+    """
+    delays: dict[int, int] = {}
+    stack = [root]
+    seen: set[int] = set()
+    while stack:
+        pid = stack.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            base = f"/proc/{pid}/task/{tid}"
+            try:
+                with open(f"{base}/schedstat", "rb") as fh:
+                    fields = fh.read().split()
+                delays[int(tid)] = int(fields[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            try:
+                with open(f"{base}/children", "rb") as fh:
+                    stack.extend(int(c) for c in fh.read().split())
+            except (OSError, ValueError):
+                continue
+    return delays
+
+
+class Deadline:
+    """A per-request deadline charged in the adapter's time (see the module docstring).
+
+    ``waits`` returns the adapter's run-queue delays (``_read_run_delays`` of its process); the
+    extension granted is the largest increase over any one task since the request began, because
+    one task's waiting time can never exceed the wall-clock time that passed.
+    """
+
+    def __init__(self, limit: float, waits: Callable[[], dict[int, int]] | None = None, *,
+                 clock: Callable[[], float] = time.monotonic,
+                 backstop: float = WALL_BACKSTOP) -> None:
+        self.limit = limit
+        self._clock = clock
+        self._waits = waits
+        self.start = clock()
+        self._base = waits() if waits is not None else {}
+        self._hard = self.start + limit * backstop
+        self.extension = 0.0
+
+    def remaining(self) -> float:
+        """Seconds left; recomputes the extension only when the plain deadline has passed."""
+        now = self._clock()
+        left = self.start + self.limit + self.extension - now
+        if left > 0 or self._waits is None:
+            return min(left, self._hard - now)
+        current = self._waits()
+        if current:
+            waited = max(d - self._base.get(tid, 0) for tid, d in current.items()) / 1e9
+            self.extension = max(self.extension, waited)
+        left = self.start + self.limit + self.extension - now
+        return min(left, self._hard - now)
 
 
 class AdapterProcess:
@@ -206,7 +282,8 @@ class AdapterProcess:
         if self._fresh:
             limit += self.startup_timeout  # start-up allowance: every (re)start, first request
             self._fresh = False
-        deadline = time.monotonic() + limit
+        pid = self._proc.pid
+        deadline = Deadline(limit, lambda: _read_run_delays(pid))
         line = json.dumps({"id": rid, "op": op, "args": args}, separators=(",", ":")) + "\n"
         start = time.monotonic()
         self._write(line.encode("utf-8"), deadline, limit)
@@ -214,7 +291,7 @@ class AdapterProcess:
         elapsed = time.monotonic() - start
         return _parse_response(raw, rid, elapsed)
 
-    def _write(self, data: bytes, deadline: float, limit: float) -> None:
+    def _write(self, data: bytes, deadline: Deadline, limit: float) -> None:
         proc = self._proc
         assert proc is not None and proc.stdin is not None
         fd = proc.stdin.fileno()
@@ -222,9 +299,9 @@ class AdapterProcess:
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_WRITE)
             while view:
-                remaining = deadline - time.monotonic()
+                remaining = deadline.remaining()
                 if remaining <= 0:
-                    raise ProtocolFailure(f"timeout after {limit:g} s writing the request "
+                    raise ProtocolFailure(f"timeout after {limit:g} s{_waited(deadline)} writing the request "
                                           "(the adapter does not read its input)")
                 if not sel.select(remaining):
                     continue
@@ -236,7 +313,7 @@ class AdapterProcess:
                     raise ProtocolFailure(self._exit_text("closed its input", exc)) from None
                 view = view[written:]
 
-    def _read_line(self, deadline: float, limit: float) -> bytes:
+    def _read_line(self, deadline: Deadline, limit: float) -> bytes:
         proc = self._proc
         assert proc is not None and proc.stdout is not None
         fd = proc.stdout.fileno()
@@ -256,9 +333,10 @@ class AdapterProcess:
                 if len(self._buf) > self.max_response_bytes:
                     raise ProtocolFailure(f"response exceeds the limit of {self.max_response_bytes} "
                                           "bytes without a newline")
-                remaining = deadline - time.monotonic()
+                remaining = deadline.remaining()
                 if remaining <= 0:
-                    raise ProtocolFailure(f"timeout: no complete response within {limit:g} s")
+                    raise ProtocolFailure(f"timeout: no complete response within {limit:g} s"
+                                          f"{_waited(deadline)}")
                 if not sel.select(remaining):
                     continue
                 try:
@@ -281,6 +359,12 @@ class AdapterProcess:
         if code is None:
             return f"adapter {what}{detail}"
         return f"adapter {what}: it exited with status {code}{detail}"
+
+
+def _waited(deadline: Deadline) -> str:
+    if deadline.extension <= 0:
+        return ""
+    return f" (plus {deadline.extension:.1f} s it spent waiting for a CPU)"
 
 
 def _parse_response(raw: bytes, rid: int, elapsed: float) -> Response:
