@@ -316,6 +316,7 @@ def build_vdaf(recipe: Recipe) -> Any:
 DUMMY_TAIL_SHARE = Fraction(1, 10)
 
 
+@privacy.at_working_precision
 def aggregator_guarantee(recipe: Recipe) -> PrivacyStatement:
     """The aggregator-model guarantee of the recipe's ``(R, Dec, B)`` (sec. 3) by its accountant,
     validity-gated (:mod:`dpspec.spec.sa2.privacy`): Sa2Error if the accountant is not proven for
@@ -350,6 +351,7 @@ def aggregator_guarantee(recipe: Recipe) -> PrivacyStatement:
                                 base.derivation + note, base.bound, base.fallback)
 
 
+@privacy.at_working_precision
 def count_guarantee(recipe: Recipe) -> PrivacyStatement | None:
     """The guarantee of the released report count ``B'`` (sec. 4.6 of [SA2]) for one device's
     participation (present with a real report, or not selected), at the recipe's epsilon; None
@@ -374,6 +376,7 @@ def count_guarantee(recipe: Recipe) -> PrivacyStatement | None:
                                 base.bound)
 
 
+@privacy.at_working_precision
 def guarantee(recipe: Recipe) -> PrivacyStatement:
     """The SA2-model guarantee of the recipe's ``(R, Dec, B, q)``: :func:`aggregator_guarantee`
     amplified by Poisson sampling at ``q`` (Theorem 3 of [SA2]); in fixed-size mode, amplified
@@ -399,6 +402,7 @@ class PrivacyBudget:
         self.queries_used += 1
 
 
+@privacy.at_working_precision
 def check_recipe(doc: Any, budget: PrivacyBudget,
                  chunk_length: int | None = None) -> tuple[Recipe, PrivacyStatement]:
     """The client's checks before contributing (sec. 4.1; [PFS] sec. 4.3). RecipeRefused if any
