@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 import mpmath
 
 from dpspec.spec.accounting import composition, gaussian, subsampling
-from dpspec.spec.accounting.numeric import round_up
+from dpspec.spec.accounting.numeric import compact, round_up
 from dpspec.spec.lazy import lazy_module
 from dpspec.spec.sa2.ideal import Sa2Error, check_cohort_size, exact, parse_rate
 
@@ -92,12 +92,21 @@ class PrivacyStatement:
     fallback: str = ""
 
     def as_strings(self, digits: int = 6) -> dict[str, str]:
-        out = {"model": self.model, "epsilon": mpmath.nstr(self.epsilon, digits),
-               "delta": mpmath.nstr(self.delta, digits), "derivation": self.derivation,
+        out = {"model": self.model, "epsilon": publish(self.epsilon, digits),
+               "delta": publish(self.delta, digits), "derivation": self.derivation,
                "bound": self.bound}
         if self.fallback:
             out["fallback"] = self.fallback
         return out
+
+
+def publish(x: mpmath.mpf, digits: int = 6) -> str:
+    """A guarantee's epsilon or delta as printed: rounded *up* to ``digits`` significant digits
+    (:func:`dpspec.spec.accounting.numeric.round_up`; never below the computed bound), in the
+    shortest decimal form; ``"inf"`` for no guarantee."""
+    if x == mpmath.inf:
+        return "inf"
+    return compact(round_up(x, digits))
 
 
 def _mp(x: Fraction | mpmath.mpf | float) -> mpmath.mpf:
