@@ -108,7 +108,7 @@ def run(args: argparse.Namespace, recipe: protocol.Recipe, stmt: Any, dep: proto
     if args.json:
         print(json.dumps(out, sort_keys=True))
         return status
-    r = recipe.randomizer
+    r = population.check_supported(recipe)
     rejected = ", ".join(f"{k} {v}" for k, v in sorted(res.rejected.items())) or "none"
     lines = [
         ("engine", "population (ideal release on the protocol's coins; no cryptography)"),

@@ -140,8 +140,13 @@ ACCOUNTANTS: dict[str, Accountant] = {a.name: a for a in (
     Accountant("rappor-clone", ("rappor",),
                "symmetric-RAPPOR histogram as a product of two [FMT22] clone pairs "
                "(proven for every dataset)"),
+    Accountant("subsampled-gaussian", ("gaussian_vector",),
+               "Example 5: the Poisson-subsampled Gaussian over the recipe's rounds, moments "
+               "accountant (dpspec.spec.sa2.fl.statement)"),
 )}
 DEFAULT_ACCOUNTANT = "shuffle-closed-form"
+#: the accountant of the federated-learning randomizer
+GAUSSIAN_ACCOUNTANT = "subsampled-gaussian"
 
 
 @at_working_precision
