@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 import mpmath
 
 from dpspec.spec.accounting import composition, gaussian, subsampling
-from dpspec.spec.accounting.numeric import compact, round_up
+from dpspec.spec.accounting.numeric import compact, round_up, to_fraction
 from dpspec.spec.lazy import lazy_module
 from dpspec.spec.sa2.ideal import Sa2Error, check_cohort_size, exact, parse_rate
 
@@ -227,6 +227,10 @@ def sa2_model(base: PrivacyStatement, q: Fraction) -> PrivacyStatement:
     if base.epsilon == mpmath.inf:
         return PrivacyStatement("sa2", base.epsilon, base.delta, base.derivation, base.bound,
                                 base.fallback)
+    if rate == 1:  # nothing to amplify: the statement itself, exactly
+        return PrivacyStatement("sa2", base.epsilon, base.delta,
+                                f"{base.derivation}; q = 1 (no amplification)", base.bound,
+                                base.fallback)
     with mpmath.workdps(DPS):
         eps, delta = subsampling.poisson_amplification(base.epsilon, base.delta, rate)
     return PrivacyStatement("sa2", eps, delta,
@@ -262,12 +266,18 @@ def poisson_shortfall(q: Fraction, k: int, B: int) -> mpmath.mpf:
 
 
 @at_working_precision
-def donation_time(eps: mpmath.mpf, delta: mpmath.mpf, m: int) -> tuple[mpmath.mpf, mpmath.mpf]:
+def donation_time(eps: mpmath.mpf | Fraction | str, delta: mpmath.mpf | Fraction | str, m: int
+                  ) -> tuple[mpmath.mpf, mpmath.mpf]:
     """App. A of [SA2], the bound as printed (``eps_paper``, ``delta_paper``) of
-    :func:`dpspec.spec.accounting.composition.randomized_donation_time`."""
+    :func:`dpspec.spec.accounting.composition.randomized_donation_time`. An mpf argument is
+    taken at its exact binary value."""
     if isinstance(m, bool) or not isinstance(m, int) or m < 1:
         raise Sa2Error(f"m must be an integer >= 1, got {m!r}")
-    b = composition.randomized_donation_time(str(eps), str(delta), m)
+
+    def arg(x: mpmath.mpf | Fraction | str) -> Fraction | str:
+        return to_fraction(x) if isinstance(x, mpmath.mpf) else x
+
+    b = composition.randomized_donation_time(arg(eps), arg(delta), m)
     return b.eps_paper, b.delta_paper
 
 

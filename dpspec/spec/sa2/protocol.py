@@ -438,6 +438,7 @@ def guarantee(recipe: Recipe) -> PrivacyStatement:
 class PrivacyBudget:
     """The on-device accountant of [PFS] sec. 4.3 (checks 1 and 3, basic composition).
 
+    A single-round recipe is charged its claimed epsilon at every check (each is a collection).
     Multi-round tasks (the federated-learning path, Example 5 of [SA2]): a recipe's claim covers
     all its ``rounds``; ``rounds_taken`` counts, per task, the rounds the device has taken part
     in (run its participation coin for). The first round charges the recipe's total epsilon;
@@ -456,21 +457,26 @@ class PrivacyBudget:
     def admit(self, recipe: Recipe) -> None:
         """Take part in one collection (one round) of ``recipe``, whose claim has been checked;
         RecipeRefused (``budget_exhausted``, ``rounds_exhausted``) without charging anything."""
+        if not isinstance(recipe.randomizer, GaussianVector):  # one collection per check
+            self._charge_checked(recipe.epsilon)
+            return
         taken = self.rounds_taken.get(recipe.task_id, 0)
         if taken >= recipe.rounds:
             raise RecipeRefused("rounds_exhausted", f"the device took part in all {recipe.rounds} "
                                 f"round(s) of task {recipe.task_id.hex()[:16]}...; the claim "
                                 "covers no more")
         if taken == 0:
-            if self.epsilon_used + recipe.epsilon > self.epsilon_allowed:
-                raise RecipeRefused("budget_exhausted", f"epsilon {recipe.epsilon} would bring the "
-                                    f"device to {self.epsilon_used + recipe.epsilon} > "
-                                    f"{self.epsilon_allowed}")
-            if self.queries_used + 1 > self.queries_allowed:
-                raise RecipeRefused("budget_exhausted",
-                                    f"the device allows {self.queries_allowed} queries")
-            self.charge(recipe.epsilon)
+            self._charge_checked(recipe.epsilon)
         self.rounds_taken[recipe.task_id] = taken + 1
+
+    def _charge_checked(self, epsilon: Fraction) -> None:
+        if self.epsilon_used + epsilon > self.epsilon_allowed:
+            raise RecipeRefused("budget_exhausted", f"epsilon {epsilon} would bring the device "
+                                f"to {self.epsilon_used + epsilon} > {self.epsilon_allowed}")
+        if self.queries_used + 1 > self.queries_allowed:
+            raise RecipeRefused("budget_exhausted",
+                                f"the device allows {self.queries_allowed} queries")
+        self.charge(epsilon)
 
 
 @privacy.at_working_precision
