@@ -405,7 +405,7 @@ class Sa2Family(Family):
 
         def gv(d: int, C: str, f: int, v: str, t: int = fl.DEFAULT_TAIL_EXPONENT
                ) -> dict[str, Any]:
-            return fl.GaussianVector(d, Fraction(C), f, Fraction(v), t).to_json()
+            return fl.GaussianVector(d, ideal.exact(C), f, ideal.exact(v), t).to_json()
 
         def inputs(label: str, r: dict[str, Any], update: list[Any]) -> dict[str, Any]:
             return {"randomizer": r, "update": update, "seed": vector_seed(label).hex(),
@@ -425,7 +425,7 @@ class Sa2Family(Family):
             ("the zero update (a dummy's measurement is the zero vector, no noise)",
              gv(4, "1", 8, "1/10"), ["0", "0", "0", "0"], []),
             ("Example 5 scale: C = 1, f = 16, variance 5.1^2 / 10^4",
-             gv(2, "1", 16, "26.01/10000"), ["0.6", "-0.9"], ["Clipped"]),
+             gv(2, "1", 16, "2601/1000000"), ["0.6", "-0.9"], ["Clipped"]),
             ("JSON integers are accepted as rationals", gv(2, "2", 4, "1"), [1, -1], []),
         ]
         for i, (label, r, update, flags) in enumerate(cases):
@@ -705,7 +705,7 @@ class Sa2Family(Family):
              recipe(rr, 3, "1", window=(Fraction(0), Fraction(4))), 0, "0", ["TimeBound"]),
             ("federated learning: Gaussian vector updates (d = 3, C = 1, f = 8), "
              "Prio3BoundedL2VecSum, released (signed fixed-point sum)",
-             recipe(gauss, 3, "1/2", rounds=2), 0, "0", ["FederatedLearning"]),
+             recipe(gauss, 2, "1/2", rounds=2), 0, "0", ["FederatedLearning"]),
             ("federated learning, one malicious device of each kind: the over-norm report "
              "(inflated) fails the bounded-L2 proof",
              recipe(gauss, 2, "1/2", rounds=2), 5, "0", ["FederatedLearning", "Malicious"]),
