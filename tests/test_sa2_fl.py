@@ -280,3 +280,46 @@ def test_rounds_run_until_the_recipe_is_used_up() -> None:
                                          protocol.ideal_aggregation(recipe, vdaf),
                                          RandomTape(seed, TAGS["participation"]))
         assert o.result.release == want
+
+
+# -- the command line -----------------------------------------------------------------------------
+CLI_SEED = "0f0e0d0c0b0a09080706050403020100"
+FL_ARGS = ["sa2", "recipe", "--seed", CLI_SEED, "--randomizer", "gaussian_vector", "--B", "4",
+           "--q", "1/2", "--sigma", "4", "--dimension", "2", "--rounds", "2"]
+
+
+@pytest.mark.parametrize("bad", [["--dimension", "0"], ["--sigma", "0"], ["--sigma", "0.5.1"],
+                                 ["--fractional-bits", "40"], ["--rounds", "0"],
+                                 ["--clip-norm", "-1"], ["--tail-exponent", "0"]])
+def test_bad_fl_recipe_options_give_one_line_and_exit_2(bad: list[str],
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    from dpspec.conformance.cli import main
+
+    assert main([*FL_ARGS, *bad]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_simulate_runs_the_rounds_end_to_end(tmp_path: Any,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from dpspec.conformance.cli import main
+
+    assert main(FL_ARGS) == 0
+    path = tmp_path / "fl.json"
+    path.write_text(capsys.readouterr().out)
+    sim = ["sa2", "simulate", "--recipe", str(path), "--clients", "8", "--seed", CLI_SEED]
+    assert main([*sim, "--rounds", "3", "--device-budget", "1000", "--json", "-q"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    rounds = out["rounds"]
+    assert [r["devices"] for r in rounds] == [8, 8, 0]
+    assert rounds[2]["refused"] == {"rounds_exhausted": 8}
+    for r in rounds[:2]:
+        assert r["release"] is None or len(r["sum"]) == 2
+    assert main([*sim, "--rounds", "0", "-q"]) == 2
+    assert main([*sim, "--engine", "population", "--device-budget", "1000", "-q"]) == 2
+    capsys.readouterr()
+    assert main([*sim, "--device-budget", "1"]) == 1  # the recipe's total exceeds the budget
+    assert "budget_exhausted" in capsys.readouterr().err

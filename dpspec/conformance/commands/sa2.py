@@ -261,6 +261,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     seed = _seed(args.seed)
     if args.clients < 0 or args.malicious < 0:
         raise CliError("--clients and --malicious must be >= 0")
+    if args.rounds is not None and not 1 <= args.rounds <= protocol.MAX_ROUNDS:
+        raise CliError(f"--rounds must be in [1, {protocol.MAX_ROUNDS}]")
     try:
         doc = json.loads(args.recipe.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -286,6 +288,8 @@ def run_simulate(args: argparse.Namespace) -> int:
             raise CliError(f"the population engine does not replay {fl.NAME}; use --engine "
                            "protocol")
         return run_rounds(args, recipe, stmt, vdaf, seed, drop)
+    if args.rounds is not None:
+        raise CliError(f"--rounds applies to {fl.NAME} recipes only")
     progress = _Progress(not args.quiet)
     start = time.monotonic()
     if not args.quiet:
@@ -378,8 +382,6 @@ def run_rounds(args: argparse.Namespace, recipe: protocol.Recipe, stmt: privacy.
     r = recipe.randomizer
     assert isinstance(r, fl.GaussianVector)
     rounds = recipe.rounds if args.rounds is None else args.rounds
-    if not 1 <= rounds <= protocol.MAX_ROUNDS:
-        raise CliError(f"--rounds must be in [1, {protocol.MAX_ROUNDS}]")
     try:
         allowed = exact(args.device_budget, "--device-budget")
     except Sa2Error as exc:
