@@ -11,7 +11,7 @@ import mpmath
 import pytest
 
 from dpspec.spec.sa2 import experiments as ex
-from dpspec.spec.sa2 import privacy, protocol
+from dpspec.spec.sa2 import fl, privacy, protocol
 from dpspec.spec.sa2.protocol import PrivacyBudget, RecipeRefused
 from dpspec.spec.sa2.randomizers import Randomizer
 
@@ -44,6 +44,7 @@ def _verdict(doc: dict[str, Any]) -> tuple[str, Any, Any]:
 RAP = Randomizer("rappor", 4, F(1, 22))
 BIN = Randomizer("binary_randomized_response", 2, F(1, 2))
 RR = Randomizer("randomized_response", 8, F(1, 2))
+GV = fl.GaussianVector(4, F(1), 8, F(1, 10))
 
 
 def _computations() -> list[tuple[str, Callable[[], Any]]]:
@@ -72,6 +73,9 @@ def _computations() -> list[tuple[str, Callable[[], Any]]]:
                                                                      F(1, 10**8))),
         ("experiments: collision probability", lambda: ex.collision_probability("zipf", 500)),
         ("experiments: sigma rounded up", lambda: ex.round_up_mpf(mpmath.mpf(0.6666259765625))),
+        ("federated learning: noise multiplier", lambda: fl.noise_multiplier(GV, 500)),
+        ("federated learning: rounds", lambda: fl.statement(GV, 500, F(1, 20), 7, F(1, 10**6))
+         .epsilon),
         ("recipe accepted", lambda: _verdict(_recipe(RR, 10000, F(1, 50), F(1, 50)))),
         ("recipe refused (closed form outside its region)",
          lambda: _verdict(_recipe(RAP, 5000, F(1), F(21, 10)))),
