@@ -44,8 +44,11 @@ divergence exceeds the continuous one's by at most ``tau = 10 sum_{k=1}^{n-1} ex
 k / (k + 1)) <= 10 (n - 1) exp(-pi^2 s2)`` per coordinate (Kairouz, Liu, Steinke 2021, the
 distributed discrete Gaussian); the client refuses recipes with ``s2 < 4``
 (:data:`MIN_FIXED_POINT_VARIANCE`), where ``tau < 10^-16 (n - 1)``; that slack is not added to
-the statement. As in the paper's aggregator model, the
-``B - 1`` other reports are honest (Theorem 4 of [SA2] gives ``B - k'`` with ``k'`` malicious).
+the statement. As in the paper's aggregator model, the ``B - 1`` other reports are honest
+(Theorem 4 of [SA2] gives ``B - k'`` with ``k'`` malicious). Whether a round releases at all
+depends on the number of reports, the leakage ``B'`` of Theorem 4 that the paper hides with dummy
+reports (sec. 4.6); like the paper's Example 5, the statement does not cover it, and this path has
+no dummy reports yet.
 """
 
 from __future__ import annotations
