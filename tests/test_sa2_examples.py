@@ -90,7 +90,7 @@ def test_amplification_is_accountings(eps: str, delta: str, q: Fraction) -> None
 
 @pytest.mark.parametrize("m", [1, 4, 10, 100])
 def test_donation_time_is_accountings(m: int) -> None:
-    eps, delta = privacy.donation_time(mpmath.mpf("0.5"), mpmath.mpf("1e-9"), m)
+    eps, delta = privacy.donation_time("0.5", "1e-9", m)
     theirs = composition.randomized_donation_time("0.5", "1e-9", m)
     assert mpmath.almosteq(eps, theirs.eps_paper, 1e-30)
     assert mpmath.almosteq(delta, theirs.delta_paper, 1e-30)

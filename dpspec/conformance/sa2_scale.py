@@ -15,12 +15,11 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-import mpmath
 import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.conformance.cli import CliError
-from dpspec.spec.sa2 import population, protocol
+from dpspec.spec.sa2 import population, privacy, protocol
 from dpspec.spec.sa2.ideal import Sa2Error, exact
 from dpspec.spec.tape import RandomTape
 
@@ -44,14 +43,13 @@ def privacy_json(recipe: protocol.Recipe, stmt: Any) -> dict[str, Any]:
     model, and the released count with dummies)."""
     agg_stmt = protocol.aggregator_guarantee(recipe)
     count_stmt = protocol.count_guarantee(recipe)
-    return {"sa2": {"epsilon": mpmath.nstr(stmt.epsilon, 6), "delta": mpmath.nstr(stmt.delta, 6)},
-            "aggregator": {"epsilon": mpmath.nstr(agg_stmt.epsilon, 6),
-                           "delta": mpmath.nstr(agg_stmt.delta, 6)},
+    up = privacy.publish  # rounded up: the printed guarantee is never below the computed one
+    return {"sa2": {"epsilon": up(stmt.epsilon), "delta": up(stmt.delta)},
+            "aggregator": {"epsilon": up(agg_stmt.epsilon), "delta": up(agg_stmt.delta)},
             "claimed": {"epsilon": str(recipe.epsilon), "delta": str(recipe.delta)},
             "derivation": stmt.derivation, "bound": stmt.bound,
             **({"fallback": stmt.fallback} if stmt.fallback else {}),
-            **({"count": {"epsilon": mpmath.nstr(count_stmt.epsilon, 6),
-                          "delta": mpmath.nstr(count_stmt.delta, 6)}}
+            **({"count": {"epsilon": up(count_stmt.epsilon), "delta": up(count_stmt.delta)}}
                if count_stmt is not None else {})}
 
 
@@ -110,7 +108,7 @@ def run(args: argparse.Namespace, recipe: protocol.Recipe, stmt: Any, dep: proto
     if args.json:
         print(json.dumps(out, sort_keys=True))
         return status
-    r = recipe.randomizer
+    r = population.check_supported(recipe)
     rejected = ", ".join(f"{k} {v}" for k, v in sorted(res.rejected.items())) or "none"
     lines = [
         ("engine", "population (ideal release on the protocol's coins; no cryptography)"),

@@ -4,7 +4,9 @@
 token issuer key and verify key are provisioned deterministically from the seed (simulation only).
 ``dpspec sa2 simulate --recipe FILE --clients N --seed HEX [--malicious K]`` runs the protocol of
 :mod:`dpspec.spec.sa2.protocol` with N honest devices (synthetic data from the seed) and K malicious
-ones, and prints the release, the privacy guarantee and the rejected reports by reason.
+ones, and prints the release, the privacy guarantee and the rejected reports by reason. A
+federated-learning recipe (``--randomizer gaussian_vector``, :mod:`dpspec.spec.sa2.fl`) runs for
+``--rounds`` rounds, each device's accountant admitting or refusing each round.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import mpmath
 
 from dpspec.conformance import sa2_scale
 from dpspec.conformance.cli import CliError
-from dpspec.spec.sa2 import privacy, protocol
+from dpspec.spec.sa2 import fl, privacy, protocol
 from dpspec.spec.sa2.ideal import Sa2Error, exact, parse_rate
 from dpspec.spec.sa2.query import Query
 from dpspec.spec.sa2.randomizers import Randomizer
@@ -36,7 +38,8 @@ def register(sub: Any) -> None:
     rec = ssub.add_parser("recipe", help="print a recipe with keys provisioned from --seed")
     rec.add_argument("--seed", required=True, help="hex seed (16 to 255 bytes)")
     rec.add_argument("--randomizer", default="randomized_response",
-                     choices=["randomized_response", "rappor", "binary_randomized_response"])
+                     choices=["randomized_response", "rappor", "binary_randomized_response",
+                              fl.NAME])
     rec.add_argument("--k", type=int, default=8, help="domain size (default 8)")
     rec.add_argument("--flip", default="1/2", help="flip probability, exact (default 1/2)")
     rec.add_argument("--B", type=int, default=1000, help="cohort size (default 1000)")
@@ -63,11 +66,25 @@ def register(sub: Any) -> None:
                      help="rappor: largest probability that an honest report exceeds max_weight "
                           "(default 1/1000000000)")
     rec.add_argument("--chunk-length", type=int, default=4, help="Prio3 chunk length (default 4)")
+    flg = rec.add_argument_group(f"federated learning (--randomizer {fl.NAME}, Examples 3 and 5)")
+    flg.add_argument("--dimension", type=int, default=4, help="length of an update (default 4)")
+    flg.add_argument("--clip-norm", default="1", help="L2 clipping norm C, exact (default 1)")
+    flg.add_argument("--fractional-bits", type=int, default=8,
+                     help="fixed-point fractional bits f (default 8)")
+    flg.add_argument("--sigma", default="51/10",
+                     help="noise of the sum, exact: each device adds variance sigma^2 / B "
+                          "(Example 5; default 51/10)")
+    flg.add_argument("--rounds", type=int, default=1,
+                     help="rounds the privacy claim covers (default 1)")
+    flg.add_argument("--tail-exponent", type=int, default=fl.DEFAULT_TAIL_EXPONENT,
+                     help="t: an honest report exceeds the norm bound with probability at most "
+                          f"e^-t (default {fl.DEFAULT_TAIL_EXPONENT})")
     rec.add_argument("--recipe-id", default="dpspec-sa2-example")
     rec.add_argument("--accountant", default=privacy.DEFAULT_ACCOUNTANT,
                      choices=sorted(privacy.ACCOUNTANTS),
                      help="aggregator-model bound the client computes, validity-gated (default "
-                          f"{privacy.DEFAULT_ACCOUNTANT})")
+                          f"{privacy.DEFAULT_ACCOUNTANT}; {privacy.GAUSSIAN_ACCOUNTANT} for "
+                          f"{fl.NAME})")
     rec.set_defaults(func=run_recipe)
 
     sim = ssub.add_parser("simulate", help="run the SA2 protocol for N simulated clients")
@@ -83,6 +100,9 @@ def register(sub: Any) -> None:
     sim.add_argument("--arrival-spacing", default="1",
                      help="time between successive report arrivals, from the window's t0, for a "
                           "time-bounded recipe (default 1)")
+    sim.add_argument("--rounds", type=int, default=None,
+                     help="federated learning: rounds to run (default: the recipe's); rounds past "
+                          "the recipe's are refused by the devices")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     sa2_scale.add_options(sim)
@@ -141,10 +161,22 @@ def run_recipe(args: argparse.Namespace) -> int:
             except (OSError, json.JSONDecodeError) as exc:
                 raise Sa2Error(f"cannot read the query {args.query}: {exc}") from exc
         k = args.k if query is None else query.size
-        rdoc: dict[str, Any] = {"name": args.randomizer, "k": k, "flip": args.flip}
-        if args.overweight is not None:
-            rdoc["overweight"] = args.overweight
-        randomizer = Randomizer.from_json(rdoc)
+        randomizer: protocol.AnyRandomizer
+        rounds = None
+        if args.randomizer == fl.NAME:
+            sigma = exact(args.sigma, "--sigma")
+            if sigma <= 0 or args.B < 1:
+                raise Sa2Error("--sigma must be > 0 and --B >= 1")
+            randomizer = fl.GaussianVector.from_json({
+                "name": fl.NAME, "dimension": args.dimension, "clipNorm": args.clip_norm,
+                "fractionalBits": args.fractional_bits, "noiseVariance": str(sigma**2 / args.B),
+                "tailExponent": args.tail_exponent})
+            rounds = args.rounds
+        else:
+            rdoc: dict[str, Any] = {"name": args.randomizer, "k": k, "flip": args.flip}
+            if args.overweight is not None:
+                rdoc["overweight"] = args.overweight
+            randomizer = Randomizer.from_json(rdoc)
         q = parse_rate(args.q, "--q")
         delta = parse_rate(args.delta, "--delta")
         if args.dummy_rate in ("paper", "auto") and (args.population is None
@@ -166,8 +198,9 @@ def run_recipe(args: argparse.Namespace) -> int:
             chunk_length=args.chunk_length, leader_pk=dep.leader_hpke.public_key,
             helper_pk=dep.helper_hpke.public_key, issuer_key=dep.issuer_sk.public_key(),
             delta=delta, dummy_rate=dummy, population=args.population,
-            accountant=args.accountant, sampling=args.sampling, window=_window(args.time_window),
-            query=query)
+            accountant=(privacy.GAUSSIAN_ACCOUNTANT if args.randomizer == fl.NAME
+                        else args.accountant), sampling=args.sampling,
+            window=_window(args.time_window), query=query, rounds=rounds)
         if args.epsilon is None:
             probe = protocol.parse_recipe(protocol.make_recipe(epsilon=Fraction(1), **common))
             eps = _round_up(protocol.guarantee(probe).epsilon)
@@ -228,6 +261,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     seed = _seed(args.seed)
     if args.clients < 0 or args.malicious < 0:
         raise CliError("--clients and --malicious must be >= 0")
+    if args.rounds is not None and not 1 <= args.rounds <= protocol.MAX_ROUNDS:
+        raise CliError(f"--rounds must be in [1, {protocol.MAX_ROUNDS}]")
     try:
         doc = json.loads(args.recipe.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -248,6 +283,13 @@ def run_simulate(args: argparse.Namespace) -> int:
     except Sa2Error as exc:
         raise CliError(str(exc)) from exc
     vdaf = protocol.build_vdaf(recipe)
+    if isinstance(recipe.randomizer, fl.GaussianVector):
+        if args.engine == "population":
+            raise CliError(f"the population engine does not replay {fl.NAME}; use --engine "
+                           "protocol")
+        return run_rounds(args, recipe, stmt, vdaf, seed, drop)
+    if args.rounds is not None:
+        raise CliError(f"--rounds applies to {fl.NAME} recipes only")
     progress = _Progress(not args.quiet)
     start = time.monotonic()
     if not args.quiet:
@@ -289,6 +331,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         print(json.dumps(out, sort_keys=True))
         return 0
     r = recipe.randomizer
+    assert isinstance(r, Randomizer)  # the federated-learning path is run_rounds
     rejected = ", ".join(f"{k} {v}" for k, v in sorted(res.outcome.rejected.items())) or "none"
     lines = [
         ("recipe", f"{recipe.recipe_id}: {r.name} (k = {r.k}, flip = {r.flip}), "
@@ -318,4 +361,89 @@ def run_simulate(args: argparse.Namespace) -> int:
     ]
     for key, value in lines:
         print(f"{key:9s}{value}")
+    return 0
+
+
+def synthetic_update(tape: RandomTape, d: int) -> list[str]:
+    """A device's update in a simulation: ``d`` entries uniform on the grid ``j / 64``,
+    ``-96 <= j <= 96`` (so some updates are longer than a unit clipping norm)."""
+    return [str(Fraction(tape.uniform(193) - 96, 64)) for _ in range(d)]
+
+
+def _decimal(x: Fraction, places: int = 3) -> str:
+    return f"{x.numerator / x.denominator:.{places}f}"
+
+
+def run_rounds(args: argparse.Namespace, recipe: protocol.Recipe, stmt: privacy.PrivacyStatement,
+               vdaf: Any, seed: bytes, drop: Fraction) -> int:
+    """The federated-learning path end to end: ``--rounds`` rounds (:func:`protocol.run_rounds`),
+    each device with its own on-device accountant of ``--device-budget``; device ``i``'s update
+    in round ``r`` comes from the tape ``sa2/sim/data/{r}``."""
+    r = recipe.randomizer
+    assert isinstance(r, fl.GaussianVector)
+    rounds = recipe.rounds if args.rounds is None else args.rounds
+    try:
+        allowed = exact(args.device_budget, "--device-budget")
+    except Sa2Error as exc:
+        raise CliError(str(exc)) from exc
+    start = time.monotonic()
+    dep = protocol.provision(seed)
+    try:
+        protocol.check_deployment(recipe, dep)
+    except Sa2Error as exc:
+        raise CliError(f"{exc}: run `dpspec sa2 recipe --seed {args.seed}`") from exc
+
+    def updates(rnd: int) -> list[list[str]]:
+        tape = RandomTape(seed, f"{protocol.TAGS['data']}/{rnd}")
+        return [synthetic_update(tape, r.dimension) for _ in range(args.clients)]
+
+    budgets = [protocol.PrivacyBudget(allowed, 10**6) for _ in range(args.clients)]
+    if not args.quiet:
+        print(f"running {rounds} round(s) of {args.clients} devices ...", file=sys.stderr,
+              flush=True)
+    results = protocol.run_rounds(recipe, dep, vdaf, updates, seed, rounds, budgets,
+                                  malicious=args.malicious, drop_rate=drop)
+    per_round: list[dict[str, Any]] = []
+    for res in results:
+        row: dict[str, Any] = {"round": res.round, "devices": res.admitted,
+                               "refused": dict(sorted(res.refused.items()))}
+        if res.result is not None:
+            c = res.result
+            row.update(participants=c.participants, overNorm=c.overweight,
+                       accepted=c.outcome.accepted,
+                       rejected=dict(sorted(c.outcome.rejected.items())),
+                       release=None if c.release is None else list(c.release),
+                       sum=None if c.release is None
+                       else [str(v) for v in r.decode_sum(c.release)])
+        per_round.append(row)
+    out: dict[str, Any] = {
+        "recipeId": recipe.recipe_id, "privacy": sa2_scale.privacy_json(recipe, stmt),
+        "clients": args.clients, "malicious": args.malicious, "rounds": per_round,
+        "seconds": round(time.monotonic() - start, 2)}
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+        return 0
+    p = out["privacy"]
+    print(f"{'recipe':9s}{recipe.recipe_id}: {fl.NAME} (d = {r.dimension}, C = {r.clip_norm}, "
+          f"f = {r.fractional_bits}, noise variance {r.noise_variance}), B = {recipe.B}, "
+          f"q = {recipe.q}, {recipe.rounds} round(s)")
+    print(f"{'circuit':9s}Prio3BoundedL2VecSum (not in VDAF draft-20): normBound = "
+          f"{r.norm_bound()}, {r.bits()} bits per entry")
+    print(f"{'privacy':9s}({p['sa2']['epsilon']}, {p['sa2']['delta']})-DP in the SA2 model over "
+          f"{recipe.rounds} round(s); ({p['aggregator']['epsilon']}, "
+          f"{p['aggregator']['delta']})-DP in the aggregator model; claimed "
+          f"({_dec(recipe.epsilon)}, {_dec(recipe.delta)})")
+    print(f"{'clients':9s}{args.clients} honest (budget {_dec(allowed)} each), "
+          f"{args.malicious} malicious per round")
+    for row in per_round:
+        head = f"round {row['round']}"
+        if "accepted" not in row:
+            why = ", ".join(f"{k} {v}" for k, v in row["refused"].items())
+            print(f"{head:9s}no device takes part ({why})")
+            continue
+        rej = ", ".join(f"{k} {v}" for k, v in row["rejected"].items()) or "none"
+        rel = ("no output (fewer than B accepted reports)" if row["sum"] is None
+               else "sum [" + ", ".join(_decimal(Fraction(v)) for v in row["sum"]) + "]")
+        print(f"{head:9s}{row['participants']} took part, {row['accepted']} accepted, "
+              f"rejected {rej}; {rel}")
     return 0

@@ -7,7 +7,10 @@ Files:
   from a seed and the decoded messages.
 * ``sa2/protocol_transcripts.json``: whole collections of the sec. 4 protocol (recipe, keys,
   tokens, every report with its coins and ciphertexts, the anonymizer's drops and order, the
-  aggregators' verdicts, the release), deterministic from seeds.
+  aggregators' verdicts, the release), deterministic from seeds; rounds of the federated-learning
+  path among them.
+* ``sa2/fl_randomizer.json``: the Gaussian vector randomizer of the federated-learning path
+  (dpspec.spec.sa2.fl): seed and update to the clipped, encoded and noised vector.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 from typing import Any
+
+import mpmath
 
 from dpspec.conformance.jsonargs import COUNT, DEC, HEX, RAT, count_arg, hex_arg, int_arg, parse_int
 from dpspec.conformance.vectors import (
@@ -28,7 +33,7 @@ from dpspec.conformance.vectors import (
     vector_seed,
 )
 from dpspec.spec.rational import format_rational
-from dpspec.spec.sa2 import ideal, protocol, tokens
+from dpspec.spec.sa2 import fl, ideal, privacy, protocol, tokens
 from dpspec.spec.sa2.randomizers import Randomizer
 from dpspec.spec.tape import RandomTape
 
@@ -36,6 +41,7 @@ IDEAL_SCHEMA = "sa2_ideal-v1.json"
 PROTOCOL_SCHEMA = "sa2_protocol-v1.json"
 RECIPES_SCHEMA = "sa2_recipes-v1.json"
 TOKENS_SCHEMA = "sa2_tokens-v1.json"
+FL_SCHEMA = "sa2_fl-v1.json"
 
 _VEC: dict[str, Any] = {"type": "array", "items": DEC}
 _MSGS: dict[str, Any] = {"type": "array", "items": _VEC}
@@ -110,7 +116,8 @@ def h_collection(args: dict[str, Any]) -> dict[str, Any]:
     recipe = protocol.check_recipe_structure(args["recipe"])
     vdaf = protocol.build_vdaf(recipe)
     trace: list[dict[str, str]] = []
-    data = [parse_int(x, "data") for x in args["data"]]
+    # a bucket index per device, or (federated learning) an update: a list of rationals
+    data = [x if isinstance(x, list) else parse_int(x, "data") for x in args["data"]]
     arrival = None
     if recipe.window is not None:
         arrival = protocol.evenly_spaced(recipe.window[0],
@@ -131,6 +138,23 @@ def h_collection(args: dict[str, Any]) -> dict[str, Any]:
         "release": _release(res.release),
         "tokensIssued": res.tokens_issued,
     }
+
+
+def h_gaussian_vector(args: dict[str, Any]) -> dict[str, Any]:
+    """The federated-learning randomizer's steps on one update (dpspec.spec.sa2.fl)."""
+    doc = args["randomizer"]
+    if not isinstance(doc, dict):
+        raise ValueError("randomizer must be an object")
+    r = fl.GaussianVector.from_json(doc)
+    tape = _tape(args)
+    out = r.steps(args["update"], tape)
+    report = out["report"]
+    return {"clipped": [format_rational(v) for v in out["clipped"]],
+            "encoded": [str(v) for v in out["encoded"]],
+            "noise": [str(v) for v in out["noise"]],
+            "normSquared": str(out["normSquared"]), "normBound": str(r.norm_bound()),
+            "bits": r.bits(), "report": None if report is None else [str(v) for v in report],
+            "bitsConsumed": tape.bits_consumed}
 
 
 def h_recipe_check(args: dict[str, Any]) -> dict[str, Any]:
@@ -277,6 +301,7 @@ class Sa2Family(Family):
             "sa2.recipe_check": h_recipe_check,
             "sa2.token_issuance": h_token_issuance,
             "sa2.token_verify": h_token_verify,
+            "sa2.gaussian_vector": h_gaussian_vector,
         }
 
     def schemas(self) -> dict[str, dict[str, Any]]:
@@ -307,7 +332,8 @@ class Sa2Family(Family):
         coll_args: dict[str, Any] = {
             "recipe": {"type": "object"}, "issuerP": HEX, "issuerQ": HEX,
             "leaderHpkeIkm": HEX, "helperHpkeIkm": HEX, "verifyKey": HEX, "seed": HEX,
-            "data": {"type": "array", "items": DEC}, "malicious": COUNT, "dropRate": RAT,
+            "data": {"type": "array", "items": {"anyOf": [DEC, {"type": "array", "items": RAT}]}},
+            "malicious": COUNT, "dropRate": RAT,
             "arrivalSpacing": RAT}
         coll_out: dict[str, Any] = {
             "type": "object",
@@ -349,8 +375,21 @@ class Sa2Family(Family):
                 {"properties": {"recipe": {"type": "object"}}},
                 {"type": "object", "required": ["verdict"],
                  "properties": {"verdict": {"enum": verdicts},
-                                "bound": {"enum": ["closed", "fmt20", "fmt22", "local"]}}})}
-        return {RECIPES_SCHEMA: family_schema(RECIPES_SCHEMA, "SA2 recipe checks", rec_ops),
+                                "bound": {"enum": ["closed", "fmt20", "fmt22", "local",
+                                                   "gaussian-rounds"]}}})}
+        fl_ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "sa2.gaussian_vector": (
+                {"properties": {"randomizer": {"type": "object"}, "update": {"type": "array"},
+                                **tape_args}},
+                {"type": "object",
+                 "required": ["clipped", "encoded", "noise", "normSquared", "normBound", "bits",
+                              "report", "bitsConsumed"],
+                 "properties": {"clipped": {"type": "array", "items": RAT},
+                                "encoded": _VEC, "noise": _VEC, "normSquared": DEC,
+                                "normBound": DEC, "bits": COUNT, "report": _RELEASE,
+                                "bitsConsumed": COUNT}})}
+        return {FL_SCHEMA: family_schema(FL_SCHEMA, "SA2 federated-learning randomizer", fl_ops),
+                RECIPES_SCHEMA: family_schema(RECIPES_SCHEMA, "SA2 recipe checks", rec_ops),
                 TOKENS_SCHEMA: family_schema(TOKENS_SCHEMA, "SA2 token vectors", tok_ops),
                 IDEAL_SCHEMA: family_schema(IDEAL_SCHEMA, "SA2 ideal functionality vectors", ops),
                 PROTOCOL_SCHEMA: family_schema(PROTOCOL_SCHEMA, "SA2 protocol transcripts",
@@ -359,13 +398,103 @@ class Sa2Family(Family):
 
     def files(self) -> list[VectorFile]:
         return [self._ideal_file(), self._protocol_file(), self._tokens_file(),
-                self._recipes_file()]
+                self._recipes_file(), self._fl_file()]
+
+    def _fl_file(self) -> VectorFile:
+        tc = TestNumberer()
+
+        def gv(d: int, C: str, f: int, v: str, t: int = fl.DEFAULT_TAIL_EXPONENT
+               ) -> dict[str, Any]:
+            return fl.GaussianVector(d, ideal.exact(C), f, ideal.exact(v), t).to_json()
+
+        def inputs(label: str, r: dict[str, Any], update: list[Any]) -> dict[str, Any]:
+            return {"randomizer": r, "update": update, "seed": vector_seed(label).hex(),
+                    "tag": protocol.TAGS["randomizer"].format(i=0)}
+
+        tests = []
+        cases: list[tuple[str, dict[str, Any], list[Any], list[str]]] = [
+            ("inside the ball: not clipped; f = 8, variance 1/10 (s2 = 6553.6)",
+             gv(4, "1", 8, "1/10"), ["1/4", "-1/2", "0", "3/8"], []),
+            ("norm 5 > C = 1: clipped by exactly 1/5 (sqrt(25) is exact)",
+             gv(2, "1", 8, "1/10"), ["3", "-4"], ["Clipped"]),
+            ("norm sqrt(3) > C = 1/2: r rounds sqrt(3) up to a multiple of 2^-64",
+             gv(3, "1/2", 10, "1/100"), ["1", "1", "1"], ["Clipped"]),
+            ("encoding truncates toward zero (negative entries too), f = 3",
+             gv(3, "10", 3, "1/2"), ["-0.99", "0.99", "-1/17"], []),
+            ("f = 0: integer updates, large noise", gv(2, "100", 0, "400"), ["7", "-3"], []),
+            ("the zero update (a dummy's measurement is the zero vector, no noise)",
+             gv(4, "1", 8, "1/10"), ["0", "0", "0", "0"], []),
+            ("Example 5 scale: C = 1, f = 16, variance 5.1^2 / 10^4",
+             gv(2, "1", 16, "2601/1000000"), ["0.6", "-0.9"], ["Clipped"]),
+            ("JSON integers are accepted as rationals", gv(2, "2", 4, "1"), [1, -1], []),
+        ]
+        for i, (label, r, update, flags) in enumerate(cases):
+            inp = inputs(f"sa2/fl/{i}", r, update)
+            tests.append(test_entry(tc(), label, inp, self._run("sa2.gaussian_vector", inp),
+                                    flags=flags))
+        # an honest report over the norm bound: tail exponent 1, the first seed that draws one
+        tight = gv(2, "1", 4, "1/4", 1)
+        for j in range(1000):
+            inp = inputs(f"sa2/fl/over/{j}", tight, ["1", "0"])
+            out = self._run("sa2.gaussian_vector", inp)
+            if out["report"] is None:
+                break
+        else:  # pragma: no cover - e^-1 per draw
+            raise AssertionError("no over-norm draw in 1000 seeds")
+        tests.append(test_entry(tc(), "tail exponent 1: the noised report is over the norm "
+                                "bound, so an honest device does not upload it", inp, out,
+                                flags=["OverNorm"]))
+        base = gv(3, "1", 8, "1/10")
+        bad: list[tuple[str, dict[str, Any], list[Any]]] = [
+            ("update of the wrong length", base, ["1", "2"]),
+            ("a float entry", base, ["1", 0.5, "0"]),
+            ("an entry that is not a rational", base, ["1", "one", "0"]),
+            ("clipNorm 0", {**base, "clipNorm": "0"}, ["1", "0", "0"]),
+            ("negative clipNorm", {**base, "clipNorm": "-1"}, ["1", "0", "0"]),
+            ("fractionalBits 33", {**base, "fractionalBits": 33}, ["1", "0", "0"]),
+            ("negative fractionalBits", {**base, "fractionalBits": -1}, ["1", "0", "0"]),
+            ("noiseVariance 0", {**base, "noiseVariance": "0"}, ["1", "0", "0"]),
+            ("tailExponent 0", {**base, "tailExponent": 0}, ["1", "0", "0"]),
+            ("tailExponent 201", {**base, "tailExponent": 201}, ["1", "0", "0"]),
+            ("dimension 0", {**base, "dimension": 0}, []),
+            ("an unknown field", {**base, "sigma": "1"}, ["1", "0", "0"]),
+            ("another randomizer's name", {**base, "name": "rappor"}, ["1", "0", "0"]),
+        ]
+        for label, r, update in bad:
+            inp = inputs("sa2/fl/bad", r, update)
+            tests.append(test_entry(tc(), label, inp, None, "invalid", ["BadParameter"]))
+        doc = envelope(
+            algorithm="SA2-gaussian-vector-randomizer", family=self.name, schema=FL_SCHEMA,
+            header=[
+                "The federated-learning randomizer of SA2 (dpspec.spec.sa2.fl; Talwar et al."
+                " Examples 3 and 5, sec. 4.5). All arithmetic is exact (no floating point).",
+                "Parameters (`randomizer`): dimension d (1..4096), clipNorm C > 0 (rational),"
+                " fractionalBits f (0..32), noiseVariance v > 0 (rational), tailExponent t"
+                " (1..200, default 20); no other field. The update is d rationals (strings, or"
+                " JSON integers; never floats).",
+                "clip: S = sum x_i^2; if S <= C^2 the update is kept, else every entry is"
+                " multiplied by C / r with r = ceil(sqrt(S) * 2^64) / 2^64 (the smallest multiple"
+                " of 2^-64 at least sqrt(S)). `clipped` lists the result as reduced rationals.",
+                "encode: encoded_i = trunc(clipped_i * 2^f), rounded toward zero.",
+                "noise: d draws of the discrete Gaussian sampler of"
+                " vectors/samplers/discrete_gaussian.json with sigma2 = v * 4^f, in coordinate"
+                " order, from the random tape (seed, tag); report = encoded + noise.",
+                "norm bound: normBound = ceil((C 2^f + R)^2), R = ceil(sqrt(s2 (d + 2"
+                " ceil(sqrt(d t)) + 2 t))) with s2 = v 4^f; bits = isqrt(normBound).bit_length()"
+                " + 1 (the Prio3BoundedL2VecSum parameters of the recipe). `report` is null when"
+                " normSquared = sum report_i^2 exceeds normBound: the device does not upload it.",
+            ],
+            notes={"Clipped": "The update is longer than C and is scaled onto the ball.",
+                   "OverNorm": "The noised report exceeds the norm bound (not uploaded).",
+                   "BadParameter": "A parameter or the update fails its check."},
+            groups=[{"op": "sa2.gaussian_vector", "params": {}, "tests": tests}])
+        return VectorFile("sa2/fl_randomizer.json", doc, FL_SCHEMA)
 
     def _recipes_file(self) -> VectorFile:
         tc = TestNumberer()
         dep = _vector_deployment()
 
-        def recipe(r: Randomizer, B: int, q: Fraction, eps: Fraction,
+        def recipe(r: protocol.AnyRandomizer, B: int, q: Fraction, eps: Fraction,
                    **over: Any) -> dict[str, Any]:
             args: dict[str, Any] = dict(
                 recipe_id="dpspec-sa2-claims", task_id=vector_seed("sa2/task"), randomizer=r,
@@ -380,6 +509,22 @@ class Sa2Family(Family):
         bin_ = Randomizer("binary_randomized_response", 2, F(1, 2))
         rr = Randomizer("randomized_response", 8, F(1, 2))
         heavy = recipe(rap, 5000, F(1), F(7))
+        # federated learning: the claim over all rounds, through the subsampled Gaussian
+        gauss = fl.GaussianVector(4, F(1), 8, F(1, 10))
+        fl_eps = fl.statement(gauss, 2000, F(1, 100), 50, F(1, 10**6)).epsilon
+
+        def scaled(x: Any, factor: str) -> Fraction:
+            return F(privacy.publish(x * mpmath.mpf(factor), 4))
+
+        # dummies counted as real reports: the bound at B (not B - d) amplified, plus 2%
+        dum = Randomizer("binary_randomized_response", 2, F(1, 2))
+        naive = privacy.sa2_model(privacy.shuffle_statement(
+            "shuffle-closed-form", dum.name, dum.epsilon0(), 2000, F(1, 10**6)), F(1, 10))
+        dummy_args: dict[str, Any] = dict(dummy_rate=F(1, 40), population=20000)
+        naive_claim = scaled(naive.epsilon, "1.02")
+        truth = protocol.guarantee(protocol.parse_recipe(
+            recipe(dum, 2000, F(1, 10), naive_claim, **dummy_args))).epsilon
+        assert truth > naive_claim * mpmath.mpf("1.05")
         light = Randomizer("rappor", 16, F(1, 22))
         inflatable = recipe(light, 5000, F(1), F(7))
         inflatable["vdaf"] = {**inflatable["vdaf"], "maxWeight": 16}
@@ -416,6 +561,24 @@ class Sa2Family(Family):
              inflatable, ["Inflatable"]),
             ("RAPPOR k = 4 with the exact maxWeight (4 here, as k - 1 flips have probability "
              "above 1e-9) claiming 7: accepted", heavy, ["OutsideRegion"]),
+            (f"binary RR, B = 2000, q = 1/10, dummies at 1/40 over 20000 devices, claiming "
+             f"{naive_claim}: that holds only if all B reports were real (about 500 are dummies): "
+             f"refuse", recipe(dum, 2000, F(1, 10), naive_claim, **dummy_args),
+             ["FalseClaim", "Dummies"]),
+            (f"federated learning: d = 4, C = 1, f = 8, variance 1/10, B = 2000, q = 1/100, 50 "
+             f"rounds, claim {scaled(fl_eps, '1.1')} over all rounds: accepted",
+             recipe(gauss, 2000, F(1, 100), scaled(fl_eps, "1.1"), rounds=50),
+             ["FederatedLearning"]),
+            (f"the same recipe claiming {scaled(fl_eps, '0.9')}: refuse",
+             recipe(gauss, 2000, F(1, 100), scaled(fl_eps, "0.9"), rounds=50),
+             ["FederatedLearning", "FalseClaim"]),
+            ("the same claim over 500 rounds: refuse (the claim covers every round)",
+             recipe(gauss, 2000, F(1, 100), scaled(fl_eps, "1.1"), rounds=500),
+             ["FederatedLearning", "FalseClaim"]),
+            ("federated learning with noise too coarse for the Gaussian accountant (variance "
+             "times 4^f below 4): refuse",
+             recipe(fl.GaussianVector(4, F(1), 0, F(1)), 2000, F(1, 100), F(100), rounds=5),
+             ["FederatedLearning", "CoarseNoise"]),
         ]
         tests = []
         for label, rec, flags in cases:
@@ -445,6 +608,13 @@ class Sa2Family(Family):
                 "Accountant": "The accountant is unknown or not proven for the randomizer.",
                 "Dummies": "Dummy reports count toward B but carry no noise.",
                 "Inflatable": "The VDAF's maxWeight is not the exact one of the randomizer.",
+                "FederatedLearning": "A gaussian_vector recipe (dpspec.spec.sa2.fl): the claim "
+                                     "covers all `rounds` rounds; the client computes it with "
+                                     "the subsampled-Gaussian moments accountant at noise "
+                                     "multiplier sqrt((B - 1) v 4^f / normBound), rounded down "
+                                     "to 12 significant digits.",
+                "CoarseNoise": "v 4^f < 4: the continuous accountant is not used for such "
+                               "coarse discrete noise.",
             },
             groups=[{"op": "sa2.recipe_check", "params": {}, "tests": tests}])
         return VectorFile("sa2/recipe_checks.json", doc, RECIPES_SCHEMA)
@@ -496,7 +666,8 @@ class Sa2Family(Family):
                 "leaderHpkeIkm": dep.leader_ikm.hex(), "helperHpkeIkm": dep.helper_ikm.hex(),
                 "verifyKey": dep.verify_key.hex()}
 
-        def recipe(r: Randomizer, B: int, q: str, dummy: str = "0", **over: Any) -> dict[str, Any]:
+        def recipe(r: protocol.AnyRandomizer, B: int, q: str, dummy: str = "0",
+                   **over: Any) -> dict[str, Any]:
             args: dict[str, Any] = dict(
                 recipe_id="dpspec-sa2-vector", task_id=vector_seed("sa2/task"), randomizer=r,
                 B=B, q=Fraction(q), chunk_length=2, leader_pk=dep.leader_hpke.public_key,
@@ -510,7 +681,13 @@ class Sa2Family(Family):
             t = RandomTape(vector_seed(label), "vectors/sa2/data")
             return [str(t.uniform(k)) for _ in range(n)]
 
+        def updates(label: str, n: int, d: int) -> list[list[str]]:
+            t = RandomTape(vector_seed(label), "vectors/sa2/updates")
+            return [[format_rational(Fraction(t.uniform(193) - 96, 64)) for _ in range(d)]
+                    for _ in range(n)]
+
         rr = Randomizer("randomized_response", 4, Fraction(1, 2))
+        gauss = fl.GaussianVector(3, Fraction(1), 8, Fraction(1, 10))
         rap = Randomizer("rappor", 6, Fraction(1, 10), Fraction(1, 100))  # max_weight 4
         bin_ = Randomizer("binary_randomized_response", 2, Fraction(1, 4))
         tests = []
@@ -526,14 +703,22 @@ class Sa2Family(Family):
              recipe(rr, 3, "1", sampling="fixed_size", population=6), 2, "0", ["FixedSize"]),
             ("time bound: reports arrive 1 apart from t0 = 0, K = 4: the last three are late",
              recipe(rr, 3, "1", window=(Fraction(0), Fraction(4))), 0, "0", ["TimeBound"]),
+            ("federated learning: Gaussian vector updates (d = 3, C = 1, f = 8), "
+             "Prio3BoundedL2VecSum, released (signed fixed-point sum)",
+             recipe(gauss, 2, "1/2", rounds=2), 0, "0", ["FederatedLearning"]),
+            ("federated learning, one malicious device of each kind: the over-norm report "
+             "(inflated) fails the bounded-L2 proof",
+             recipe(gauss, 2, "1/2", rounds=2), 5, "0", ["FederatedLearning", "Malicious"]),
         ]
-        sizes = [8, 6, 6, 10, 7, 8]
+        sizes = [8, 6, 6, 10, 7, 8, 8, 6]
         inputs: dict[str, Any]
         for i, (label, rec, mal, drop, flags) in enumerate(cases):
-            r = Randomizer.from_json(rec["randomizer"])
+            r = protocol.parse_randomizer(rec["randomizer"])
+            devices: list[Any] = (
+                updates(f"sa2/collection/{i}", sizes[i], r.k)
+                if isinstance(r, fl.GaussianVector) else data(f"sa2/collection/{i}", sizes[i], r.k))
             inputs = {**keys, "recipe": rec, "seed": vector_seed(f"sa2/collection/{i}").hex(),
-                      "data": data(f"sa2/collection/{i}", sizes[i], r.k), "malicious": mal,
-                      "dropRate": drop}
+                      "data": devices, "malicious": mal, "dropRate": drop}
             if "timeWindow" in rec:
                 inputs["arrivalSpacing"] = "1"
             tests.append(test_entry(tc(), label, inputs, self._run("sa2.collection", inputs),
@@ -563,6 +748,16 @@ class Sa2Family(Family):
                 "TimeBound": "App. A: report i (in arrival order) arrives at t0 + i * "
                              "arrivalSpacing; each aggregator refuses those outside [t0, t0 + K] "
                              "(outside_time_window) without opening them.",
+                "FederatedLearning": "One round of the federated-learning path (dpspec.spec.sa2.fl;"
+                                     " the randomizer's steps are in sa2/fl_randomizer.json): "
+                                     "device i's `data` entry is its update (rationals); the "
+                                     "VDAF is Prio3BoundedL2VecSum (codepoint 0xFFFF0100, NOT "
+                                     "part of VDAF draft-20; vectors/vdaf/"
+                                     "Prio3BoundedL2VecSum_dpspec.json); the inflated report is "
+                                     "the vector of entries -2^(bits-1) claiming norm normBound. "
+                                     "In a multi-round task, round r is this collection run "
+                                     "with the seed made of 32 x uniform(256) from the tape "
+                                     "(seed, 'sa2/fl/round/{r}').",
                 "KeyMismatch": "The recipe's keys are not the deployment's: refuse to run.",
                 "RecipeRefused": "The client's recipe check fails "
                              "(dpspec.spec.sa2.protocol.check_recipe_structure).",

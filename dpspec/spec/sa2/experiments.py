@@ -26,7 +26,8 @@ sampling error ``(1 - ||p||^2) / m`` (the multinomial variance; the paper's foot
 "approximately 1/m"); Gaussian noise of standard deviation ``sigma`` on each of the ``d`` counts
 adds ``d sigma^2 / m^2``. For the private algorithms the estimate is normalised by the expected
 sample size ``m = q n``. Both terms are closed forms evaluated in mpmath at 40 digits; no
-simulation is involved.
+simulation is involved. Every public function sets that precision itself (``workdps``), so no
+result depends on the caller's global ``mp.dps``.
 
 Counting needles (sec. 3.1, last paragraph; Fig. 3 and App. B Figs. 6-8): a fraction ``s`` of the
 devices hold a non-default value in ``{1..d}`` (distributed as ``p``), the rest hold the default 0,
@@ -60,6 +61,10 @@ import mpmath
 
 from dpspec.spec.accounting import composition, gaussian, subsampling
 from dpspec.spec.accounting.numeric import DPS, round_up
+from dpspec.spec.sa2.privacy import at_dps
+
+#: every public function computes at DPS digits, whatever the caller's global mp.dps
+_precise = at_dps(DPS)
 
 #: Renyi orders for the moments accountant here: integer orders, so every RDP is the exact finite
 #: sum of [MTZ19] (fractional orders need quadrature and would make a sweep take minutes).
@@ -83,6 +88,7 @@ def _mpf(x: Fraction | int) -> mpmath.mpf:
 
 # -- privacy calibrations (all through dpspec.spec.accounting) ---------------------------------
 @functools.cache
+@_precise
 def agg_sigma(eps: Fraction, delta: Fraction, tasks: int) -> mpmath.mpf:
     """Agg's noise: the analytic Gaussian at sensitivity sqrt(K) ([BW18] Algorithm 1), rounded up."""
     sens = f"sqrt({tasks})"
@@ -95,11 +101,13 @@ def _frac_str(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator}"
 
 
+@_precise
 def round_up_mpf(x: mpmath.mpf, digits: int = SIGMA_DIGITS) -> mpmath.mpf:
     """``x`` rounded up to ``digits`` significant digits (:func:`accounting.numeric.round_up`)."""
     return mpmath.mpf(round_up(x, digits))
 
 
+@_precise
 def sampagg_epsilon(q: Fraction, sigma: mpmath.mpf, tasks: int, delta: Fraction) -> mpmath.mpf:
     """The moments-accountant epsilon of K Poisson-subsampled Gaussian steps ([ACGMMTZ16])."""
     eps, _ = subsampling.subsampled_gaussian_epsilon(_frac_str(q), str(sigma), tasks,
@@ -108,6 +116,7 @@ def sampagg_epsilon(q: Fraction, sigma: mpmath.mpf, tasks: int, delta: Fraction)
 
 
 @functools.cache
+@_precise
 def sampagg_sigma(q: Fraction, eps: Fraction, delta: Fraction, tasks: int) -> mpmath.mpf:
     """SampAgg's noise: the smallest sigma (to 1e-4 relative, then rounded up to
     :data:`SIGMA_DIGITS` digits) whose K-step moments-accountant epsilon is at most ``eps``.
@@ -143,6 +152,7 @@ def sampagg_sigma(q: Fraction, eps: Fraction, delta: Fraction, tasks: int) -> mp
     return published
 
 
+@_precise
 def sampagg_noise(q: Fraction, eps: Fraction, delta: Fraction, tasks: int) -> mpmath.mpf:
     """SampAgg's noise: the smaller of :func:`sampagg_sigma` and :func:`agg_sigma`.
 
@@ -154,6 +164,7 @@ def sampagg_noise(q: Fraction, eps: Fraction, delta: Fraction, tasks: int) -> mp
 
 
 # -- distributions ------------------------------------------------------------------------
+@_precise
 def collision_probability(distribution: str, d: int) -> mpmath.mpf:
     """``||p||^2`` of the uniform distribution (1/d) or of Zipf's law ``p_j ~ 1/j`` on ``d`` values."""
     with mpmath.workdps(DPS):
@@ -166,6 +177,7 @@ def collision_probability(distribution: str, d: int) -> mpmath.mpf:
     raise ExperimentError(f"unknown distribution {distribution!r}; known: {DISTRIBUTIONS}")
 
 
+@_precise
 def estimate_error(useful: mpmath.mpf, collision: mpmath.mpf, d: int,
                    sigma: mpmath.mpf) -> mpmath.mpf:
     """``(1 - ||p||^2) / m_u + d sigma^2 / m_u^2`` (module docstring), at :data:`DPS` digits."""
@@ -220,6 +232,7 @@ class Point:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@_precise
 def histogram_point(st: Setting, m: int) -> Point:
     """Fig. 2 / Fig. 5 at one ``m``: NonPriv, Agg (analytic Gaussian), SampAgg (moments accountant)."""
     if st.sparsity is not None:
@@ -236,6 +249,7 @@ def histogram_point(st: Setting, m: int) -> Point:
                  estimate_error(mm, col, st.d, s_samp), s_agg, s_samp, q)
 
 
+@_precise
 def importance_rates(n: int, s: Fraction, m: int) -> tuple[Fraction, Fraction]:
     """``(alpha, beta)``: the default value's and the needles' sampling rates (module docstring)."""
     needles = s * n
@@ -246,6 +260,7 @@ def importance_rates(n: int, s: Fraction, m: int) -> tuple[Fraction, Fraction]:
     return alpha, beta
 
 
+@_precise
 def needles_point(st: Setting, m: int) -> Point:
     """Fig. 3 / Figs. 6-8 at one ``m`` (module docstring: counting needles)."""
     assert st.sparsity is not None
@@ -268,6 +283,7 @@ def needles_point(st: Setting, m: int) -> Point:
         extra={"alpha": alpha, "beta": beta})
 
 
+@_precise
 def sweep(st: Setting, ms: Sequence[int]) -> list[Point]:
     """The points of one panel (``m`` values that the population cannot supply are skipped)."""
     return [histogram_point(st, m) for m in ms if m <= st.n]
@@ -314,6 +330,7 @@ def _max_runs(steps: int, eps: mpmath.mpf, delta: mpmath.mpf, slack: Fraction,
     return lo
 
 
+@_precise
 def sampling_gain(eps0: Fraction, delta0: Fraction, q: Fraction, steps: int, slack: Fraction,
                   budget: Fraction | None = None,
                   budget_delta: Fraction | None = None) -> Gain:
@@ -344,6 +361,7 @@ def sampling_gain(eps0: Fraction, delta0: Fraction, q: Fraction, steps: int, sla
     return Gain(part, ek, dk, ea, da, es, ds, ek / es, runs_k, runs_s)
 
 
+@_precise
 def gaussian_gain(sigma: Fraction, q: Fraction, steps: int, delta: Fraction) -> dict[str, mpmath.mpf]:
     """The same comparison by numerical accounting, as in Example 5 of [SA2]: a Gaussian step of
     noise multiplier ``sigma``; known sample: the ``ceil(qT)`` (and, for reference, all ``T``)

@@ -501,12 +501,13 @@ REJECTION = {"invalid_proof": "vdaf_verify_failed", "forged_token": "token_inval
 SUPPORTED_RANDOMIZERS = ("binary_randomized_response", "randomized_response", "rappor")
 
 
-def check_supported(recipe: protocol.Recipe) -> None:
-    """Sa2Error (one line) unless this engine replays the recipe's randomizer exactly."""
-    name = recipe.randomizer.name
-    if name not in SUPPORTED_RANDOMIZERS:
-        raise Sa2Error(f"the population engine does not replay randomizer {name} (it replays "
+def check_supported(recipe: protocol.Recipe) -> Randomizer:
+    """The recipe's randomizer; Sa2Error (one line) unless this engine replays it exactly."""
+    r = recipe.randomizer
+    if not isinstance(r, Randomizer) or r.name not in SUPPORTED_RANDOMIZERS:
+        raise Sa2Error(f"the population engine does not replay randomizer {r.name} (it replays "
                        f"{', '.join(SUPPORTED_RANDOMIZERS)}); use --engine protocol")
+    return r
 
 
 def _count(counter: dict[str, int], key: str, n: int = 1) -> None:
@@ -531,8 +532,7 @@ def release(recipe: protocol.Recipe, dep: protocol.Deployment, data: NDArray[Any
     the anonymizer's shuffle is replayed (:meth:`BitStream.fisher_yates`, tape ``sa2/shuffle``).
     """
     protocol.check_deployment(recipe, dep)
-    check_supported(recipe)
-    r = recipe.randomizer
+    r = check_supported(recipe)
     n = int(data.size)
     if progress is not None:
         progress("coins", 0, n)
@@ -699,5 +699,5 @@ def audit(recipe: protocol.Recipe, dep: protocol.Deployment, vdaf: Any, data: ND
     protocol.aggregate_batch(leader, helper, reports)
     got = vdaf.unshard(None, [leader.agg_share, helper.agg_share], leader.count)
     got_t = (got,) if isinstance(got, int) else tuple(int(v) for v in got)
-    want = _decode_sum(recipe.randomizer, seed, chosen, [int(data[i]) for i in chosen])
+    want = _decode_sum(check_supported(recipe), seed, chosen, [int(data[i]) for i in chosen])
     return AuditResult(chosen, got_t, tuple(int(v) for v in want), leader.count)

@@ -27,19 +27,24 @@ Precision: the shuffle bounds are binary64 upper ends of a bisection bracket
 (:mod:`dpspec.spec.accounting.shuffle`); the Gaussian and amplification bounds are mpmath. A
 randomizer's irrational ``eps0`` is rounded *up* to 12 significant digits before it is handed to
 a shuffle bound (every bound is non-decreasing in ``eps0``, so this is conservative).
+
+Every public function here runs at its own working precision, :data:`DPS` decimal digits
+(:func:`at_working_precision`, mpmath's ``workdps``), whatever the caller's global ``mp.dps``:
+a verdict or a value never depends on it (``tests/test_sa2_precision.py`` sets it to 5 and 200).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import mpmath
 
 from dpspec.spec.accounting import composition, gaussian, subsampling
-from dpspec.spec.accounting.numeric import round_up
+from dpspec.spec.accounting.numeric import compact, round_up, to_fraction
 from dpspec.spec.lazy import lazy_module
 from dpspec.spec.sa2.ideal import Sa2Error, check_cohort_size, exact, parse_rate
 
@@ -49,6 +54,26 @@ else:
     shuffle = lazy_module("dpspec.spec.accounting.shuffle")  # numpy on first use only
 
 DPS = 50
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def at_dps(dps: int) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """A decorator: run the function at ``dps`` decimal digits (``mpmath.workdps``), restoring
+    the caller's precision afterwards, so that nothing it computes depends on the global
+    ``mp.dps``."""
+    def decorate(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+        @functools.wraps(fn)
+        def wrapped(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            with mpmath.workdps(dps):
+                return fn(*args, **kwargs)
+        return wrapped
+    return decorate
+
+
+#: :func:`at_dps` at this module's :data:`DPS`.
+at_working_precision = at_dps(DPS)
 
 
 @dataclass(frozen=True)
@@ -67,12 +92,21 @@ class PrivacyStatement:
     fallback: str = ""
 
     def as_strings(self, digits: int = 6) -> dict[str, str]:
-        out = {"model": self.model, "epsilon": mpmath.nstr(self.epsilon, digits),
-               "delta": mpmath.nstr(self.delta, digits), "derivation": self.derivation,
+        out = {"model": self.model, "epsilon": publish(self.epsilon, digits),
+               "delta": publish(self.delta, digits), "derivation": self.derivation,
                "bound": self.bound}
         if self.fallback:
             out["fallback"] = self.fallback
         return out
+
+
+def publish(x: mpmath.mpf, digits: int = 6) -> str:
+    """A guarantee's epsilon or delta as printed: rounded *up* to ``digits`` significant digits
+    (:func:`dpspec.spec.accounting.numeric.round_up`; never below the computed bound), in the
+    shortest decimal form; ``"inf"`` for no guarantee."""
+    if x == mpmath.inf:
+        return "inf"
+    return compact(round_up(x, digits))
 
 
 def _mp(x: Fraction | mpmath.mpf | float) -> mpmath.mpf:
@@ -106,15 +140,22 @@ ACCOUNTANTS: dict[str, Accountant] = {a.name: a for a in (
     Accountant("rappor-clone", ("rappor",),
                "symmetric-RAPPOR histogram as a product of two [FMT22] clone pairs "
                "(proven for every dataset)"),
+    Accountant("subsampled-gaussian", ("gaussian_vector",),
+               "Example 5: the Poisson-subsampled Gaussian over the recipe's rounds, moments "
+               "accountant (dpspec.spec.sa2.fl.statement)"),
 )}
 DEFAULT_ACCOUNTANT = "shuffle-closed-form"
+#: the accountant of the federated-learning randomizer
+GAUSSIAN_ACCOUNTANT = "subsampled-gaussian"
 
 
+@at_working_precision
 def eps0_up(eps0: mpmath.mpf) -> Fraction:
     """``eps0`` rounded up to 12 significant digits, as an exact rational."""
     return exact(round_up(eps0, 12), "eps0")
 
 
+@at_working_precision
 def check_applicable(accountant: str, randomizer: str) -> None:
     """Sa2Error unless ``accountant`` is known and proven for ``randomizer``."""
     acc = ACCOUNTANTS.get(accountant)
@@ -125,6 +166,7 @@ def check_applicable(accountant: str, randomizer: str) -> None:
                        f"{randomizer}; it applies to {', '.join(acc.applies_to)}")
 
 
+@at_working_precision
 def shuffle_statement(accountant: str, randomizer: str, eps0: mpmath.mpf, B: int,
                       delta: Fraction, *, rappor_bit_eps: mpmath.mpf | None = None
                       ) -> PrivacyStatement:
@@ -159,6 +201,7 @@ def shuffle_statement(accountant: str, randomizer: str, eps0: mpmath.mpf, B: int
     return PrivacyStatement("aggregator", _mp(res.eps), _mp(d), how, res.bound, fallback)
 
 
+@at_working_precision
 def gaussian_statement(sigma: Fraction, sensitivity: mpmath.mpf | Fraction, delta: Fraction
                        ) -> PrivacyStatement:
     """Example 3 of [SA2]: the sum carries Gaussian noise of standard deviation at least
@@ -176,12 +219,17 @@ def gaussian_statement(sigma: Fraction, sensitivity: mpmath.mpf | Fraction, delt
 
 
 # -- the SA2 model (Theorem 3) ----------------------------------------------------------------------
+@at_working_precision
 def sa2_model(base: PrivacyStatement, q: Fraction) -> PrivacyStatement:
     """The aggregator-model statement amplified by Poisson sampling at rate ``q`` (Theorem 3 of
     [SA2]; Examples 5, 6), through :func:`dpspec.spec.accounting.subsampling.poisson_amplification`."""
     rate = parse_rate(q, "q")
     if base.epsilon == mpmath.inf:
         return PrivacyStatement("sa2", base.epsilon, base.delta, base.derivation, base.bound,
+                                base.fallback)
+    if rate == 1:  # nothing to amplify: the statement itself, exactly
+        return PrivacyStatement("sa2", base.epsilon, base.delta,
+                                f"{base.derivation}; q = 1 (no amplification)", base.bound,
                                 base.fallback)
     with mpmath.workdps(DPS):
         eps, delta = subsampling.poisson_amplification(base.epsilon, base.delta, rate)
@@ -190,6 +238,7 @@ def sa2_model(base: PrivacyStatement, q: Fraction) -> PrivacyStatement:
                             base.bound, base.fallback)
 
 
+@at_working_precision
 def fixed_size_model(base: PrivacyStatement, B: int, population: int) -> PrivacyStatement:
     """The fixed-size variant of SA2 (end of sec. 3): exactly ``B`` of at least ``population``
     reports are summed, a uniform subset; the aggregator-model statement amplified by sampling
@@ -207,6 +256,7 @@ def fixed_size_model(base: PrivacyStatement, B: int, population: int) -> Privacy
                             base.fallback)
 
 
+@at_working_precision
 def poisson_shortfall(q: Fraction, k: int, B: int) -> mpmath.mpf:
     """``Pr[Bin(k, q) < B]``: the probability that the Poisson sample of sec. 3 has fewer than
     ``B`` members (then SA_B releases nothing). The paper notes it is below ``delta`` when
@@ -215,15 +265,23 @@ def poisson_shortfall(q: Fraction, k: int, B: int) -> mpmath.mpf:
     return 1 - binomial_sf(k, q, B)
 
 
-def donation_time(eps: mpmath.mpf, delta: mpmath.mpf, m: int) -> tuple[mpmath.mpf, mpmath.mpf]:
+@at_working_precision
+def donation_time(eps: mpmath.mpf | Fraction | str, delta: mpmath.mpf | Fraction | str, m: int
+                  ) -> tuple[mpmath.mpf, mpmath.mpf]:
     """App. A of [SA2], the bound as printed (``eps_paper``, ``delta_paper``) of
-    :func:`dpspec.spec.accounting.composition.randomized_donation_time`."""
+    :func:`dpspec.spec.accounting.composition.randomized_donation_time`. An mpf argument is
+    taken at its exact binary value."""
     if isinstance(m, bool) or not isinstance(m, int) or m < 1:
         raise Sa2Error(f"m must be an integer >= 1, got {m!r}")
-    b = composition.randomized_donation_time(str(eps), str(delta), m)
+
+    def arg(x: mpmath.mpf | Fraction | str) -> Fraction | str:
+        return to_fraction(x) if isinstance(x, mpmath.mpf) else x
+
+    b = composition.randomized_donation_time(arg(eps), arg(delta), m)
     return b.eps_paper, b.delta_paper
 
 
+@at_working_precision
 def gaussian_steps(q: Fraction, noise_multiplier: Fraction, steps: int, delta: Fraction
                    ) -> mpmath.mpf:
     """Example 5 of [SA2]: ``steps`` rounds, each the Gaussian sum with noise multiplier
@@ -235,6 +293,7 @@ def gaussian_steps(q: Fraction, noise_multiplier: Fraction, steps: int, delta: F
 
 
 # -- sec. 4.6: the released count B' with dummy reports ------------------------------------------
+@at_working_precision
 def dummy_rate_paper(epsilon: Fraction, k: int) -> Fraction:
     """The dummy rate of sec. 4.6 of [SA2]: ``q' = 1 / (epsilon k)`` for ``k`` devices (capped at 1).
 
@@ -248,6 +307,7 @@ def dummy_rate_paper(epsilon: Fraction, k: int) -> Fraction:
     return min(Fraction(1), 1 / (e * k))
 
 
+@at_working_precision
 def dummy_count_delta(eps: Fraction | mpmath.mpf, rate: Fraction, others: int) -> mpmath.mpf:
     """delta(eps) of the released report count ``B'`` of sec. 4.6 (both directions).
 
@@ -308,6 +368,7 @@ def dummy_count_delta(eps: Fraction | mpmath.mpf, rate: Fraction, others: int) -
         return max(d_pq, d_qp, mpmath.mpf(0))
 
 
+@at_working_precision
 def dummy_count_statement(eps: Fraction, rate: Fraction, others: int) -> PrivacyStatement:
     """``(eps, delta)``-DP of ``B'`` for the target's participation (sec. 4.6)."""
     d = dummy_count_delta(eps, rate, others)
@@ -316,6 +377,7 @@ def dummy_count_statement(eps: Fraction, rate: Fraction, others: int) -> Privacy
                             "non-selected devices (exact binomial tails)", "dummy-binomial")
 
 
+@at_working_precision
 def dummy_rate_for(eps: Fraction, delta: Fraction, others: int, denominator: int = 10**9
                    ) -> Fraction:
     """The smallest ``q' = j / denominator`` with ``dummy_count_delta(eps, q', others) <= delta``
@@ -332,6 +394,7 @@ def dummy_rate_for(eps: Fraction, delta: Fraction, others: int, denominator: int
 
 
 
+@at_working_precision
 def binomial_sf(n: int, rate: Fraction, t: int) -> mpmath.mpf:
     """``Pr[Bin(n, rate) >= t]``, mpmath at 50 digits: the PMF at the starting point from
     log-gamma, then the term ratio ``(n - i) rate / ((i + 1)(1 - rate))``, summing the tail on
@@ -370,6 +433,7 @@ def binomial_sf(n: int, rate: Fraction, t: int) -> mpmath.mpf:
         return 1 - total
 
 
+@at_working_precision
 def dummy_margin(rate: Fraction, population: int, tail: Fraction) -> tuple[int, mpmath.mpf]:
     """``(d, Pr[Bin(population, rate) > d])`` for the smallest ``d`` whose tail is ``<= tail``.
 

@@ -51,7 +51,9 @@ from typing import Any
 
 import mpmath
 
-from dpspec.spec.sa2 import hpke, ideal, privacy, tokens
+from dpspec.spec.flp.valid import encode_range_checked_int
+from dpspec.spec.sa2 import fl, hpke, ideal, privacy, tokens
+from dpspec.spec.sa2.fl import GaussianVector
 from dpspec.spec.sa2.ideal import Aggregation, Sa2Error, exact, parse_rate
 from dpspec.spec.sa2.privacy import DEFAULT_ACCOUNTANT, PrivacyStatement
 from dpspec.spec.sa2.query import Query
@@ -59,6 +61,7 @@ from dpspec.spec.sa2.randomizers import Randomizer
 from dpspec.spec.samplers import bernoulli
 from dpspec.spec.tape import RandomTape
 from dpspec.spec.vdaf import prio3
+from dpspec.spec.vdaf.bounded_l2 import Prio3BoundedL2VecSum
 
 PROTOCOL_LABEL = b"dpspec/sa2/v1"
 INFO_PREFIX = b"dpspec/sa2 input share"
@@ -79,9 +82,22 @@ TAGS = {
     "token": "sa2/client/{i}/token",
     "malicious": "sa2/malicious/{j}",
     "setup": "sa2/setup",
+    "round": "sa2/fl/round/{r}",
 }
 
 MALICIOUS_KINDS = ("invalid_proof", "forged_token", "replayed_token", "wrong_B", "inflated")
+
+#: A recipe's randomizer: a local randomizer of :mod:`dpspec.spec.sa2.randomizers`, or the
+#: federated-learning path's Gaussian vector randomizer (:mod:`dpspec.spec.sa2.fl`).
+AnyRandomizer = Randomizer | GaussianVector
+#: most rounds a federated-learning recipe may run
+MAX_ROUNDS = 100_000
+
+
+def parse_randomizer(doc: Any) -> AnyRandomizer:
+    if isinstance(doc, dict) and doc.get("name") == fl.NAME:
+        return GaussianVector.from_json(doc)
+    return Randomizer.from_json(doc)
 
 
 class RecipeRefused(Sa2Error):
@@ -105,7 +121,7 @@ class Recipe:
 
     recipe_id: str
     task_id: bytes
-    randomizer: Randomizer
+    randomizer: AnyRandomizer
     B: int
     q: Fraction
     vdaf_params: dict[str, Any]
@@ -121,6 +137,7 @@ class Recipe:
     sampling: str = "poisson"
     window: tuple[Fraction, Fraction] | None = None
     query: Query | None = None
+    rounds: int = 1
 
     def bucket(self, datum: Any) -> int:
         """What the device feeds the randomizer: its record's bucket under the recipe's query
@@ -174,7 +191,7 @@ def parse_recipe(doc: Any) -> Recipe:
         raise RecipeRefused("unsupported_version", f"recipe version {doc['version']!r}; "
                             f"this client understands {RECIPE_VERSION}")
     try:
-        randomizer = Randomizer.from_json(doc["randomizer"])
+        randomizer = parse_randomizer(doc["randomizer"])
         B = ideal.check_cohort_size(doc["cohortSize"])
         q = parse_rate(doc["samplingRate"], "samplingRate")
         dummy = parse_rate(doc.get("dummyRate", "0"), "dummyRate")
@@ -211,6 +228,15 @@ def parse_recipe(doc: Any) -> Recipe:
                       exact(tw.get("K", "missing"), "timeWindow.K"))
             if window[1] <= 0:
                 raise Sa2Error("timeWindow.K must be > 0")
+        rounds = doc.get("rounds", 1)
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+            raise Sa2Error(f"rounds must be an integer in [1, {MAX_ROUNDS}]")
+        if rounds != 1 and not isinstance(randomizer, GaussianVector):
+            raise Sa2Error("rounds applies to the federated-learning randomizer only")
+        if isinstance(randomizer, GaussianVector) and (dummy != 0 or sampling != "poisson"
+                                                       or query is not None):
+            raise Sa2Error(f"a {fl.NAME} recipe uses Poisson sampling without dummy reports or "
+                           "a query (Example 5)")
     except RecipeRefused:
         raise
     except Sa2Error as exc:
@@ -239,19 +265,26 @@ def parse_recipe(doc: Any) -> Recipe:
         raise RecipeRefused("malformed", "recipeId must be a non-empty string")
     return Recipe(rid, _hex_field(doc, "taskId", tokens.TASK_ID_LEN), randomizer, B, q,
                   dict(vdaf), infos[0], infos[1], tokens.PublicKey(n, e), eps, delta, dummy,
-                  doc, accountant, population, sampling, window, query)
+                  doc, accountant, population, sampling, window, query, rounds)
 
 
-def make_recipe(*, recipe_id: str, task_id: bytes, randomizer: Randomizer, B: int, q: Fraction,
+def make_recipe(*, recipe_id: str, task_id: bytes, randomizer: AnyRandomizer, B: int, q: Fraction,
                 chunk_length: int, leader_pk: bytes, helper_pk: bytes,
                 issuer_key: tokens.PublicKey, epsilon: Fraction, delta: Fraction,
                 dummy_rate: Fraction = Fraction(0), population: int | None = None,
-                accountant: str = DEFAULT_ACCOUNTANT, sampling: str = "poisson",
+                accountant: str | None = None, sampling: str = "poisson",
                 window: tuple[Fraction, Fraction] | None = None,
-                query: Query | None = None) -> dict[str, Any]:
-    """A recipe document for the given parameters (the VDAF follows from the randomizer)."""
+                query: Query | None = None, rounds: int | None = None) -> dict[str, Any]:
+    """A recipe document for the given parameters (the VDAF follows from the randomizer;
+    ``rounds``, the number of federated-learning rounds the claim covers, for a
+    :class:`~dpspec.spec.sa2.fl.GaussianVector` only)."""
+    if accountant is None:
+        accountant = (privacy.GAUSSIAN_ACCOUNTANT if isinstance(randomizer, GaussianVector)
+                      else DEFAULT_ACCOUNTANT)
     vdaf: dict[str, Any] = {"type": randomizer.vdaf_name(), "shares": 2}
-    if randomizer.name == "randomized_response":
+    if isinstance(randomizer, GaussianVector):
+        vdaf = randomizer.vdaf_params(chunk_length)
+    elif randomizer.name == "randomized_response":
         vdaf.update(length=randomizer.k, chunkLength=chunk_length)
     elif randomizer.name == "rappor":
         vdaf.update(length=randomizer.k, maxWeight=randomizer.max_weight(),
@@ -281,16 +314,21 @@ def make_recipe(*, recipe_id: str, task_id: bytes, randomizer: Randomizer, B: in
         out["timeWindow"] = {"t0": str(window[0]), "K": str(window[1])}
     if query is not None:
         out["query"] = query.to_json()
+    if rounds is not None:
+        out["rounds"] = rounds
     return out
 
 
-def expected_decoding(randomizer: Randomizer) -> str:
+def expected_decoding(randomizer: AnyRandomizer) -> str:
     """The name of Dec for a randomizer: "one-hot" (a bucket index becomes its indicator
-    vector) for randomized response, "identity" (the measurement is summed as is) otherwise."""
+    vector) for randomized response, "fixed-point" (signed integers, ``2^f`` per unit) for the
+    Gaussian vector randomizer, "identity" (the measurement is summed as is) otherwise."""
+    if isinstance(randomizer, GaussianVector):
+        return "fixed-point"
     return "one-hot" if randomizer.name == "randomized_response" else "identity"
 
 
-def expected_vdaf_params(randomizer: Randomizer, chunk_length: int) -> dict[str, Any]:
+def expected_vdaf_params(randomizer: AnyRandomizer, chunk_length: int) -> dict[str, Any]:
     doc = make_recipe(recipe_id="x", task_id=bytes(32), randomizer=randomizer, B=1,
                       q=Fraction(1), chunk_length=chunk_length, leader_pk=bytes(32),
                       helper_pk=bytes(32), issuer_key=tokens.PublicKey(3, 3),
@@ -309,6 +347,9 @@ def build_vdaf(recipe: Recipe) -> Any:
     if p["type"] == "Prio3MultihotCountVec":
         return prio3.Prio3MultihotCountVec(p["shares"], p["length"], p["maxWeight"],
                                            p["chunkLength"])
+    if p["type"] == "Prio3BoundedL2VecSum":
+        return Prio3BoundedL2VecSum(p["shares"], p["length"], p["bits"], p["normBound"],
+                                    p["chunkLength"])
     raise RecipeRefused("vdaf_mismatch", f"unsupported VDAF {p['type']}")
 
 
@@ -316,6 +357,7 @@ def build_vdaf(recipe: Recipe) -> Any:
 DUMMY_TAIL_SHARE = Fraction(1, 10)
 
 
+@privacy.at_working_precision
 def aggregator_guarantee(recipe: Recipe) -> PrivacyStatement:
     """The aggregator-model guarantee of the recipe's ``(R, Dec, B)`` (sec. 3) by its accountant,
     validity-gated (:mod:`dpspec.spec.sa2.privacy`): Sa2Error if the accountant is not proven for
@@ -329,6 +371,8 @@ def aggregator_guarantee(recipe: Recipe) -> PrivacyStatement:
     ``Pr[D > d]`` added to delta.
     """
     r = recipe.randomizer
+    if isinstance(r, GaussianVector):  # parse_recipe allows no dummies here
+        return fl.statement(r, recipe.B, recipe.q, recipe.rounds, recipe.delta, "aggregator")
     B, delta, tail, note = recipe.B, recipe.delta, mpmath.mpf(0), ""
     if recipe.dummy_rate > 0:
         assert recipe.population is not None  # parse_recipe enforces it
@@ -350,6 +394,7 @@ def aggregator_guarantee(recipe: Recipe) -> PrivacyStatement:
                                 base.derivation + note, base.bound, base.fallback)
 
 
+@privacy.at_working_precision
 def count_guarantee(recipe: Recipe) -> PrivacyStatement | None:
     """The guarantee of the released report count ``B'`` (sec. 4.6 of [SA2]) for one device's
     participation (present with a real report, or not selected), at the recipe's epsilon; None
@@ -374,11 +419,15 @@ def count_guarantee(recipe: Recipe) -> PrivacyStatement | None:
                                 base.bound)
 
 
+@privacy.at_working_precision
 def guarantee(recipe: Recipe) -> PrivacyStatement:
     """The SA2-model guarantee of the recipe's ``(R, Dec, B, q)``: :func:`aggregator_guarantee`
     amplified by Poisson sampling at ``q`` (Theorem 3 of [SA2]); in fixed-size mode, amplified
     by sampling ``B`` of at least ``population`` reports without replacement
-    (:func:`dpspec.spec.sa2.privacy.fixed_size_model`)."""
+    (:func:`dpspec.spec.sa2.privacy.fixed_size_model`). For the federated-learning randomizer,
+    all ``rounds`` rounds of Example 5 (:func:`dpspec.spec.sa2.fl.statement`)."""
+    if isinstance(recipe.randomizer, GaussianVector):
+        return fl.statement(recipe.randomizer, recipe.B, recipe.q, recipe.rounds, recipe.delta)
     if recipe.sampling == "fixed_size":
         assert recipe.population is not None  # parse_recipe enforces it
         return privacy.fixed_size_model(aggregator_guarantee(recipe), recipe.B, recipe.population)
@@ -387,30 +436,74 @@ def guarantee(recipe: Recipe) -> PrivacyStatement:
 
 @dataclass
 class PrivacyBudget:
-    """The on-device accountant of [PFS] sec. 4.3 (checks 1 and 3, basic composition)."""
+    """The on-device accountant of [PFS] sec. 4.3 (checks 1 and 3, basic composition).
+
+    A single-round recipe is charged its claimed epsilon at every check (each is a collection).
+    Multi-round tasks (the federated-learning path, Example 5 of [SA2]): a recipe's claim covers
+    all its ``rounds``; ``rounds_taken`` counts, per task, the rounds the device has taken part
+    in (run its participation coin for). The first round charges the recipe's total epsilon;
+    a round beyond ``rounds`` is refused (``rounds_exhausted``): the claim does not cover it."""
 
     epsilon_allowed: Fraction
     queries_allowed: int
     epsilon_used: Fraction = Fraction(0)
     queries_used: int = 0
+    rounds_taken: dict[bytes, int] = field(default_factory=dict)
 
     def charge(self, epsilon: Fraction) -> None:
         self.epsilon_used += epsilon
         self.queries_used += 1
 
+    def admit(self, recipe: Recipe) -> None:
+        """Take part in one collection (one round) of ``recipe``, whose claim has been checked;
+        RecipeRefused (``budget_exhausted``, ``rounds_exhausted``) without charging anything."""
+        if not isinstance(recipe.randomizer, GaussianVector):  # one collection per check
+            self._charge_checked(recipe.epsilon)
+            return
+        taken = self.rounds_taken.get(recipe.task_id, 0)
+        if taken >= recipe.rounds:
+            raise RecipeRefused("rounds_exhausted", f"the device took part in all {recipe.rounds} "
+                                f"round(s) of task {recipe.task_id.hex()[:16]}...; the claim "
+                                "covers no more")
+        if taken == 0:
+            self._charge_checked(recipe.epsilon)
+        self.rounds_taken[recipe.task_id] = taken + 1
 
+    def _charge_checked(self, epsilon: Fraction) -> None:
+        if self.epsilon_used + epsilon > self.epsilon_allowed:
+            raise RecipeRefused("budget_exhausted", f"epsilon {epsilon} would bring the device "
+                                f"to {self.epsilon_used + epsilon} > {self.epsilon_allowed}")
+        if self.queries_used + 1 > self.queries_allowed:
+            raise RecipeRefused("budget_exhausted",
+                                f"the device allows {self.queries_allowed} queries")
+        self.charge(epsilon)
+
+
+@privacy.at_working_precision
 def check_recipe(doc: Any, budget: PrivacyBudget,
                  chunk_length: int | None = None) -> tuple[Recipe, PrivacyStatement]:
     """The client's checks before contributing (sec. 4.1; [PFS] sec. 4.3). RecipeRefused if any
     fails; on success the budget is charged the claimed epsilon (whether or not the device's coin
-    later selects it: the SA2 guarantee already accounts for sampling).
+    later selects it: the SA2 guarantee already accounts for sampling) by
+    :meth:`PrivacyBudget.admit`, which also counts the rounds of a multi-round recipe.
 
     The privacy claim is checked with the recipe's accountant *as a theorem*: a bound outside its
     validity region is replaced by a valid one (:mod:`dpspec.spec.sa2.privacy`), an accountant not
     proven for the randomizer is refused (``accountant_not_applicable``), and a claim below the
     valid bound is refused (``privacy_claim_not_met``, with the reason)."""
+    recipe, stmt = check_claim(doc, chunk_length)
+    budget.admit(recipe)
+    return recipe, stmt
+
+
+@privacy.at_working_precision
+def check_claim(doc: Any, chunk_length: int | None = None) -> tuple[Recipe, PrivacyStatement]:
+    """:func:`check_recipe` without the budget: the structure and the privacy claim."""
     recipe = check_recipe_structure(doc, chunk_length)
-    stmt = guarantee(recipe)
+    try:
+        stmt = guarantee(recipe)
+    except Sa2Error as exc:  # e.g. noise too coarse for the Gaussian accountant
+        raise RecipeRefused("privacy_claim_not_met", str(exc)) from exc
     with mpmath.workdps(privacy.DPS):
         over = (stmt.epsilon > mpmath.mpf(recipe.epsilon.numerator) / recipe.epsilon.denominator
                 or stmt.delta > mpmath.mpf(recipe.delta.numerator) / recipe.delta.denominator)
@@ -421,12 +514,6 @@ def check_recipe(doc: Any, budget: PrivacyBudget,
                             f"accountant gives (eps, delta) = ({mpmath.nstr(stmt.epsilon, 6)}, "
                             f"{mpmath.nstr(stmt.delta, 6)}){why}, above the claimed "
                             f"({recipe.epsilon}, {recipe.delta})")
-    if budget.epsilon_used + recipe.epsilon > budget.epsilon_allowed:
-        raise RecipeRefused("budget_exhausted", f"epsilon {recipe.epsilon} would bring the device "
-                            f"to {budget.epsilon_used + recipe.epsilon} > {budget.epsilon_allowed}")
-    if budget.queries_used + 1 > budget.queries_allowed:
-        raise RecipeRefused("budget_exhausted", f"the device allows {budget.queries_allowed} queries")
-    budget.charge(recipe.epsilon)
     return recipe, stmt
 
 
@@ -469,8 +556,11 @@ def check_recipe_structure(doc: Any, chunk_length: int | None = None) -> Recipe:
 
 
 def ideal_aggregation(recipe: Recipe, vdaf: Any) -> Aggregation[Any, tuple[int, ...]]:
-    """``Dec`` and the sum that Prio3 computes, for the ideal functionality (modulo the field)."""
+    """``Dec`` and the sum that Prio3 computes, for the ideal functionality (modulo the field;
+    Prio3BoundedL2VecSum's result is the signed sum itself)."""
     r = recipe.randomizer
+    if isinstance(r, GaussianVector):
+        return ideal.vector_sum(r.dimension, dec=r.dec)
     dim = 1 if r.name == "binary_randomized_response" else r.k
     return ideal.vector_sum(dim, dec=r.dec, modulus=vdaf.field.MODULUS)
 
@@ -807,7 +897,9 @@ def malicious_reports(j: int, kind: str, recipe: Recipe, vdaf: Any, attester: to
     * ``wrong_B``: a valid report sealed with ``B - 1`` (``B + 1`` when B = 1) in the AAD;
     * ``inflated`` (sec. 4.5): a real token and a report worth more than one honest report: every
       coordinate of the encoded measurement set to 1 (a histogram or multi-hot vector heavier
-      than the circuit allows), or the count set to ``B`` for Prio3Count; the proof fails.
+      than the circuit allows), or the count set to ``B`` for Prio3Count, or, for the Gaussian
+      vector randomizer, a vector over the norm bound (:func:`over_norm_encoding`); the proof
+      fails.
     """
     tape = RandomTape(seed, TAGS["malicious"].format(j=j))
     pk = recipe.issuer_key
@@ -823,6 +915,9 @@ def malicious_reports(j: int, kind: str, recipe: Recipe, vdaf: Any, attester: to
         enc[0] = vdaf.field(2)
         return [client_report(recipe, vdaf, None, tok, tape, encoded_measurement=enc)]
     if kind == "inflated":
+        if isinstance(recipe.randomizer, GaussianVector):
+            return [client_report(recipe, vdaf, None, tok, tape,
+                                  encoded_measurement=over_norm_encoding(recipe.randomizer, vdaf))]
         enc = vdaf.flp.encode(meas)
         if recipe.randomizer.name == "binary_randomized_response":
             enc[0] = vdaf.field(recipe.B)
@@ -840,10 +935,22 @@ def malicious_reports(j: int, kind: str, recipe: Recipe, vdaf: Any, attester: to
     raise Sa2Error(f"unknown malicious kind {kind!r}")
 
 
+def over_norm_encoding(randomizer: GaussianVector, vdaf: Any) -> list[Any]:
+    """A Prio3BoundedL2VecSum encoding of the vector whose every entry is ``-2^(bits-1)``
+    (squared norm ``d 4^(bits-1)``, above ``normBound`` by the choice of ``bits``) that reports
+    the norm ``normBound``: every element is a bit, but the norm check fails."""
+    valid = vdaf.flp.valid
+    field = valid.field
+    return ([field(0)] * (valid.length * valid.bits)
+            + encode_range_checked_int(field, valid.norm_bound, valid.norm_bound))
+
+
 def adversary_measurement(recipe: Recipe, tape: RandomTape) -> Any:
-    """The (valid) measurement a malicious device puts in its reports: ``R(0)`` on its tape, or
-    the zero-decoding measurement if ``R(0)`` came out heavier than RAPPOR's ``max_weight``."""
-    meas = recipe.randomizer.apply(0, tape)
+    """The (valid) measurement a malicious device puts in its reports: ``R(0)`` (``R`` of the
+    zero vector for the Gaussian vector randomizer) on its tape, or the zero-decoding measurement
+    if that came out heavier than the circuit allows (RAPPOR's ``max_weight``, the norm bound)."""
+    r = recipe.randomizer
+    meas = r.apply(r.zero_measurement(), tape) if isinstance(r, GaussianVector) else r.apply(0, tape)
     return recipe.randomizer.zero_measurement() if meas is None else meas
 
 
@@ -927,3 +1034,50 @@ def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[An
     return CollectionResult(collect(vdaf, outcome), outcome, participants, dummies, overweight,
                             len(reports),
                             sum(dropped), dropped, issuer.issued, reports, delivered)
+
+
+# -- the federated-learning path: many rounds (Example 5) -------------------------------------------
+def round_seed(seed: bytes, r: int) -> bytes:
+    """The seed of round ``r`` of a multi-round simulation: 32 bytes (each ``uniform(256)``)
+    from the tape ``(seed, "sa2/fl/round/{r}")``; round ``r`` is :func:`run_collection` with it."""
+    return tape_bytes(RandomTape(seed, TAGS["round"].format(r=r)), 32)
+
+
+@dataclass
+class RoundResult:
+    """One round: the devices that took part (admitted by their accountant), the refusals by
+    reason, and the collection (None when every device refused)."""
+
+    round: int
+    admitted: int
+    refused: Counter[str]
+    result: CollectionResult | None
+
+
+def run_rounds(recipe: Recipe, dep: Deployment, vdaf: Any,
+               updates: Callable[[int], Sequence[Any]], seed: bytes, rounds: int,
+               budgets: Sequence[PrivacyBudget], **kw: Any) -> list[RoundResult]:
+    """``rounds`` rounds of one task (Example 5 of [SA2]): in round ``r`` device ``i`` holds
+    ``updates(r)[i]``; its on-device accountant ``budgets[i]`` admits the round
+    (:meth:`PrivacyBudget.admit`: the recipe's total epsilon is charged at the first round, a round
+    past ``recipe.rounds`` is refused) or refuses it, and the devices that take part run
+    :func:`run_collection` with :func:`round_seed` (device indices are those of the admitted
+    devices, in order). ``kw`` goes to :func:`run_collection`."""
+    out: list[RoundResult] = []
+    for r in range(rounds):
+        data = updates(r)
+        if len(data) != len(budgets):
+            raise Sa2Error("one budget per device")
+        taking: list[Any] = []
+        refused: Counter[str] = Counter()
+        for x, budget in zip(data, budgets, strict=True):
+            try:
+                budget.admit(recipe)
+            except RecipeRefused as exc:
+                refused[exc.reason] += 1
+                continue
+            taking.append(x)
+        res = (run_collection(recipe, dep, vdaf, taking, round_seed(seed, r), **kw)
+               if taking else None)
+        out.append(RoundResult(r, len(taking), refused, res))
+    return out
