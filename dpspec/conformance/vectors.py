@@ -172,6 +172,35 @@ class TestNumberer:
         return tc
 
 
+InvalidCase = tuple[str, dict[str, Any], str]
+"""An invalid test as a generator lists it: ``(comment, inputs, flag)``."""
+
+
+def invalid_tests(
+    tc: TestNumberer,
+    handler: Handler,
+    params: Mapping[str, Any],
+    cases: Iterable[InvalidCase],
+) -> list[dict[str, Any]]:
+    """The ``invalid`` tests of a group, each one first checked against the reference handler.
+
+    For each ``(comment, inputs, flag)`` of ``cases``, in order: ``handler`` must reject
+    ``params ∪ inputs`` with a :class:`ValueError` (a generator that publishes as invalid what its
+    own reference accepts is wrong: :class:`RuntimeError`); the test gets the next tcId of ``tc``,
+    outputs null, result ``invalid`` and the one flag ``flag``.
+    """
+    tests = []
+    for comment, inputs, flag in cases:
+        try:
+            handler({**params, **inputs})
+        except ValueError:
+            pass
+        else:  # pragma: no cover - a generator bug
+            raise RuntimeError(f"invalid case {comment!r} was accepted")
+        tests.append(test_entry(tc(), comment, inputs, None, "invalid", [flag]))
+    return tests
+
+
 def envelope_schema() -> dict[str, Any]:
     """JSON Schema of the common envelope (draft 2020-12)."""
     return {

@@ -18,10 +18,12 @@ from dpspec.conformance.jsonargs import COUNT, DEC, HEX, RAT, hex_arg, int_arg
 from dpspec.conformance.vectors import (
     Family,
     Handler,
+    InvalidCase,
     TestNumberer,
     VectorFile,
     envelope,
     family_schema,
+    invalid_tests,
     test_entry,
     vector_seed,
 )
@@ -291,19 +293,11 @@ class ShuffledFamily(Family):
 
     def _tests(self, tc: TestNumberer, op: str, params: dict[str, Any],
                cases: list[tuple[str, dict[str, Any]]],
-               invalid: Sequence[tuple[str, dict[str, Any], str]] = ()) -> list[dict[str, Any]]:
+               invalid: Sequence[InvalidCase] = ()) -> list[dict[str, Any]]:
         tests = []
         for label, inputs in cases:
             tests.append(test_entry(tc(), label, inputs, self._run(op, {**params, **inputs})))
-        for label, inputs, flag in invalid:
-            try:
-                self._run(op, {**params, **inputs})
-            except ValueError:
-                pass
-            else:  # pragma: no cover - a generator bug
-                raise RuntimeError(f"{op}: invalid case {label!r} was accepted")
-            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
-        return tests
+        return tests + invalid_tests(tc, self.handlers()[op], params, invalid)
 
     def _seeds(self, label: str, count: int) -> list[str]:
         return [vector_seed(f"shuffled/{label}/{i}").hex() for i in range(count)]
@@ -341,7 +335,7 @@ class ShuffledFamily(Family):
             if i == 0:
                 cases += self._noisy_seeds(f"dist/{i}/noisy", "ghazi.distributed.randomize", params,
                                            label, 2)
-            invalid: list[tuple[str, dict[str, Any], str]] = []
+            invalid: list[InvalidCase] = []
             if i == 0:
                 seed = self._seeds("dist/bad", 1)[0]
                 invalid = [("input above Delta", {"seed": seed, "x": str(delta_sum + 1)}, "BadInput"),
@@ -351,7 +345,7 @@ class ShuffledFamily(Family):
                            "tests": self._tests(tc, "ghazi.distributed.randomize", params, cases,
                                                 invalid)})
         seed = self._seeds("dist/badparams", 1)[0]
-        bad_params: list[tuple[str, dict[str, Any], str]] = [
+        bad_params: list[InvalidCase] = [
             ("negative lambda", {"noise": {"family": "poisson", "lambda": "-1"}}, "BadNoise"),
             ("p = 1", {"noise": {"family": "negative_binomial", "r": "1", "p": "1"}}, "BadNoise"),
             ("r = 0", {"noise": {"family": "negative_binomial", "r": "0", "p": "1/2"}}, "BadNoise"),
@@ -362,11 +356,9 @@ class ShuffledFamily(Family):
             ("n = 0", {"n": "0"}, "BadUsers"),
             ("Delta = 0", {"Delta": "0"}, "BadDelta"),
         ]
-        tests = []
-        for label, change, flag in bad_params:
-            inputs = {"noise": noise_to_json(Poisson(2)), "n": "10", "Delta": "1", "seed": seed,
-                      "x": "0", **change}
-            tests.extend(self._tests(tc, "ghazi.distributed.randomize", {}, [], [(label, inputs, flag)]))
+        base = {"noise": noise_to_json(Poisson(2)), "n": "10", "Delta": "1", "seed": seed, "x": "0"}
+        tests = self._tests(tc, "ghazi.distributed.randomize", {}, [],
+                            [(label, {**base, **change}, flag) for label, change, flag in bad_params])
         groups.append({"op": "ghazi.distributed.randomize", "params": {}, "tests": tests})
 
         params = {"noise": noise_to_json(Poisson(35)), "n": "10000", "Delta": "1"}
@@ -406,7 +398,7 @@ class ShuffledFamily(Family):
             if i == 0:
                 cases += self._noisy_seeds(f"corr/{i}/noisy", "ghazi.correlated.randomize", params,
                                            label, 2)
-            invalid: list[tuple[str, dict[str, Any], str]] = []
+            invalid: list[InvalidCase] = []
             if i == 0:
                 seed = self._seeds("corr/bad", 1)[0]
                 invalid = [("input 2 is not binary", {"seed": seed, "x": "2"}, "BadInput"),
@@ -446,7 +438,7 @@ class ShuffledFamily(Family):
             buckets = int(params["B"])
             cases = [(f"{label}, x = {j % buckets}", {"seed": s, "x": str(j % buckets)})
                      for j, s in enumerate(self._seeds(f"hist/{i}", 4))]
-            invalid: list[tuple[str, dict[str, Any], str]] = []
+            invalid: list[InvalidCase] = []
             if i == 0:
                 seed = self._seeds("hist/bad", 1)[0]
                 invalid = [("input equal to B", {"seed": seed, "x": params["B"]}, "BadInput")]
@@ -487,7 +479,7 @@ class ShuffledFamily(Family):
             buckets = int(params["B"])
             cases = [(f"{label}, x = {(7 * j) % buckets}", {"seed": s, "x": str((7 * j) % buckets)})
                      for j, s in enumerate(self._seeds(f"hist-fast/{i}", 4))]
-            invalid: list[tuple[str, dict[str, Any], str]] = []
+            invalid: list[InvalidCase] = []
             if i == 0:
                 seed = self._seeds("hist-fast/bad", 1)[0]
                 invalid = [("input equal to B", {"seed": seed, "x": params["B"]}, "BadInput"),

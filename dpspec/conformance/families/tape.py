@@ -12,6 +12,7 @@ from dpspec.conformance.vectors import (
     VectorFile,
     envelope,
     family_schema,
+    invalid_tests,
     test_entry,
     vector_seed,
 )
@@ -213,12 +214,14 @@ class TapeFamily(Family):
         groups: list[dict[str, Any]] = []
 
         def group(op: str, params: dict[str, Any], cases: list[tuple[str, dict[str, Any], str]]) -> None:
+            """Cases flagged "" or MaxValue are valid, the others invalid (with that flag)."""
             tests = []
             for label, inputs, flag in cases:
-                valid = flag in ("", "MaxValue")
-                outputs = self._run(op, {**params, **inputs}) if valid else None
-                tests.append(test_entry(tc(), label, inputs, outputs, "valid" if valid else "invalid",
-                                        [flag] if flag else []))
+                if flag in ("", "MaxValue"):
+                    tests.append(test_entry(tc(), label, inputs, self._run(op, {**params, **inputs}),
+                                            flags=[flag] if flag else []))
+                else:
+                    tests += invalid_tests(tc, self.handlers()[op], params, [(label, inputs, flag)])
             groups.append({"op": op, "params": params, "tests": tests})
 
         group("tape.bits", {"tag": "vectors/bits"}, [
@@ -290,8 +293,7 @@ class TapeFamily(Family):
         for label, inputs in xof_cases:
             tests.append(test_entry(tc(), label, inputs, self._run("xof.next", inputs)))
         bad = {"seed": vector_seed("xof/3", 256).hex(), "dst": "", "binder": "", "lengths": [16]}
-        tests.append(test_entry(tc(), "256-byte seed is rejected", bad, None, "invalid",
-                                ["SeedTooLong"]))
+        tests += invalid_tests(tc, xof_next, {}, [("256-byte seed is rejected", bad, "SeedTooLong")])
         groups.append({"op": "xof.next", "params": {}, "tests": tests})
 
         tests = []
@@ -302,8 +304,8 @@ class TapeFamily(Family):
         ]:
             tests.append(test_entry(tc(), label, inputs, self._run("xof.derive_seed", inputs)))
         bad2: dict[str, Any] = {"seed": vector_seed("xof/5", 31).hex(), "dst": "", "binder": ""}
-        tests.append(test_entry(tc(), "31-byte seed is rejected", bad2, None, "invalid",
-                                ["WrongSeedSize"]))
+        tests += invalid_tests(tc, xof_derive_seed, {},
+                               [("31-byte seed is rejected", bad2, "WrongSeedSize")])
         groups.append({"op": "xof.derive_seed", "params": {}, "tests": tests})
 
         tests = []
@@ -311,13 +313,11 @@ class TapeFamily(Family):
             inputs = {**official, "field": fname, "length": length}
             tests.append(test_entry(tc(), f"{length} elements of {fname}", inputs,
                                     self._run("xof.expand_into_vec", inputs)))
-        bad_vec: list[tuple[str, dict[str, Any], str]] = [
+        tests += invalid_tests(tc, xof_expand_into_vec, {}, [
             ("length 0 is rejected", {**official, "field": "Field64", "length": 0}, "BadLength"),
             ("unknown field is rejected", {**official, "field": "Field32", "length": 4},
              "UnknownField"),
-        ]
-        for label, inputs, flag in bad_vec:
-            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        ])
         groups.append({"op": "xof.expand_into_vec", "params": {}, "tests": tests})
 
         doc = envelope(
@@ -379,11 +379,10 @@ class TapeFamily(Family):
             ("control character in tag is rejected", {"tag": "a\nb"}, "BadTag"),
             ("256-character tag is rejected", {"tag": "t" * 256}, "BadTag"),
         ]
-        for label, change, flag in invalid:
-            inputs = {"seed": vector_seed("tape/invalid").hex(), "tag": "vectors/uniform",
-                      "n": "10", "count": 4}
-            inputs.update(change)
-            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        base = {"seed": vector_seed("tape/invalid").hex(), "tag": "vectors/uniform", "n": "10",
+                "count": 4}
+        tests += invalid_tests(tc, tape_uniform, {}, [(label, {**base, **change}, flag)
+                                                      for label, change, flag in invalid])
         groups.append({"op": "tape.uniform", "params": {}, "tests": tests})
 
         tests = []

@@ -1,0 +1,31 @@
+"""The generator helpers of dpspec.conformance.vectors that families share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dpspec.conformance import vectors
+from dpspec.conformance.vectors import invalid_tests
+
+
+def _nonnegative(args: dict[str, Any]) -> dict[str, Any]:
+    if args["x"] + args["shift"] < 0:
+        raise ValueError("negative")
+    return {}
+
+
+def test_invalid_tests_numbers_and_flags_each_case() -> None:
+    tc = vectors.TestNumberer()
+    tc()
+    tests = invalid_tests(tc, _nonnegative, {"shift": 1},
+                          [("x = -2", {"x": -2}, "Negative"), ("x = -5", {"x": -5}, "Far")])
+    assert tests == [vectors.test_entry(2, "x = -2", {"x": -2}, None, "invalid", ["Negative"]),
+                     vectors.test_entry(3, "x = -5", {"x": -5}, None, "invalid", ["Far"])]
+
+
+def test_invalid_tests_refuses_a_case_the_reference_accepts() -> None:
+    # x = -1 is rejected alone but accepted with the group's shift: the helper must see params too
+    with pytest.raises(RuntimeError, match="'x = -1' was accepted"):
+        invalid_tests(vectors.TestNumberer(), _nonnegative, {"shift": 1}, [("x = -1", {"x": -1}, "Negative")])
