@@ -73,6 +73,10 @@ def vector_seed(label: str, size: int = 32) -> bytes:
     return out
 
 
+VECTOR_SEED_HEADER = "Vector seeds are TurboSHAKE128(b'dpspec vector seed ' || label, D = 1, 32 bytes)"
+"""The header line (without its ending) that states how :func:`vector_seed` derives a file's seeds."""
+
+
 class RejectedInput(ValueError):
     """An implementation's answer to arguments it must refuse (the ``invalid`` result)."""
 
@@ -322,6 +326,21 @@ class Family(abc.ABC):
     @abc.abstractmethod
     def handlers(self) -> dict[str, Handler]:
         """op -> reference handler (arguments -> outputs; raises ValueError to reject)."""
+
+    def vector_file(
+        self,
+        path: str,
+        *,
+        algorithm: str,
+        schema: str,
+        header: list[str],
+        notes: Mapping[str, str],
+        groups: list[dict[str, Any]],
+    ) -> VectorFile:
+        """The envelope file ``path`` of this family (see :func:`envelope`), validated by ``schema``."""
+        doc = envelope(algorithm=algorithm, family=self.name, schema=schema, header=header,
+                       notes=notes, groups=groups)
+        return VectorFile(path, doc, schema)
 
     def cases(self, path: str, doc: Json) -> list[Case]:
         """The harness cases of one envelope-format file."""

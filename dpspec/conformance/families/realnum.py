@@ -24,7 +24,6 @@ from dpspec.conformance.vectors import (
     InvalidCase,
     TestNumberer,
     VectorFile,
-    envelope,
     family_schema,
     invalid_tests,
     test_entry,
@@ -199,9 +198,9 @@ class RealNumFamily(Family):
                                         flags=flags + (["Dyadic"] if dyadic else [])))
         tests += invalid_tests(tc, real_compare, {}, _invalid("real.compare"))
         groups = [{"op": "real.compare", "params": {}, "tests": tests}]
-        doc = envelope(algorithm="dpspec real-number layer: lazy comparison", family=self.name,
-                       schema=SCHEMA, header=HEADER, notes=NOTES, groups=groups)
-        return VectorFile("realnum/compare.json", doc, SCHEMA)
+        return self.vector_file("realnum/compare.json",
+                                algorithm="dpspec real-number layer: lazy comparison",
+                                schema=SCHEMA, header=HEADER, notes=NOTES, groups=groups)
 
     def _bracket(self) -> VectorFile:
         tc = TestNumberer()
@@ -214,10 +213,9 @@ class RealNumFamily(Family):
                                         {"floor": str(bracket(x, k))}))
         tests += invalid_tests(tc, real_bracket, {}, _invalid("real.bracket"))
         groups = [{"op": "real.bracket", "params": {}, "tests": tests}]
-        doc = envelope(algorithm="dpspec real-number layer: brackets floor(2^k x)",
-                       family=self.name, schema=SCHEMA, header=HEADER, notes=NOTES,
-                       groups=groups)
-        return VectorFile("realnum/bracket.json", doc, SCHEMA)
+        return self.vector_file("realnum/bracket.json",
+                                algorithm="dpspec real-number layer: brackets floor(2^k x)",
+                                schema=SCHEMA, header=HEADER, notes=NOTES, groups=groups)
 
 
 def _invalid(op: str) -> list[InvalidCase]:

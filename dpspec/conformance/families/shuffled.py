@@ -16,12 +16,12 @@ from typing import Any
 
 from dpspec.conformance.jsonargs import COUNT, DEC, HEX, RAT, hex_arg, int_arg
 from dpspec.conformance.vectors import (
+    VECTOR_SEED_HEADER,
     Family,
     Handler,
     InvalidCase,
     TestNumberer,
     VectorFile,
-    envelope,
     family_schema,
     invalid_tests,
     test_entry,
@@ -172,8 +172,7 @@ COMMON_HEADER = [
     " the samplers vectors), all on the user's random tape RandomTape(seed, TAG), TAG given below.",
     "Integers that are samples or message counts are decimal strings; estimates are exact"
     " rationals written 'a' or 'a/b' in lowest terms. bitsConsumed counts tape bits handed out.",
-    "Vector seeds are TurboSHAKE128(b'dpspec vector seed ' || label, D = 1, 32 bytes); in"
-    " production each user draws a fresh random seed.",
+    VECTOR_SEED_HEADER + "; in production each user draws a fresh random seed.",
 ]
 
 DISTRIBUTED_HEADER = COMMON_HEADER + [
@@ -371,10 +370,10 @@ class ShuffledFamily(Family):
         cases = [(f"U = {u}, E[D] = 5", {"plus": str(u)}) for u in (0, 9)]
         groups.append({"op": "ghazi.distributed.analyze", "params": params,
                        "tests": self._tests(tc, "ghazi.distributed.analyze", params, cases)})
-        doc = envelope(algorithm="GKMP20 D-distributed mechanism (Algorithms 1, 2)", family=self.name,
-                       schema=DISTRIBUTED_SCHEMA, header=DISTRIBUTED_HEADER, notes=_NOTES,
-                       groups=groups)
-        return VectorFile("shuffled/ghazi_distributed.json", doc, DISTRIBUTED_SCHEMA)
+        return self.vector_file("shuffled/ghazi_distributed.json",
+                                algorithm="GKMP20 D-distributed mechanism (Algorithms 1, 2)",
+                                schema=DISTRIBUTED_SCHEMA, header=DISTRIBUTED_HEADER, notes=_NOTES,
+                                groups=groups)
 
     def _correlated_file(self) -> VectorFile:
         tc = TestNumberer()
@@ -416,10 +415,10 @@ class ShuffledFamily(Family):
                        "tests": self._tests(tc, "ghazi.correlated.analyze", params, cases,
                                             [("negative count", {"plus": "3", "minus": "-1"},
                                               "BadCount")])})
-        doc = envelope(algorithm="GKMP20 correlated distributed mechanism (Algorithms 3, 4)",
-                       family=self.name, schema=CORRELATED_SCHEMA, header=CORRELATED_HEADER,
-                       notes=_NOTES, groups=groups)
-        return VectorFile("shuffled/ghazi_correlated.json", doc, CORRELATED_SCHEMA)
+        return self.vector_file("shuffled/ghazi_correlated.json",
+                                algorithm="GKMP20 correlated distributed mechanism (Algorithms 3, 4)",
+                                schema=CORRELATED_SCHEMA, header=CORRELATED_HEADER, notes=_NOTES,
+                                groups=groups)
 
     def _histogram_file(self) -> VectorFile:
         tc = TestNumberer()
@@ -453,9 +452,9 @@ class ShuffledFamily(Family):
                                             [("two buckets for B = 3",
                                               {"plus": ["1", "2"], "minus": ["0", "0"]},
                                               "BadCount")])})
-        doc = envelope(algorithm="GKMP20 histogram (Corollary 2)", family=self.name,
-                       schema=HISTOGRAM_SCHEMA, header=HISTOGRAM_HEADER, notes=_NOTES, groups=groups)
-        return VectorFile("shuffled/ghazi_histogram.json", doc, HISTOGRAM_SCHEMA)
+        return self.vector_file("shuffled/ghazi_histogram.json",
+                                algorithm="GKMP20 histogram (Corollary 2)", schema=HISTOGRAM_SCHEMA,
+                                header=HISTOGRAM_HEADER, notes=_NOTES, groups=groups)
 
     def _histogram_fast_file(self) -> VectorFile:
         tc = TestNumberer()
@@ -486,10 +485,10 @@ class ShuffledFamily(Family):
                            ("negative input", {"seed": seed, "x": "-1"}, "BadInput")]
             groups.append({"op": op, "params": params,
                            "tests": self._tests(tc, op, params, cases, invalid)})
-        doc = envelope(algorithm="GKMP20 histogram randomizer, discrete compound Poisson form "
-                       "(sec. 1.2)", family=self.name, schema=HISTOGRAM_FAST_SCHEMA,
-                       header=HISTOGRAM_FAST_HEADER, notes=_NOTES, groups=groups)
-        return VectorFile("shuffled/ghazi_histogram_fast.json", doc, HISTOGRAM_FAST_SCHEMA)
+        return self.vector_file("shuffled/ghazi_histogram_fast.json",
+                                algorithm="GKMP20 histogram randomizer, discrete compound Poisson form"
+                                " (sec. 1.2)", schema=HISTOGRAM_FAST_SCHEMA,
+                                header=HISTOGRAM_FAST_HEADER, notes=_NOTES, groups=groups)
 
 
 _NOTES = {

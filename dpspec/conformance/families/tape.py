@@ -6,11 +6,11 @@ from typing import Any
 
 from dpspec.conformance.jsonargs import COUNT, DEC, HEX, count_arg, hex_arg, int_arg, parse_int
 from dpspec.conformance.vectors import (
+    VECTOR_SEED_HEADER,
     Family,
     Handler,
     TestNumberer,
     VectorFile,
-    envelope,
     family_schema,
     invalid_tests,
     test_entry,
@@ -132,8 +132,7 @@ TAPE_HEADER = [
     "bitsConsumed counts the bits handed out (rejected candidates included);"
     " bytesConsumed = ceil(bitsConsumed / 8), the prefix of S that was needed.",
     "Integers n and values are decimal strings; seeds are hex.",
-    "Vector seeds are TurboSHAKE128(b'dpspec vector seed ' || label, D = 1, 32 bytes);"
-    " never use fixed seeds in production.",
+    VECTOR_SEED_HEADER + "; never use fixed seeds in production.",
 ]
 
 XOF_HEADER = [
@@ -265,9 +264,9 @@ class TapeFamily(Family):
             ("a negative algo is rejected", {"algoClass": "0", "algo": "-1", "usage": "0"}, "OutOfRange"),
             ("a negative usage is rejected", {"algoClass": "0", "algo": "0", "usage": "-1"}, "OutOfRange"),
         ])
-        doc = envelope(algorithm="RandomTape-v1 and XofTurboShake128: boundaries", family=self.name,
-                       schema=BOUNDARY_SCHEMA, header=BOUNDARY_HEADER, notes=BOUNDARY_NOTES, groups=groups)
-        return VectorFile(BOUNDARY_PATH, doc, BOUNDARY_SCHEMA)
+        return self.vector_file(BOUNDARY_PATH, algorithm="RandomTape-v1 and XofTurboShake128: boundaries",
+                                schema=BOUNDARY_SCHEMA, header=BOUNDARY_HEADER, notes=BOUNDARY_NOTES,
+                                groups=groups)
 
     # -- generators ------------------------------------------------------------------------
     def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -320,8 +319,8 @@ class TapeFamily(Family):
         ])
         groups.append({"op": "xof.expand_into_vec", "params": {}, "tests": tests})
 
-        doc = envelope(
-            algorithm="XofTurboShake128", family=self.name, schema=XOF_SCHEMA,
+        return self.vector_file(
+            "tape/xof_turboshake128.json", algorithm="XofTurboShake128", schema=XOF_SCHEMA,
             header=XOF_HEADER,
             notes={
                 "SeedTooLong": "The seed exceeds 255 bytes, so its length does not fit le8.",
@@ -331,7 +330,6 @@ class TapeFamily(Family):
             },
             groups=groups,
         )
-        return VectorFile("tape/xof_turboshake128.json", doc, XOF_SCHEMA)
 
     def _tape_file(self) -> VectorFile:
         tc = TestNumberer()
@@ -394,8 +392,8 @@ class TapeFamily(Family):
                                     self._run("tape.uniform_mixed", inputs)))
         groups.append({"op": "tape.uniform_mixed", "params": {}, "tests": tests})
 
-        doc = envelope(
-            algorithm="RandomTape-v1", family=self.name, schema=TAPE_SCHEMA, header=TAPE_HEADER,
+        return self.vector_file(
+            "tape/random_tape.json", algorithm="RandomTape-v1", schema=TAPE_SCHEMA, header=TAPE_HEADER,
             notes={
                 "BadModulus": "uniform(n) is defined for n >= 1 only.",
                 "BadSeed": "The seed must have 16 to 255 bytes.",
@@ -403,7 +401,6 @@ class TapeFamily(Family):
             },
             groups=groups,
         )
-        return VectorFile("tape/random_tape.json", doc, TAPE_SCHEMA)
 
 
 FAMILY = TapeFamily()
