@@ -290,13 +290,15 @@ class ShuffledFamily(Family):
     def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
         return self.handlers()[op](args)
 
-    def _tests(self, tc: TestNumberer, op: str, params: dict[str, Any],
+    def _group(self, tc: TestNumberer, op: str, params: dict[str, Any],
                cases: list[tuple[str, dict[str, Any]]],
-               invalid: Sequence[InvalidCase] = ()) -> list[dict[str, Any]]:
+               invalid: Sequence[InvalidCase] = ()) -> dict[str, Any]:
+        """A group of ``op``: the valid ``cases`` (outputs from the reference), then ``invalid``."""
         tests = []
         for label, inputs in cases:
             tests.append(test_entry(tc(), label, inputs, self._run(op, {**params, **inputs})))
-        return tests + invalid_tests(tc, self.handlers()[op], params, invalid)
+        tests += invalid_tests(tc, self.handlers()[op], params, invalid)
+        return {"op": op, "params": params, "tests": tests}
 
     def _seeds(self, label: str, count: int) -> list[str]:
         return [vector_seed(f"shuffled/{label}/{i}").hex() for i in range(count)]
@@ -340,9 +342,7 @@ class ShuffledFamily(Family):
                 invalid = [("input above Delta", {"seed": seed, "x": str(delta_sum + 1)}, "BadInput"),
                            ("negative input", {"seed": seed, "x": "-1"}, "BadInput"),
                            ("15-byte seed", {"seed": "00" * 15, "x": "0"}, "BadSeed")]
-            groups.append({"op": "ghazi.distributed.randomize", "params": params,
-                           "tests": self._tests(tc, "ghazi.distributed.randomize", params, cases,
-                                                invalid)})
+            groups.append(self._group(tc, "ghazi.distributed.randomize", params, cases, invalid))
         seed = self._seeds("dist/badparams", 1)[0]
         bad_params: list[InvalidCase] = [
             ("negative lambda", {"noise": {"family": "poisson", "lambda": "-1"}}, "BadNoise"),
@@ -356,20 +356,17 @@ class ShuffledFamily(Family):
             ("Delta = 0", {"Delta": "0"}, "BadDelta"),
         ]
         base = {"noise": noise_to_json(Poisson(2)), "n": "10", "Delta": "1", "seed": seed, "x": "0"}
-        tests = self._tests(tc, "ghazi.distributed.randomize", {}, [],
-                            [(label, {**base, **change}, flag) for label, change, flag in bad_params])
-        groups.append({"op": "ghazi.distributed.randomize", "params": {}, "tests": tests})
+        groups.append(self._group(tc, "ghazi.distributed.randomize", {}, [],
+                                  [(label, {**base, **change}, flag) for label, change, flag in bad_params]))
 
         params = {"noise": noise_to_json(Poisson(35)), "n": "10000", "Delta": "1"}
         cases = [(f"U = {u}", {"plus": str(u)}) for u in (0, 35, 4035, 10_000)]
-        groups.append({"op": "ghazi.distributed.analyze", "params": params,
-                       "tests": self._tests(tc, "ghazi.distributed.analyze", params, cases,
-                                            [("negative count", {"plus": "-1"}, "BadCount")])})
+        groups.append(self._group(tc, "ghazi.distributed.analyze", params, cases,
+                                  [("negative count", {"plus": "-1"}, "BadCount")]))
         params = {"noise": noise_to_json(NegativeBinomial(Fraction(5, 2), Fraction(2, 3))),
                   "n": "7", "Delta": "2"}
         cases = [(f"U = {u}, E[D] = 5", {"plus": str(u)}) for u in (0, 9)]
-        groups.append({"op": "ghazi.distributed.analyze", "params": params,
-                       "tests": self._tests(tc, "ghazi.distributed.analyze", params, cases)})
+        groups.append(self._group(tc, "ghazi.distributed.analyze", params, cases))
         return self.vector_file("shuffled/ghazi_distributed.json",
                                 algorithm="GKMP20 D-distributed mechanism (Algorithms 1, 2)",
                                 schema=DISTRIBUTED_SCHEMA, header=DISTRIBUTED_HEADER, notes=_NOTES,
@@ -402,19 +399,15 @@ class ShuffledFamily(Family):
                 seed = self._seeds("corr/bad", 1)[0]
                 invalid = [("input 2 is not binary", {"seed": seed, "x": "2"}, "BadInput"),
                            ("negative input", {"seed": seed, "x": "-1"}, "BadInput")]
-            groups.append({"op": "ghazi.correlated.randomize", "params": params,
-                           "tests": self._tests(tc, "ghazi.correlated.randomize", params, cases,
-                                                invalid)})
+            groups.append(self._group(tc, "ghazi.correlated.randomize", params, cases, invalid))
         d1, d2, d3 = (NegativeBinomial(1, a), NegativeBinomial(1, Fraction(1, 5)),
                       NegativeBinomial(Fraction(27, 10), Fraction(987, 1000)))
         params = {"d1": noise_to_json(d1), "d2": noise_to_json(d2), "d3": noise_to_json(d3),
                   "n": "10000"}
         cases = [(f"U+ = {p}, U- = {m}", {"plus": str(p), "minus": str(m)})
                  for p, m in [(0, 0), (4321, 412), (5000, 5001)]]
-        groups.append({"op": "ghazi.correlated.analyze", "params": params,
-                       "tests": self._tests(tc, "ghazi.correlated.analyze", params, cases,
-                                            [("negative count", {"plus": "3", "minus": "-1"},
-                                              "BadCount")])})
+        groups.append(self._group(tc, "ghazi.correlated.analyze", params, cases,
+                                  [("negative count", {"plus": "3", "minus": "-1"}, "BadCount")]))
         return self.vector_file("shuffled/ghazi_correlated.json",
                                 algorithm="GKMP20 correlated distributed mechanism (Algorithms 3, 4)",
                                 schema=CORRELATED_SCHEMA, header=CORRELATED_HEADER, notes=_NOTES,
@@ -441,17 +434,13 @@ class ShuffledFamily(Family):
             if i == 0:
                 seed = self._seeds("hist/bad", 1)[0]
                 invalid = [("input equal to B", {"seed": seed, "x": params["B"]}, "BadInput")]
-            groups.append({"op": "ghazi.histogram.randomize", "params": params,
-                           "tests": self._tests(tc, "ghazi.histogram.randomize", params, cases,
-                                                invalid)})
+            groups.append(self._group(tc, "ghazi.histogram.randomize", params, cases, invalid))
         params = {**corr, "n": "1000", "B": "3"}
         cases = [
             ("three buckets", {"plus": ["400", "350", "260"], "minus": ["3", "0", "7"]})]
-        groups.append({"op": "ghazi.histogram.analyze", "params": params,
-                       "tests": self._tests(tc, "ghazi.histogram.analyze", params, cases,
-                                            [("two buckets for B = 3",
-                                              {"plus": ["1", "2"], "minus": ["0", "0"]},
-                                              "BadCount")])})
+        groups.append(self._group(tc, "ghazi.histogram.analyze", params, cases,
+                                  [("two buckets for B = 3", {"plus": ["1", "2"], "minus": ["0", "0"]},
+                                    "BadCount")]))
         return self.vector_file("shuffled/ghazi_histogram.json",
                                 algorithm="GKMP20 histogram (Corollary 2)", schema=HISTOGRAM_SCHEMA,
                                 header=HISTOGRAM_HEADER, notes=_NOTES, groups=groups)
@@ -483,8 +472,7 @@ class ShuffledFamily(Family):
                 seed = self._seeds("hist-fast/bad", 1)[0]
                 invalid = [("input equal to B", {"seed": seed, "x": params["B"]}, "BadInput"),
                            ("negative input", {"seed": seed, "x": "-1"}, "BadInput")]
-            groups.append({"op": op, "params": params,
-                           "tests": self._tests(tc, op, params, cases, invalid)})
+            groups.append(self._group(tc, op, params, cases, invalid))
         return self.vector_file("shuffled/ghazi_histogram_fast.json",
                                 algorithm="GKMP20 histogram randomizer, discrete compound Poisson form"
                                 " (sec. 1.2)", schema=HISTOGRAM_FAST_SCHEMA,
