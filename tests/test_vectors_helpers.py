@@ -42,3 +42,11 @@ def test_vector_file_fills_family_and_schema() -> None:
         algorithm="a", family="mjtb", schema="x-v2.json", header=["h"], notes={}, groups=groups),
         "x-v2.json")
     assert vf.doc["family"] == "mjtb" and vf.doc["schemaVersion"] == 2
+
+
+def test_invalid_tests_rejections_are_only_the_given_exceptions() -> None:
+    with pytest.raises(KeyError):
+        invalid_tests(vectors.TestNumberer(), _nonnegative, {}, [("no shift", {"x": 1}, "Missing")])
+    tests = invalid_tests(vectors.TestNumberer(), _nonnegative, {}, [("no shift", {"x": 1}, "Missing")],
+                          rejects=(ValueError, KeyError))
+    assert [t["flags"] for t in tests] == [["Missing"]]

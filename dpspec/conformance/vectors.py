@@ -185,19 +185,23 @@ def invalid_tests(
     handler: Handler,
     params: Mapping[str, Any],
     cases: Iterable[InvalidCase],
+    rejects: tuple[type[Exception], ...] = (ValueError,),
 ) -> list[dict[str, Any]]:
     """The ``invalid`` tests of a group, each one first checked against the reference handler.
 
     For each ``(comment, inputs, flag)`` of ``cases``, in order: ``handler`` must reject
-    ``params ∪ inputs`` with a :class:`ValueError` (a generator that publishes as invalid what its
-    own reference accepts is wrong: :class:`RuntimeError`); the test gets the next tcId of ``tc``,
-    outputs null, result ``invalid`` and the one flag ``flag``.
+    ``params ∪ inputs`` by raising one of ``rejects`` (a generator that publishes as invalid what
+    its own reference accepts is wrong: :class:`RuntimeError`; any other exception propagates);
+    the test gets the next tcId of ``tc``, outputs null, result ``invalid`` and the one flag
+    ``flag``. ``rejects`` defaults to :class:`ValueError` alone, stricter than the replay of
+    :mod:`dpspec.conformance.store`, which also counts KeyError, TypeError and ArithmeticError
+    as a rejection.
     """
     tests = []
     for comment, inputs, flag in cases:
         try:
             handler({**params, **inputs})
-        except ValueError:
+        except rejects:
             pass
         else:  # pragma: no cover - a generator bug
             raise RuntimeError(f"invalid case {comment!r} was accepted")
