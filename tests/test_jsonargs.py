@@ -10,6 +10,7 @@ from dpspec.conformance.jsonargs import (
     DEC,
     HEX,
     RAT,
+    any_value_ops,
     count_arg,
     hex_arg,
     hex_list_arg,
@@ -17,6 +18,7 @@ from dpspec.conformance.jsonargs import (
     json_int_arg,
     no_float,
 )
+from dpspec.conformance.vectors import family_schema
 
 
 def test_hex() -> None:
@@ -63,3 +65,14 @@ def test_schema_fragments() -> None:
         for v in values:
             with pytest.raises(jsonschema.ValidationError):
                 jsonschema.validate(v, schema)
+
+
+def test_any_value_ops() -> None:
+    ops = any_value_ops({"x.op": ("a", "b")})
+    assert ops == {"x.op": ({"properties": {"a": {}, "b": {}}}, {"type": "object"})}
+    doc = family_schema("x-v1.json", "x", ops)
+    group = {"op": "x.op", "params": {"a": 0.5}, "tests": [{"inputs": {"b": [None]}}]}
+    jsonschema.validate(group, doc["allOf"][1]["properties"]["testGroups"]["items"])
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**group, "params": {"c": 1}},
+                            doc["allOf"][1]["properties"]["testGroups"]["items"])

@@ -21,7 +21,7 @@ rejects bad input with a one-line reason.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 HEX: dict[str, Any] = {"type": "string", "pattern": "^([0-9a-f]{2})*$"}
@@ -36,6 +36,20 @@ RAT: dict[str, Any] = {"type": "string",
 
 COUNT: dict[str, Any] = {"type": "integer", "minimum": 0}
 """A size or count: a JSON integer >= 0."""
+
+
+
+def any_value_ops(arg_names: Mapping[str, Iterable[str]]) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+    """The ``ops`` argument of :func:`dpspec.conformance.vectors.family_schema` for families whose
+    handlers parse their own arguments: per op, every named argument may hold any JSON value and
+    the outputs are any object.
+
+    The schema then checks only that a group or test names no argument the op does not take;
+    the forms of the values are checked by replay (the handlers' parsers).
+    """
+    return {op: ({"properties": {name: {} for name in names}}, {"type": "object"})
+            for op, names in arg_names.items()}
+
 
 _DECIMAL = re.compile(r"-?[0-9]+", re.ASCII)
 

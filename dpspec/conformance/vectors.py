@@ -73,6 +73,10 @@ def vector_seed(label: str, size: int = 32) -> bytes:
     return out
 
 
+VECTOR_SEED_HEADER = "Vector seeds are TurboSHAKE128(b'dpspec vector seed ' || label, D = 1, 32 bytes)"
+"""The header line (without its ending) that states how :func:`vector_seed` derives a file's seeds."""
+
+
 class RejectedInput(ValueError):
     """An implementation's answer to arguments it must refuse (the ``invalid`` result)."""
 
@@ -170,6 +174,39 @@ class TestNumberer:
         tc = self.next_id
         self.next_id += 1
         return tc
+
+
+InvalidCase = tuple[str, dict[str, Any], str]
+"""An invalid test as a generator lists it: ``(comment, inputs, flag)``."""
+
+
+def invalid_tests(
+    tc: TestNumberer,
+    handler: Handler,
+    params: Mapping[str, Any],
+    cases: Iterable[InvalidCase],
+    rejects: tuple[type[Exception], ...] = (ValueError,),
+) -> list[dict[str, Any]]:
+    """The ``invalid`` tests of a group, each one first checked against the reference handler.
+
+    For each ``(comment, inputs, flag)`` of ``cases``, in order: ``handler`` must reject
+    ``params ∪ inputs`` by raising one of ``rejects`` (a generator that publishes as invalid what
+    its own reference accepts is wrong: :class:`RuntimeError`; any other exception propagates);
+    the test gets the next tcId of ``tc``, outputs null, result ``invalid`` and the one flag
+    ``flag``. ``rejects`` defaults to :class:`ValueError` alone, stricter than the replay of
+    :mod:`dpspec.conformance.store`, which also counts KeyError, TypeError and ArithmeticError
+    as a rejection.
+    """
+    tests = []
+    for comment, inputs, flag in cases:
+        try:
+            handler({**params, **inputs})
+        except rejects:
+            pass
+        else:  # pragma: no cover - a generator bug
+            raise RuntimeError(f"invalid case {comment!r} was accepted")
+        tests.append(test_entry(tc(), comment, inputs, None, "invalid", [flag]))
+    return tests
 
 
 def envelope_schema() -> dict[str, Any]:
@@ -293,6 +330,21 @@ class Family(abc.ABC):
     @abc.abstractmethod
     def handlers(self) -> dict[str, Handler]:
         """op -> reference handler (arguments -> outputs; raises ValueError to reject)."""
+
+    def vector_file(
+        self,
+        path: str,
+        *,
+        algorithm: str,
+        schema: str,
+        header: list[str],
+        notes: Mapping[str, str],
+        groups: list[dict[str, Any]],
+    ) -> VectorFile:
+        """The envelope file ``path`` of this family (see :func:`envelope`), validated by ``schema``."""
+        doc = envelope(algorithm=algorithm, family=self.name, schema=schema, header=header,
+                       notes=notes, groups=groups)
+        return VectorFile(path, doc, schema)
 
     def cases(self, path: str, doc: Json) -> list[Case]:
         """The harness cases of one envelope-format file."""

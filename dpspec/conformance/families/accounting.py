@@ -15,6 +15,7 @@ from typing import Any
 
 import mpmath
 
+from dpspec.conformance.jsonargs import any_value_ops
 from dpspec.conformance.vectors import (
     Case,
     Family,
@@ -383,9 +384,7 @@ class AccountingFamily(Family):
         return dict(HANDLERS)
 
     def schemas(self) -> dict[str, dict[str, Any]]:
-        anyval: dict[str, Any] = {}
-        ops = {op: ({"properties": {k: anyval for k in _ARG_NAMES[op]}},
-                    {"type": "object"}) for op in HANDLERS}
+        ops = any_value_ops({op: _ARG_NAMES[op] for op in HANDLERS})
         return {SCHEMA: family_schema(SCHEMA, "dpspec accounting vectors, version 1", ops)}
 
     def cases(self, path: str, doc: Any) -> list[Case]:

@@ -8,12 +8,14 @@ from typing import Any
 
 from dpspec.conformance.jsonargs import COUNT, HEX, hex_arg
 from dpspec.conformance.vectors import (
+    VECTOR_SEED_HEADER,
     Family,
     Handler,
+    InvalidCase,
     TestNumberer,
     VectorFile,
-    envelope,
     family_schema,
+    invalid_tests,
     test_entry,
     vector_seed,
 )
@@ -54,7 +56,7 @@ HEADER = [
     f"mjtb.encode: tape = RandomTape(seed, '{TAG}'); the matching n-grams (prefix a leaf), in input"
     " order, are mapped to buckets; if any, the device picks matches[uniform(#matches)]; if none"
     " (footnote 3), it sends ngramBucket = uniform(34). Every n-gram must have 3 tokens.",
-    "Vector seeds are TurboSHAKE128(b'dpspec vector seed ' || label, D = 1, 32 bytes).",
+    VECTOR_SEED_HEADER + ".",
 ]
 
 NOTES = {"BadNgram": "Every n-gram of a 3-gram query has exactly 3 tokens.",
@@ -104,24 +106,17 @@ class MjtbFamily(Family):
             full = {"seed": vector_seed(f"mjtb/encode/{j}").hex(), **inputs}
             tests.append(test_entry(tc(), label, full, encode(full)))
         seed = vector_seed("mjtb/encode/bad").hex()
-        invalid: list[tuple[str, dict[str, Any], str]] = [
+        invalid: list[InvalidCase] = [
             ("a 2-gram in a 3-gram query", {"age": 30, "ngrams": [["hello", "world"]]}, "BadNgram"),
             ("age given as a string", {"age": "30", "ngrams": []}, "BadAge"),
             ("15-byte seed", {"age": 30, "ngrams": [], "seed": "00" * 15}, "BadSeed"),
         ]
-        for label, inputs, flag in invalid:
-            full = {"seed": seed, **inputs}
-            try:
-                encode(full)
-            except ValueError:
-                pass
-            else:  # pragma: no cover - a generator bug
-                raise RuntimeError(f"invalid case {label!r} was accepted")
-            tests.append(test_entry(tc(), label, full, None, "invalid", [flag]))
-        doc = envelope(algorithm="MJTB+22 recipe encoding (App. B, Figure 4)", family=self.name,
-                       schema=SCHEMA, header=HEADER, notes=NOTES,
-                       groups=[{"op": "mjtb.encode", "params": {}, "tests": tests}])
-        return [VectorFile("mjtb/recipe_encoding.json", doc, SCHEMA)]
+        tests += invalid_tests(tc, encode, {}, [(label, {"seed": seed, **inputs}, flag)
+                                                 for label, inputs, flag in invalid])
+        return [self.vector_file("mjtb/recipe_encoding.json",
+                                 algorithm="MJTB+22 recipe encoding (App. B, Figure 4)",
+                                 schema=SCHEMA, header=HEADER, notes=NOTES,
+                                 groups=[{"op": "mjtb.encode", "params": {}, "tests": tests}])]
 
 
 FAMILY = MjtbFamily()

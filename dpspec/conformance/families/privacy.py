@@ -33,6 +33,7 @@ from typing import Any
 import mpmath
 
 from dpspec.conformance import verdicts
+from dpspec.conformance.jsonargs import any_value_ops
 from dpspec.conformance.vectors import (
     Case,
     Family,
@@ -295,9 +296,7 @@ class PrivacyFamily(Family):
         return dict(HANDLERS)
 
     def schemas(self) -> dict[str, dict[str, Any]]:
-        anyval: dict[str, Any] = {}
-        ops = {op: ({"properties": {k: anyval for k in spec[0]}}, {"type": "object"})
-               for op, spec in OPS.items()}
+        ops = any_value_ops({op: spec[0] for op, spec in OPS.items()})
         return {SCHEMA: family_schema(SCHEMA, "dpspec privacy (native accountant ops) vectors, "
                                       "version 1", ops)}
 

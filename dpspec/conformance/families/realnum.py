@@ -21,10 +21,11 @@ from dpspec.conformance.jsonargs import COUNT, DEC
 from dpspec.conformance.vectors import (
     Family,
     Handler,
+    InvalidCase,
     TestNumberer,
     VectorFile,
-    envelope,
     family_schema,
+    invalid_tests,
     test_entry,
 )
 from dpspec.spec.samplers.realnum import (
@@ -195,21 +196,11 @@ class RealNumFamily(Family):
                 out = real_compare(dict(inputs))
                 tests.append(test_entry(tc(), text, inputs, out,
                                         flags=flags + (["Dyadic"] if dyadic else [])))
-        invalid = []
-        for op, args, flag in INVALID:
-            if op != "real.compare":
-                continue
-            try:
-                real_compare(dict(args))
-            except ValueError:
-                pass
-            else:
-                raise AssertionError(f"invalid {args} accepted")
-            invalid.append(test_entry(tc(), f"invalid: {flag}", args, None, "invalid", [flag]))
-        groups = [{"op": "real.compare", "params": {}, "tests": tests + invalid}]
-        doc = envelope(algorithm="dpspec real-number layer: lazy comparison", family=self.name,
-                       schema=SCHEMA, header=HEADER, notes=NOTES, groups=groups)
-        return VectorFile("realnum/compare.json", doc, SCHEMA)
+        tests += invalid_tests(tc, real_compare, {}, _invalid("real.compare"))
+        groups = [{"op": "real.compare", "params": {}, "tests": tests}]
+        return self.vector_file("realnum/compare.json",
+                                algorithm="dpspec real-number layer: lazy comparison",
+                                schema=SCHEMA, header=HEADER, notes=NOTES, groups=groups)
 
     def _bracket(self) -> VectorFile:
         tc = TestNumberer()
@@ -220,21 +211,16 @@ class RealNumFamily(Family):
                 inputs: dict[str, Any] = {"number": number, **params, "k": k}
                 tests.append(test_entry(tc(), f"floor(2^{k} {comment})", inputs,
                                         {"floor": str(bracket(x, k))}))
-        for op, args, flag in INVALID:
-            if op != "real.bracket":
-                continue
-            try:
-                real_bracket(dict(args))
-            except ValueError:
-                pass
-            else:
-                raise AssertionError(f"invalid {args} accepted")
-            tests.append(test_entry(tc(), f"invalid: {flag}", args, None, "invalid", [flag]))
+        tests += invalid_tests(tc, real_bracket, {}, _invalid("real.bracket"))
         groups = [{"op": "real.bracket", "params": {}, "tests": tests}]
-        doc = envelope(algorithm="dpspec real-number layer: brackets floor(2^k x)",
-                       family=self.name, schema=SCHEMA, header=HEADER, notes=NOTES,
-                       groups=groups)
-        return VectorFile("realnum/bracket.json", doc, SCHEMA)
+        return self.vector_file("realnum/bracket.json",
+                                algorithm="dpspec real-number layer: brackets floor(2^k x)",
+                                schema=SCHEMA, header=HEADER, notes=NOTES, groups=groups)
+
+
+def _invalid(op: str) -> list[InvalidCase]:
+    """The invalid cases of ``op`` in INVALID, commented by their flag."""
+    return [(f"invalid: {flag}", args, flag) for case_op, args, flag in INVALID if case_op == op]
 
 
 FAMILY = RealNumFamily()

@@ -16,12 +16,14 @@ from typing import Any
 
 from dpspec.conformance.jsonargs import COUNT, DEC, HEX, RAT, hex_arg, int_arg
 from dpspec.conformance.vectors import (
+    VECTOR_SEED_HEADER,
     Family,
     Handler,
+    InvalidCase,
     TestNumberer,
     VectorFile,
-    envelope,
     family_schema,
+    invalid_tests,
     test_entry,
     vector_seed,
 )
@@ -170,8 +172,7 @@ COMMON_HEADER = [
     " the samplers vectors), all on the user's random tape RandomTape(seed, TAG), TAG given below.",
     "Integers that are samples or message counts are decimal strings; estimates are exact"
     " rationals written 'a' or 'a/b' in lowest terms. bitsConsumed counts tape bits handed out.",
-    "Vector seeds are TurboSHAKE128(b'dpspec vector seed ' || label, D = 1, 32 bytes); in"
-    " production each user draws a fresh random seed.",
+    VECTOR_SEED_HEADER + "; in production each user draws a fresh random seed.",
 ]
 
 DISTRIBUTED_HEADER = COMMON_HEADER + [
@@ -289,21 +290,15 @@ class ShuffledFamily(Family):
     def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
         return self.handlers()[op](args)
 
-    def _tests(self, tc: TestNumberer, op: str, params: dict[str, Any],
+    def _group(self, tc: TestNumberer, op: str, params: dict[str, Any],
                cases: list[tuple[str, dict[str, Any]]],
-               invalid: Sequence[tuple[str, dict[str, Any], str]] = ()) -> list[dict[str, Any]]:
+               invalid: Sequence[InvalidCase] = ()) -> dict[str, Any]:
+        """A group of ``op``: the valid ``cases`` (outputs from the reference), then ``invalid``."""
         tests = []
         for label, inputs in cases:
             tests.append(test_entry(tc(), label, inputs, self._run(op, {**params, **inputs})))
-        for label, inputs, flag in invalid:
-            try:
-                self._run(op, {**params, **inputs})
-            except ValueError:
-                pass
-            else:  # pragma: no cover - a generator bug
-                raise RuntimeError(f"{op}: invalid case {label!r} was accepted")
-            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
-        return tests
+        tests += invalid_tests(tc, self.handlers()[op], params, invalid)
+        return {"op": op, "params": params, "tests": tests}
 
     def _seeds(self, label: str, count: int) -> list[str]:
         return [vector_seed(f"shuffled/{label}/{i}").hex() for i in range(count)]
@@ -341,17 +336,15 @@ class ShuffledFamily(Family):
             if i == 0:
                 cases += self._noisy_seeds(f"dist/{i}/noisy", "ghazi.distributed.randomize", params,
                                            label, 2)
-            invalid: list[tuple[str, dict[str, Any], str]] = []
+            invalid: list[InvalidCase] = []
             if i == 0:
                 seed = self._seeds("dist/bad", 1)[0]
                 invalid = [("input above Delta", {"seed": seed, "x": str(delta_sum + 1)}, "BadInput"),
                            ("negative input", {"seed": seed, "x": "-1"}, "BadInput"),
                            ("15-byte seed", {"seed": "00" * 15, "x": "0"}, "BadSeed")]
-            groups.append({"op": "ghazi.distributed.randomize", "params": params,
-                           "tests": self._tests(tc, "ghazi.distributed.randomize", params, cases,
-                                                invalid)})
+            groups.append(self._group(tc, "ghazi.distributed.randomize", params, cases, invalid))
         seed = self._seeds("dist/badparams", 1)[0]
-        bad_params: list[tuple[str, dict[str, Any], str]] = [
+        bad_params: list[InvalidCase] = [
             ("negative lambda", {"noise": {"family": "poisson", "lambda": "-1"}}, "BadNoise"),
             ("p = 1", {"noise": {"family": "negative_binomial", "r": "1", "p": "1"}}, "BadNoise"),
             ("r = 0", {"noise": {"family": "negative_binomial", "r": "0", "p": "1/2"}}, "BadNoise"),
@@ -362,27 +355,22 @@ class ShuffledFamily(Family):
             ("n = 0", {"n": "0"}, "BadUsers"),
             ("Delta = 0", {"Delta": "0"}, "BadDelta"),
         ]
-        tests = []
-        for label, change, flag in bad_params:
-            inputs = {"noise": noise_to_json(Poisson(2)), "n": "10", "Delta": "1", "seed": seed,
-                      "x": "0", **change}
-            tests.extend(self._tests(tc, "ghazi.distributed.randomize", {}, [], [(label, inputs, flag)]))
-        groups.append({"op": "ghazi.distributed.randomize", "params": {}, "tests": tests})
+        base = {"noise": noise_to_json(Poisson(2)), "n": "10", "Delta": "1", "seed": seed, "x": "0"}
+        groups.append(self._group(tc, "ghazi.distributed.randomize", {}, [],
+                                  [(label, {**base, **change}, flag) for label, change, flag in bad_params]))
 
         params = {"noise": noise_to_json(Poisson(35)), "n": "10000", "Delta": "1"}
         cases = [(f"U = {u}", {"plus": str(u)}) for u in (0, 35, 4035, 10_000)]
-        groups.append({"op": "ghazi.distributed.analyze", "params": params,
-                       "tests": self._tests(tc, "ghazi.distributed.analyze", params, cases,
-                                            [("negative count", {"plus": "-1"}, "BadCount")])})
+        groups.append(self._group(tc, "ghazi.distributed.analyze", params, cases,
+                                  [("negative count", {"plus": "-1"}, "BadCount")]))
         params = {"noise": noise_to_json(NegativeBinomial(Fraction(5, 2), Fraction(2, 3))),
                   "n": "7", "Delta": "2"}
         cases = [(f"U = {u}, E[D] = 5", {"plus": str(u)}) for u in (0, 9)]
-        groups.append({"op": "ghazi.distributed.analyze", "params": params,
-                       "tests": self._tests(tc, "ghazi.distributed.analyze", params, cases)})
-        doc = envelope(algorithm="GKMP20 D-distributed mechanism (Algorithms 1, 2)", family=self.name,
-                       schema=DISTRIBUTED_SCHEMA, header=DISTRIBUTED_HEADER, notes=_NOTES,
-                       groups=groups)
-        return VectorFile("shuffled/ghazi_distributed.json", doc, DISTRIBUTED_SCHEMA)
+        groups.append(self._group(tc, "ghazi.distributed.analyze", params, cases))
+        return self.vector_file("shuffled/ghazi_distributed.json",
+                                algorithm="GKMP20 D-distributed mechanism (Algorithms 1, 2)",
+                                schema=DISTRIBUTED_SCHEMA, header=DISTRIBUTED_HEADER, notes=_NOTES,
+                                groups=groups)
 
     def _correlated_file(self) -> VectorFile:
         tc = TestNumberer()
@@ -406,28 +394,24 @@ class ShuffledFamily(Family):
             if i == 0:
                 cases += self._noisy_seeds(f"corr/{i}/noisy", "ghazi.correlated.randomize", params,
                                            label, 2)
-            invalid: list[tuple[str, dict[str, Any], str]] = []
+            invalid: list[InvalidCase] = []
             if i == 0:
                 seed = self._seeds("corr/bad", 1)[0]
                 invalid = [("input 2 is not binary", {"seed": seed, "x": "2"}, "BadInput"),
                            ("negative input", {"seed": seed, "x": "-1"}, "BadInput")]
-            groups.append({"op": "ghazi.correlated.randomize", "params": params,
-                           "tests": self._tests(tc, "ghazi.correlated.randomize", params, cases,
-                                                invalid)})
+            groups.append(self._group(tc, "ghazi.correlated.randomize", params, cases, invalid))
         d1, d2, d3 = (NegativeBinomial(1, a), NegativeBinomial(1, Fraction(1, 5)),
                       NegativeBinomial(Fraction(27, 10), Fraction(987, 1000)))
         params = {"d1": noise_to_json(d1), "d2": noise_to_json(d2), "d3": noise_to_json(d3),
                   "n": "10000"}
         cases = [(f"U+ = {p}, U- = {m}", {"plus": str(p), "minus": str(m)})
                  for p, m in [(0, 0), (4321, 412), (5000, 5001)]]
-        groups.append({"op": "ghazi.correlated.analyze", "params": params,
-                       "tests": self._tests(tc, "ghazi.correlated.analyze", params, cases,
-                                            [("negative count", {"plus": "3", "minus": "-1"},
-                                              "BadCount")])})
-        doc = envelope(algorithm="GKMP20 correlated distributed mechanism (Algorithms 3, 4)",
-                       family=self.name, schema=CORRELATED_SCHEMA, header=CORRELATED_HEADER,
-                       notes=_NOTES, groups=groups)
-        return VectorFile("shuffled/ghazi_correlated.json", doc, CORRELATED_SCHEMA)
+        groups.append(self._group(tc, "ghazi.correlated.analyze", params, cases,
+                                  [("negative count", {"plus": "3", "minus": "-1"}, "BadCount")]))
+        return self.vector_file("shuffled/ghazi_correlated.json",
+                                algorithm="GKMP20 correlated distributed mechanism (Algorithms 3, 4)",
+                                schema=CORRELATED_SCHEMA, header=CORRELATED_HEADER, notes=_NOTES,
+                                groups=groups)
 
     def _histogram_file(self) -> VectorFile:
         tc = TestNumberer()
@@ -446,24 +430,20 @@ class ShuffledFamily(Family):
             buckets = int(params["B"])
             cases = [(f"{label}, x = {j % buckets}", {"seed": s, "x": str(j % buckets)})
                      for j, s in enumerate(self._seeds(f"hist/{i}", 4))]
-            invalid: list[tuple[str, dict[str, Any], str]] = []
+            invalid: list[InvalidCase] = []
             if i == 0:
                 seed = self._seeds("hist/bad", 1)[0]
                 invalid = [("input equal to B", {"seed": seed, "x": params["B"]}, "BadInput")]
-            groups.append({"op": "ghazi.histogram.randomize", "params": params,
-                           "tests": self._tests(tc, "ghazi.histogram.randomize", params, cases,
-                                                invalid)})
+            groups.append(self._group(tc, "ghazi.histogram.randomize", params, cases, invalid))
         params = {**corr, "n": "1000", "B": "3"}
         cases = [
             ("three buckets", {"plus": ["400", "350", "260"], "minus": ["3", "0", "7"]})]
-        groups.append({"op": "ghazi.histogram.analyze", "params": params,
-                       "tests": self._tests(tc, "ghazi.histogram.analyze", params, cases,
-                                            [("two buckets for B = 3",
-                                              {"plus": ["1", "2"], "minus": ["0", "0"]},
-                                              "BadCount")])})
-        doc = envelope(algorithm="GKMP20 histogram (Corollary 2)", family=self.name,
-                       schema=HISTOGRAM_SCHEMA, header=HISTOGRAM_HEADER, notes=_NOTES, groups=groups)
-        return VectorFile("shuffled/ghazi_histogram.json", doc, HISTOGRAM_SCHEMA)
+        groups.append(self._group(tc, "ghazi.histogram.analyze", params, cases,
+                                  [("two buckets for B = 3", {"plus": ["1", "2"], "minus": ["0", "0"]},
+                                    "BadCount")]))
+        return self.vector_file("shuffled/ghazi_histogram.json",
+                                algorithm="GKMP20 histogram (Corollary 2)", schema=HISTOGRAM_SCHEMA,
+                                header=HISTOGRAM_HEADER, notes=_NOTES, groups=groups)
 
     def _histogram_fast_file(self) -> VectorFile:
         tc = TestNumberer()
@@ -487,17 +467,16 @@ class ShuffledFamily(Family):
             buckets = int(params["B"])
             cases = [(f"{label}, x = {(7 * j) % buckets}", {"seed": s, "x": str((7 * j) % buckets)})
                      for j, s in enumerate(self._seeds(f"hist-fast/{i}", 4))]
-            invalid: list[tuple[str, dict[str, Any], str]] = []
+            invalid: list[InvalidCase] = []
             if i == 0:
                 seed = self._seeds("hist-fast/bad", 1)[0]
                 invalid = [("input equal to B", {"seed": seed, "x": params["B"]}, "BadInput"),
                            ("negative input", {"seed": seed, "x": "-1"}, "BadInput")]
-            groups.append({"op": op, "params": params,
-                           "tests": self._tests(tc, op, params, cases, invalid)})
-        doc = envelope(algorithm="GKMP20 histogram randomizer, discrete compound Poisson form "
-                       "(sec. 1.2)", family=self.name, schema=HISTOGRAM_FAST_SCHEMA,
-                       header=HISTOGRAM_FAST_HEADER, notes=_NOTES, groups=groups)
-        return VectorFile("shuffled/ghazi_histogram_fast.json", doc, HISTOGRAM_FAST_SCHEMA)
+            groups.append(self._group(tc, op, params, cases, invalid))
+        return self.vector_file("shuffled/ghazi_histogram_fast.json",
+                                algorithm="GKMP20 histogram randomizer, discrete compound Poisson form"
+                                " (sec. 1.2)", schema=HISTOGRAM_FAST_SCHEMA,
+                                header=HISTOGRAM_FAST_HEADER, notes=_NOTES, groups=groups)
 
 
 _NOTES = {

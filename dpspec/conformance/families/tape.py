@@ -6,12 +6,13 @@ from typing import Any
 
 from dpspec.conformance.jsonargs import COUNT, DEC, HEX, count_arg, hex_arg, int_arg, parse_int
 from dpspec.conformance.vectors import (
+    VECTOR_SEED_HEADER,
     Family,
     Handler,
     TestNumberer,
     VectorFile,
-    envelope,
     family_schema,
+    invalid_tests,
     test_entry,
     vector_seed,
 )
@@ -131,8 +132,7 @@ TAPE_HEADER = [
     "bitsConsumed counts the bits handed out (rejected candidates included);"
     " bytesConsumed = ceil(bitsConsumed / 8), the prefix of S that was needed.",
     "Integers n and values are decimal strings; seeds are hex.",
-    "Vector seeds are TurboSHAKE128(b'dpspec vector seed ' || label, D = 1, 32 bytes);"
-    " never use fixed seeds in production.",
+    VECTOR_SEED_HEADER + "; never use fixed seeds in production.",
 ]
 
 XOF_HEADER = [
@@ -213,12 +213,14 @@ class TapeFamily(Family):
         groups: list[dict[str, Any]] = []
 
         def group(op: str, params: dict[str, Any], cases: list[tuple[str, dict[str, Any], str]]) -> None:
+            """Cases flagged "" or MaxValue are valid, the others invalid (with that flag)."""
             tests = []
             for label, inputs, flag in cases:
-                valid = flag in ("", "MaxValue")
-                outputs = self._run(op, {**params, **inputs}) if valid else None
-                tests.append(test_entry(tc(), label, inputs, outputs, "valid" if valid else "invalid",
-                                        [flag] if flag else []))
+                if flag in ("", "MaxValue"):
+                    tests.append(test_entry(tc(), label, inputs, self._run(op, {**params, **inputs}),
+                                            flags=[flag] if flag else []))
+                else:
+                    tests += invalid_tests(tc, self.handlers()[op], params, [(label, inputs, flag)])
             groups.append({"op": op, "params": params, "tests": tests})
 
         group("tape.bits", {"tag": "vectors/bits"}, [
@@ -262,9 +264,9 @@ class TapeFamily(Family):
             ("a negative algo is rejected", {"algoClass": "0", "algo": "-1", "usage": "0"}, "OutOfRange"),
             ("a negative usage is rejected", {"algoClass": "0", "algo": "0", "usage": "-1"}, "OutOfRange"),
         ])
-        doc = envelope(algorithm="RandomTape-v1 and XofTurboShake128: boundaries", family=self.name,
-                       schema=BOUNDARY_SCHEMA, header=BOUNDARY_HEADER, notes=BOUNDARY_NOTES, groups=groups)
-        return VectorFile(BOUNDARY_PATH, doc, BOUNDARY_SCHEMA)
+        return self.vector_file(BOUNDARY_PATH, algorithm="RandomTape-v1 and XofTurboShake128: boundaries",
+                                schema=BOUNDARY_SCHEMA, header=BOUNDARY_HEADER, notes=BOUNDARY_NOTES,
+                                groups=groups)
 
     # -- generators ------------------------------------------------------------------------
     def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -290,8 +292,7 @@ class TapeFamily(Family):
         for label, inputs in xof_cases:
             tests.append(test_entry(tc(), label, inputs, self._run("xof.next", inputs)))
         bad = {"seed": vector_seed("xof/3", 256).hex(), "dst": "", "binder": "", "lengths": [16]}
-        tests.append(test_entry(tc(), "256-byte seed is rejected", bad, None, "invalid",
-                                ["SeedTooLong"]))
+        tests += invalid_tests(tc, xof_next, {}, [("256-byte seed is rejected", bad, "SeedTooLong")])
         groups.append({"op": "xof.next", "params": {}, "tests": tests})
 
         tests = []
@@ -302,8 +303,8 @@ class TapeFamily(Family):
         ]:
             tests.append(test_entry(tc(), label, inputs, self._run("xof.derive_seed", inputs)))
         bad2: dict[str, Any] = {"seed": vector_seed("xof/5", 31).hex(), "dst": "", "binder": ""}
-        tests.append(test_entry(tc(), "31-byte seed is rejected", bad2, None, "invalid",
-                                ["WrongSeedSize"]))
+        tests += invalid_tests(tc, xof_derive_seed, {},
+                               [("31-byte seed is rejected", bad2, "WrongSeedSize")])
         groups.append({"op": "xof.derive_seed", "params": {}, "tests": tests})
 
         tests = []
@@ -311,17 +312,15 @@ class TapeFamily(Family):
             inputs = {**official, "field": fname, "length": length}
             tests.append(test_entry(tc(), f"{length} elements of {fname}", inputs,
                                     self._run("xof.expand_into_vec", inputs)))
-        bad_vec: list[tuple[str, dict[str, Any], str]] = [
+        tests += invalid_tests(tc, xof_expand_into_vec, {}, [
             ("length 0 is rejected", {**official, "field": "Field64", "length": 0}, "BadLength"),
             ("unknown field is rejected", {**official, "field": "Field32", "length": 4},
              "UnknownField"),
-        ]
-        for label, inputs, flag in bad_vec:
-            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        ])
         groups.append({"op": "xof.expand_into_vec", "params": {}, "tests": tests})
 
-        doc = envelope(
-            algorithm="XofTurboShake128", family=self.name, schema=XOF_SCHEMA,
+        return self.vector_file(
+            "tape/xof_turboshake128.json", algorithm="XofTurboShake128", schema=XOF_SCHEMA,
             header=XOF_HEADER,
             notes={
                 "SeedTooLong": "The seed exceeds 255 bytes, so its length does not fit le8.",
@@ -331,7 +330,6 @@ class TapeFamily(Family):
             },
             groups=groups,
         )
-        return VectorFile("tape/xof_turboshake128.json", doc, XOF_SCHEMA)
 
     def _tape_file(self) -> VectorFile:
         tc = TestNumberer()
@@ -379,11 +377,10 @@ class TapeFamily(Family):
             ("control character in tag is rejected", {"tag": "a\nb"}, "BadTag"),
             ("256-character tag is rejected", {"tag": "t" * 256}, "BadTag"),
         ]
-        for label, change, flag in invalid:
-            inputs = {"seed": vector_seed("tape/invalid").hex(), "tag": "vectors/uniform",
-                      "n": "10", "count": 4}
-            inputs.update(change)
-            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        base = {"seed": vector_seed("tape/invalid").hex(), "tag": "vectors/uniform", "n": "10",
+                "count": 4}
+        tests += invalid_tests(tc, tape_uniform, {}, [(label, {**base, **change}, flag)
+                                                      for label, change, flag in invalid])
         groups.append({"op": "tape.uniform", "params": {}, "tests": tests})
 
         tests = []
@@ -395,8 +392,8 @@ class TapeFamily(Family):
                                     self._run("tape.uniform_mixed", inputs)))
         groups.append({"op": "tape.uniform_mixed", "params": {}, "tests": tests})
 
-        doc = envelope(
-            algorithm="RandomTape-v1", family=self.name, schema=TAPE_SCHEMA, header=TAPE_HEADER,
+        return self.vector_file(
+            "tape/random_tape.json", algorithm="RandomTape-v1", schema=TAPE_SCHEMA, header=TAPE_HEADER,
             notes={
                 "BadModulus": "uniform(n) is defined for n >= 1 only.",
                 "BadSeed": "The seed must have 16 to 255 bytes.",
@@ -404,7 +401,6 @@ class TapeFamily(Family):
             },
             groups=groups,
         )
-        return VectorFile("tape/random_tape.json", doc, TAPE_SCHEMA)
 
 
 FAMILY = TapeFamily()
