@@ -23,12 +23,14 @@ import mpmath
 
 from dpspec.conformance.jsonargs import COUNT, DEC, HEX, RAT, count_arg, hex_arg, int_arg, parse_int
 from dpspec.conformance.vectors import (
+    VECTOR_SEED_HEADER,
     Family,
     Handler,
+    InvalidCase,
     TestNumberer,
     VectorFile,
-    envelope,
     family_schema,
+    invalid_tests,
     test_entry,
     vector_seed,
 )
@@ -223,8 +225,8 @@ IDEAL_HEADER = [
     " m coins chi_i = bernoulli(1/m) for i = 0..m-1 (all m drawn); the wait is"
     " K * min{i : chi_i = 1}, or null if no chi_i is 1 or the device did not participate."
     " `count` devices draw from one tape in turn.",
-    "Rationals are decimal strings 'a/b' or '0.25'. Seeds are hex; vector seeds are"
-    " TurboSHAKE128(b'dpspec vector seed ' || label, D = 1, 32 bytes).",
+    "Rationals are decimal strings 'a/b' or '0.25'. Seeds are hex; "
+    + VECTOR_SEED_HEADER[0].lower() + VECTOR_SEED_HEADER[1:] + ".",
 ]
 
 
@@ -460,11 +462,11 @@ class Sa2Family(Family):
             ("an unknown field", {**base, "sigma": "1"}, ["1", "0", "0"]),
             ("another randomizer's name", {**base, "name": "rappor"}, ["1", "0", "0"]),
         ]
-        for label, r, update in bad:
-            inp = inputs("sa2/fl/bad", r, update)
-            tests.append(test_entry(tc(), label, inp, None, "invalid", ["BadParameter"]))
-        doc = envelope(
-            algorithm="SA2-gaussian-vector-randomizer", family=self.name, schema=FL_SCHEMA,
+        tests += invalid_tests(tc, h_gaussian_vector, {},
+                               [(label, inputs("sa2/fl/bad", r, update), "BadParameter")
+                                for label, r, update in bad])
+        return self.vector_file(
+            "sa2/fl_randomizer.json", algorithm="SA2-gaussian-vector-randomizer", schema=FL_SCHEMA,
             header=[
                 "The federated-learning randomizer of SA2 (dpspec.spec.sa2.fl; Talwar et al."
                 " Examples 3 and 5, sec. 4.5). All arithmetic is exact (no floating point).",
@@ -488,7 +490,6 @@ class Sa2Family(Family):
                    "OverNorm": "The noised report exceeds the norm bound (not uploaded).",
                    "BadParameter": "A parameter or the update fails its check."},
             groups=[{"op": "sa2.gaussian_vector", "params": {}, "tests": tests}])
-        return VectorFile("sa2/fl_randomizer.json", doc, FL_SCHEMA)
 
     def _recipes_file(self) -> VectorFile:
         tc = TestNumberer()
@@ -585,8 +586,8 @@ class Sa2Family(Family):
             inputs = {"recipe": rec}
             tests.append(test_entry(tc(), label, inputs, self._run("sa2.recipe_check", inputs),
                                     flags=flags))
-        doc = envelope(
-            algorithm="SA2-recipe-check", family=self.name, schema=RECIPES_SCHEMA,
+        return self.vector_file(
+            "sa2/recipe_checks.json", algorithm="SA2-recipe-check", schema=RECIPES_SCHEMA,
             header=[
                 "The client's verdict on a recipe (dpspec.spec.sa2.protocol.check_recipe with a"
                 " budget of 10^9 and one query): 'accepted' or the reason code of the refusal;"
@@ -617,7 +618,6 @@ class Sa2Family(Family):
                                "coarse discrete noise.",
             },
             groups=[{"op": "sa2.recipe_check", "params": {}, "tests": tests}])
-        return VectorFile("sa2/recipe_checks.json", doc, RECIPES_SCHEMA)
 
     def _tokens_file(self) -> VectorFile:
         tc = TestNumberer()
@@ -654,10 +654,9 @@ class Sa2Family(Family):
             tests.append(test_entry(tc(), label, inputs,
                                     self._run("sa2.token_verify", {**params, **inputs})))
         groups.append({"op": "sa2.token_verify", "params": params, "tests": tests})
-        doc = envelope(
-            algorithm="SA2-tokens-RSABSSA-SHA384-PSS-Deterministic", family=self.name,
+        return self.vector_file(
+            "sa2/tokens.json", algorithm="SA2-tokens-RSABSSA-SHA384-PSS-Deterministic",
             schema=TOKENS_SCHEMA, header=TOKENS_HEADER, notes={}, groups=groups)
-        return VectorFile("sa2/tokens.json", doc, TOKENS_SCHEMA)
 
     def _protocol_file(self) -> VectorFile:
         tc = TestNumberer()
@@ -726,15 +725,16 @@ class Sa2Family(Family):
         wrong_key = recipe(rr, 3, "1/2", leader_pk=dep.helper_hpke.public_key,
                            helper_pk=dep.leader_hpke.public_key)
         refused = recipe(rr, 3, "1/2", accountant="rappor-clone")
-        for label, rec, flag in [("the recipe names other aggregator keys", wrong_key,
-                                  "KeyMismatch"),
-                                 ("the client refuses the recipe (accountant not applicable)",
-                                  refused, "RecipeRefused")]:
-            inputs = {**keys, "recipe": rec, "seed": vector_seed("sa2/collection/bad").hex(),
-                      "data": data("sa2/collection/bad", 4, 4), "malicious": 0, "dropRate": "0"}
-            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
-        doc = envelope(
-            algorithm="SA2-protocol-transcript", family=self.name, schema=PROTOCOL_SCHEMA,
+        bad_run = {**keys, "seed": vector_seed("sa2/collection/bad").hex(),
+                   "data": data("sa2/collection/bad", 4, 4), "malicious": 0, "dropRate": "0"}
+        tests += invalid_tests(tc, h_collection, {}, [
+            ("the recipe names other aggregator keys", {**bad_run, "recipe": wrong_key},
+             "KeyMismatch"),
+            ("the client refuses the recipe (accountant not applicable)",
+             {**bad_run, "recipe": refused}, "RecipeRefused")])
+        return self.vector_file(
+            "sa2/protocol_transcripts.json", algorithm="SA2-protocol-transcript",
+            schema=PROTOCOL_SCHEMA,
             header=PROTOCOL_HEADER,
             notes={
                 "Malicious": "Malicious devices j = 0..K-1 (kinds invalid_proof, forged_token, "
@@ -764,7 +764,6 @@ class Sa2Family(Family):
             },
             groups=[{"op": "sa2.collection", "params": {}, "tests": tests}],
         )
-        return VectorFile("sa2/protocol_transcripts.json", doc, PROTOCOL_SCHEMA)
 
     def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
         return self.handlers()[op](args)
@@ -790,12 +789,10 @@ class Sa2Family(Family):
         inputs = {"B": "1", "dimension": 2, "messages": [["1", "-3"], ["4", "5"]]}
         tests.append(test_entry(tc(), "negative coordinates add like any integers", inputs,
                                 self._run("sa2.aggregate", inputs)))
-        bad_agg: list[tuple[str, dict[str, Any], str]] = [
-            ("B = 0 is rejected", {"B": "0"}, "BadCohortSize"),
-            ("message of the wrong length", {"messages": [["1"]]}, "BadMessage")]
-        for label, change, flag in bad_agg:
-            inputs = {"B": "1", "dimension": 2, "messages": three, **change}
-            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        agg_base: dict[str, Any] = {"B": "1", "dimension": 2, "messages": three}
+        tests += invalid_tests(tc, h_aggregate, {}, [
+            ("B = 0 is rejected", {**agg_base, "B": "0"}, "BadCohortSize"),
+            ("message of the wrong length", {**agg_base, "messages": [["1"]]}, "BadMessage")])
         groups.append({"op": "sa2.aggregate", "params": {}, "tests": tests})
 
         # SA_B^Dec, Poisson
@@ -812,11 +809,11 @@ class Sa2Family(Family):
                       "q": q, "B": B, "dimension": dim, "messages": msgs(f"sa2/p/{i}", k, dim)}
             tests.append(test_entry(tc(), label, inputs,
                                     self._run("sa2.samplable_aggregate", inputs)))
-        for label, q, flag in [("q > 1 is rejected", "3/2", "BadRate"),
-                               ("negative q is rejected", "-1/2", "BadRate")]:
-            inputs = {"seed": vector_seed("sa2/poisson/bad").hex(), "tag": "sa2/poisson",
-                      "q": q, "B": "1", "dimension": 1, "messages": msgs("sa2/p/bad", 4, 1)}
-            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
+        bad_poisson = {"seed": vector_seed("sa2/poisson/bad").hex(), "tag": "sa2/poisson",
+                       "B": "1", "dimension": 1, "messages": msgs("sa2/p/bad", 4, 1)}
+        tests += invalid_tests(tc, h_poisson, {}, [
+            (label, {**bad_poisson, "q": q}, "BadRate")
+            for label, q in [("q > 1 is rejected", "3/2"), ("negative q is rejected", "-1/2")]])
         groups.append({"op": "sa2.samplable_aggregate", "params": {}, "tests": tests})
 
         # fixed size
@@ -841,14 +838,14 @@ class Sa2Family(Family):
             inputs = {"t0": "0", "K": K, "B": B, "dimension": 1, "messages": four, "times": times}
             tests.append(test_entry(tc(), label, inputs,
                                     self._run("sa2.time_bounded_aggregate", inputs)))
-        for label, times, flag in [("arrival before t0", ["-1", "0", "1", "2"], "BadTimes"),
-                                   ("times out of order", ["0", "2", "1", "3"], "BadTimes")]:
-            inputs = {"t0": "0", "K": "10", "B": "1", "dimension": 1, "messages": four,
-                      "times": times}
-            tests.append(test_entry(tc(), label, inputs, None, "invalid", [flag]))
-        inputs = {"t0": "0", "K": "0", "B": "1", "dimension": 1, "messages": four,
-                  "times": ["0", "0", "0", "0"]}
-        tests.append(test_entry(tc(), "K = 0 is rejected", inputs, None, "invalid", ["BadWindow"]))
+        timed: dict[str, Any] = {"t0": "0", "K": "10", "B": "1", "dimension": 1,
+                                 "messages": four}
+        bad_times: list[InvalidCase] = [
+            ("arrival before t0", {**timed, "times": ["-1", "0", "1", "2"]}, "BadTimes"),
+            ("times out of order", {**timed, "times": ["0", "2", "1", "3"]}, "BadTimes"),
+            ("K = 0 is rejected", {**timed, "K": "0", "times": ["0", "0", "0", "0"]},
+             "BadWindow")]
+        tests += invalid_tests(tc, h_time_bounded, {}, bad_times)
         groups.append({"op": "sa2.time_bounded_aggregate", "params": {}, "tests": tests})
 
         # donation time
@@ -861,13 +858,15 @@ class Sa2Family(Family):
                       "tag": "sa2/donation_time", "q": q, "m": m, "K": K, "count": count}
             tests.append(test_entry(tc(), label, inputs,
                                     self._run("sa2.donation_schedule", inputs)))
-        inputs = {"seed": vector_seed("sa2/donation/bad").hex(), "tag": "sa2/donation_time",
-                  "q": "1", "m": "0", "K": "1", "count": 1}
-        tests.append(test_entry(tc(), "m = 0 is rejected", inputs, None, "invalid", ["BadM"]))
+        tests += invalid_tests(tc, h_donation, {}, [(
+            "m = 0 is rejected", {"seed": vector_seed("sa2/donation/bad").hex(),
+                                  "tag": "sa2/donation_time", "q": "1", "m": "0", "K": "1",
+                                  "count": 1}, "BadM")])
         groups.append({"op": "sa2.donation_schedule", "params": {}, "tests": tests})
 
-        doc = envelope(
-            algorithm="SA2-ideal-functionality", family=self.name, schema=IDEAL_SCHEMA,
+        return self.vector_file(
+            "sa2/ideal_functionality.json", algorithm="SA2-ideal-functionality",
+            schema=IDEAL_SCHEMA,
             header=IDEAL_HEADER,
             notes={
                 "BadCohortSize": "B must be an integer >= 1.",
@@ -879,7 +878,6 @@ class Sa2Family(Family):
             },
             groups=groups,
         )
-        return VectorFile("sa2/ideal_functionality.json", doc, IDEAL_SCHEMA)
 
 
 FAMILY = Sa2Family()
