@@ -53,6 +53,30 @@ def privacy_json(recipe: protocol.Recipe, stmt: Any) -> dict[str, Any]:
                if count_stmt is not None else {})}
 
 
+def summary_rows(recipe: protocol.Recipe, out: dict[str, Any]) -> list[tuple[str, str]]:
+    """The ``reports``, ``accepted``, ``rejected`` and ``release`` rows of the text summary of
+    ``dpspec sa2 simulate`` (both engines), from its ``--json`` object ``out``; the reports row
+    counts tokens only if ``out`` has ``tokensIssued`` (the protocol engine)."""
+    real = out["participants"] - out["overweight"]
+    malicious = out["reportsSent"] - real - out["dummies"]
+    tokens = (f", {out['tokensIssued']} tokens issued" if "tokensIssued" in out else "")
+    fixed = recipe.sampling == "fixed_size"
+    rejected = ", ".join(f"{k} {v}" for k, v in sorted(out["rejected"].items())) or "none"
+    release = out["release"]
+    return [
+        ("reports", f"{real} real + {out['dummies']} dummy + {malicious} malicious = "
+                    f"{out['reportsSent']} sent ({out['overweight']} honest reports over "
+                    f"max_weight not sent), {out['dropped']} dropped{tokens}"),
+        ("accepted", str(out["accepted"]) + (f" ({out['aggregated']} aggregated: fixed-size "
+                                             "sample)" if fixed else "")),
+        ("rejected", rejected),
+        ("release", ("no output (fewer than B accepted reports" + (
+            f", or fewer than the population {recipe.population} in fixed-size mode)"
+            if fixed else ")")) if release is None
+         else "[" + ", ".join(str(x) for x in release) + "]"),
+    ]
+
+
 def _buckets(recipe: protocol.Recipe, seed: bytes, clients: int) -> NDArray[Any]:
     """The devices' buckets: the synthetic data of ``dpspec sa2 simulate`` (tape ``sa2/sim/data``),
     for a recipe with a query its synthetic records mapped through the query (a Python loop)."""
@@ -109,7 +133,6 @@ def run(args: argparse.Namespace, recipe: protocol.Recipe, stmt: Any, dep: proto
         print(json.dumps(out, sort_keys=True))
         return status
     r = population.check_supported(recipe)
-    rejected = ", ".join(f"{k} {v}" for k, v in sorted(res.rejected.items())) or "none"
     lines = [
         ("engine", "population (ideal release on the protocol's coins; no cryptography)"),
         ("recipe", f"{recipe.recipe_id}: {r.name} (k = {r.k}, flip = {r.flip}), "
@@ -118,17 +141,7 @@ def run(args: argparse.Namespace, recipe: protocol.Recipe, stmt: Any, dep: proto
                     f"in the SA2 model; ({out['privacy']['aggregator']['epsilon']}, "
                     f"{out['privacy']['aggregator']['delta']})-DP in the aggregator model"),
         ("clients", f"{args.clients} honest, {args.malicious} malicious"),
-        ("reports", f"{res.participants - res.overweight} real + {res.dummies} dummy + "
-                    f"{res.sent - res.participants + res.overweight - res.dummies} malicious = "
-                    f"{res.sent} sent ({res.overweight} honest reports over max_weight not "
-                    f"sent), {res.dropped} dropped"),
-        ("accepted", str(res.accepted) + (f" ({res.aggregated} aggregated: fixed-size sample)"
-                                          if recipe.sampling == "fixed_size" else "")),
-        ("rejected", rejected),
-        ("release", ("no output (fewer than B accepted reports" + (
-            f", or fewer than the population {recipe.population} in fixed-size mode)"
-            if recipe.sampling == "fixed_size" else ")")) if res.release is None
-         else "[" + ", ".join(str(x) for x in res.release) + "]"),
+        *summary_rows(recipe, out),
     ]
     if aud is not None:
         lines.append(("audit", f"full protocol for {len(aud.devices)} random participants: "

@@ -332,7 +332,6 @@ def run_simulate(args: argparse.Namespace) -> int:
         return 0
     r = recipe.randomizer
     assert isinstance(r, Randomizer)  # the federated-learning path is run_rounds
-    rejected = ", ".join(f"{k} {v}" for k, v in sorted(res.outcome.rejected.items())) or "none"
     lines = [
         ("recipe", f"{recipe.recipe_id}: {r.name} (k = {r.k}, flip = {r.flip}), "
                    f"B = {recipe.B}, q = {recipe.q}, q' = {recipe.dummy_rate}"),
@@ -345,18 +344,7 @@ def run_simulate(args: argparse.Namespace) -> int:
                      f"{out['privacy']['count']['delta']})-DP (dummy reports, sec. 4.6)")]
           if "count" in out["privacy"] else []),
         ("clients", f"{args.clients} honest, {args.malicious} malicious"),
-        ("reports", f"{res.participants - res.overweight} real + {res.dummies} dummy + "
-                    f"{res.sent - res.participants + res.overweight - res.dummies} malicious = "
-                    f"{res.sent} sent ({res.overweight} honest reports over max_weight not "
-                    f"sent), {res.dropped} dropped, {res.tokens_issued} tokens issued"),
-        ("accepted", str(res.outcome.accepted) + (
-            f" ({res.outcome.aggregated} aggregated: fixed-size sample)"
-            if recipe.sampling == "fixed_size" else "")),
-        ("rejected", rejected),
-        ("release", ("no output (fewer than B accepted reports" + (
-            f", or fewer than the population {recipe.population} in fixed-size mode)"
-            if recipe.sampling == "fixed_size" else ")")) if res.release is None
-         else "[" + ", ".join(str(x) for x in res.release) + "]"),
+        *sa2_scale.summary_rows(recipe, out),
         ("time", f"{elapsed:.1f} s"),
     ]
     for key, value in lines:
