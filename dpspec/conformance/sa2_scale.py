@@ -53,6 +53,20 @@ def privacy_json(recipe: protocol.Recipe, stmt: Any) -> dict[str, Any]:
                if count_stmt is not None else {})}
 
 
+def _no_output_reason(recipe: protocol.Recipe, out: dict[str, Any]) -> str:
+    """Why the aggregators released nothing, in the order they check (sec. 4.7 rate validation,
+    then B, then the fixed-size pool)."""
+    limit = recipe.max_reports()
+    delivered = out["reportsSent"] - out["dropped"]
+    if limit is not None and delivered > limit:
+        return (f"{delivered} reports delivered, above the rate limit of {limit}: twice the "
+                "expected number, sec. 4.7")
+    if recipe.sampling == "fixed_size":
+        return (f"fixed size: not exactly B = {recipe.B} aggregated out of at least the "
+                f"population {recipe.population} accepted")
+    return f"fewer than B = {recipe.B} accepted reports"
+
+
 def summary_rows(recipe: protocol.Recipe, out: dict[str, Any]) -> list[tuple[str, str]]:
     """The ``reports``, ``accepted``, ``rejected`` and ``release`` rows of the text summary of
     ``dpspec sa2 simulate`` (both engines), from its ``--json`` object ``out``; the reports row
@@ -70,10 +84,8 @@ def summary_rows(recipe: protocol.Recipe, out: dict[str, Any]) -> list[tuple[str
         ("accepted", str(out["accepted"]) + (f" ({out['aggregated']} aggregated: fixed-size "
                                              "sample)" if fixed else "")),
         ("rejected", rejected),
-        ("release", ("no output (fewer than B accepted reports" + (
-            f", or fewer than the population {recipe.population} in fixed-size mode)"
-            if fixed else ")")) if release is None
-         else "[" + ", ".join(str(x) for x in release) + "]"),
+        ("release", "[" + ", ".join(str(x) for x in release) + "]" if release is not None
+         else f"no output ({_no_output_reason(recipe, out)})"),
     ]
 
 
