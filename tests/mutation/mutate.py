@@ -77,7 +77,9 @@ DOC_JSON = REPO / "docs" / "mutation.json"
 AREAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "samplers": (("samplers",), ("test_samplers.py", "test_samplers_spec.py", "test_samplers_stats.py")),
     "mechanisms": (("mechanisms",), ("test_mechanisms.py",)),
-    "policies": (("policies",), ("test_policies.py", "test_policies_accounting.py")),
+    "policies": (("policies",), ("test_policies.py", "test_policies_accounting.py",
+                                 "test_policies_adjacency.py", "test_policies_corruption.py",
+                                 "test_policies_dap.py")),
     "vdaf": (("vdaf", "flp", "field.py", "ntt.py"),
              ("test_field.py", "test_ntt.py", "test_flp.py", "test_flp_poly.py", "test_prio3.py")),
     "tape": (("tape.py", "xof.py"), ("test_tape.py", "test_xof.py")),
@@ -85,7 +87,8 @@ AREAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                        "test_sa2_hpke.py", "test_sa2_equivalence.py")),
     "shuffled": (("shuffled",), ("test_shuffled.py", "test_shuffled_params.py", "test_shuffled_sim.py")),
     "accounting": (("accounting",), ("test_accounting.py",)),
-    "core": (("rational.py", "distributions.py", "encoding.py"), ("test_distributions.py",)),
+    "mjtb": (("mjtb",), ("test_mjtb_discovery.py", "test_mjtb_recipe.py")),
+    "core": (("rational.py", "distributions.py", "encoding.py", "lazy.py"), ("test_distributions.py",)),
 }
 
 
@@ -358,32 +361,67 @@ def vectors_dir() -> Path:
     return REPO / "vectors"
 
 
-def check_families(names: Sequence[str], committed: dict[str, str]) -> str | None:
-    """For each named family in turn (cheapest first): regenerate its files and compare each with
-    the committed text, then replay its committed vectors against the (possibly mutated)
-    reference. None if nothing differs; else the first difference."""
-    from dpspec.conformance.store import replay
-    from dpspec.conformance.vectors import canonical_json
+def family_paths(name: str, committed: dict[str, str]) -> list[str]:
+    """The committed vector files of family ``name`` (its folder under vectors/, no index)."""
+    return sorted(p for p in committed if p.startswith(name + "/") and not p.endswith("INDEX.json"))
 
-    for name in names:  # only the families asked for are imported
-        family = importlib.import_module(f"dpspec.conformance.families.{name}").FAMILY
-        seen = []
-        for vf in family.files():
-            seen.append(vf.path)
-            if committed.get(vf.path) != canonical_json(vf.doc):
-                return f"{vf.path} differs"
-        missing = sorted(p for p in committed if p.startswith(name + "/") and p not in seen
-                         and not p.endswith("INDEX.json"))
-        if missing:
-            return f"{missing[0]} no longer generated"
-        for schema_name, schema in family.schemas().items():
-            if committed.get(f"schema/{schema_name}") not in (None, canonical_json(schema)):
-                return f"schema/{schema_name} differs"
-        for path in sorted(seen):
-            for case in family.cases(path, json.loads(committed[path])):
+
+def _family(name: str) -> Any:
+    from dpspec.conformance.families import get_family
+
+    return get_family(name)
+
+
+def replay_cases(name: str, committed: dict[str, str], only: set[int] | None = None) -> str | None:
+    """Replay the committed cases of family ``name`` (all of them, or the ones numbered in
+    ``only``, in the order of :func:`family_paths`) against the (possibly mutated) reference;
+    None if each behaves as its vector says, else the first difference."""
+    from dpspec.conformance.store import replay
+
+    family = _family(name)
+    index = 0
+    for path in family_paths(name, committed):
+        for case in family.cases(path, json.loads(committed[path])):
+            if only is None or index in only:
                 why = replay(family, case)
                 if why is not None:
                     return f"{path} tcId {case.tc_id}: {why}"
+            index += 1
+    return None
+
+
+def regenerate(name: str, committed: dict[str, str]) -> str | None:
+    """Regenerate family ``name`` and compare each file and schema with the committed text."""
+    from dpspec.conformance.vectors import canonical_json
+
+    family = _family(name)
+    seen = []
+    for vf in family.files():
+        seen.append(vf.path)
+        if committed.get(vf.path) != (vf.text if vf.text is not None else canonical_json(vf.doc)):
+            return f"{vf.path} differs"
+    missing = [p for p in family_paths(name, committed) if p not in seen]
+    if missing:
+        return f"{missing[0]} no longer generated"
+    for schema_name, schema in family.schemas().items():
+        if committed.get(f"schema/{schema_name}") not in (None, canonical_json(schema)):
+            return f"schema/{schema_name} differs"
+    return None
+
+
+def check_families(names: Sequence[str], committed: dict[str, str]) -> str | None:
+    """What ``dpspec vectors check`` does, restricted to the named families: replay every
+    committed case of each (cheapest family first; a replay stops at the first failing case),
+    then regenerate each and compare with the committed files. None if nothing differs; else
+    the first difference. Replaying first changes no verdict, only how soon a kill is seen."""
+    for name in names:
+        why = replay_cases(name, committed)
+        if why is not None:
+            return why
+    for name in names:
+        why = regenerate(name, committed)
+        if why is not None:
+            return why
     return None
 
 
@@ -397,6 +435,21 @@ def vectors_digest() -> str:
     h = hashlib.sha256()
     for path, text in sorted(committed_texts().items()):
         h.update(path.encode() + b"\0" + hashlib.sha256(text.encode()).digest())
+    return h.hexdigest()
+
+
+def families_digest(names: Sequence[str], committed: dict[str, str] | None = None) -> str:
+    """Digest of the committed vectors of the named families: a survivor is re-run only if the
+    vectors of a family that reaches it changed (an unreached mutant, ``names`` empty, is
+    re-examined whenever any vector changed)."""
+    if not names:
+        return vectors_digest()
+    committed = committed_texts() if committed is None else committed
+    h = hashlib.sha256()
+    for name in sorted(names):
+        h.update(name.encode() + b"\0")
+        for path in family_paths(name, committed):
+            h.update(path.encode() + b"\0" + hashlib.sha256(committed[path].encode()).digest())
     return h.hexdigest()
 
 
@@ -415,65 +468,121 @@ def file_digest(rel: str) -> str:
 
 # -- baseline: which family reaches which line ---------------------------------------------------
 def _trace_family(name: str, committed: dict[str, str]) -> dict[str, Any]:
-    """In the current (child) process: run family ``name`` under a tracer; the lines of
-    dpspec/spec it executed, per file."""
+    """In the current (child) process: run family ``name`` (replay of each committed case, then
+    regeneration) under a tracer. Returns the lines of dpspec/spec executed by the whole run
+    (``lines``: file -> lines) and, for the replay, which case executed which line
+    (``case_lines``: file -> line -> numbers of the cases, in :func:`replay_cases` order)."""
     spec_prefix = str(SPEC) + os.sep
     hits: dict[str, set[int]] = {}
+    case_hits: dict[str, dict[int, set[int]]] = {}
+    current = [-1]  # number of the case being replayed; -1 during regeneration
 
     def local(frame: FrameType, event: str, arg: Any) -> Any:
         if event == "line":
-            hits[frame.f_code.co_filename].add(frame.f_lineno)
+            fn = frame.f_code.co_filename
+            hits[fn].add(frame.f_lineno)
+            if current[0] >= 0:
+                case_hits.setdefault(fn, {}).setdefault(frame.f_lineno, set()).add(current[0])
         return local
 
     def glob(frame: FrameType, event: str, arg: Any) -> Any:
         fn = frame.f_code.co_filename
         if fn.startswith(spec_prefix):
             hits.setdefault(fn, set()).add(frame.f_lineno)
+            if current[0] >= 0:
+                case_hits.setdefault(fn, {}).setdefault(frame.f_lineno, set()).add(current[0])
             return local
         return None
 
     fresh_dpspec(None)
     from dpspec.conformance.families import all_families
+    from dpspec.conformance.store import replay
 
     all_families()  # every import happens here, untraced (module-level code runs at import)
+    family = _family(name)
     start = time.perf_counter()
     sys.settrace(glob)
     try:
-        problem = check_families([name], committed)
+        problem = None
+        for path in family_paths(name, committed):
+            for case in family.cases(path, json.loads(committed[path])):
+                current[0] += 1
+                why = replay(family, case)
+                if why is not None and problem is None:
+                    problem = f"{path} tcId {case.tc_id}: {why}"
+        n_cases = current[0] + 1
+        current[0] = -1
+        replay_secs = time.perf_counter() - start
+        problem = problem or regenerate(name, committed)
     finally:
         sys.settrace(None)
     secs = time.perf_counter() - start
     if problem is not None:
         raise RuntimeError(f"baseline: family {name} does not reproduce its vectors: {problem}")
-    lines = {Path(f).resolve().relative_to(REPO).as_posix(): sorted(v) for f, v in hits.items()}
-    return {"lines": lines, "secs": secs}
+
+    def rel(f: str) -> str:
+        return Path(f).resolve().relative_to(REPO).as_posix()
+
+    return {"lines": {rel(f): sorted(v) for f, v in hits.items()}, "secs": secs,
+            "replay_secs": replay_secs, "cases": n_cases,
+            "case_lines": {rel(f): {str(line): sorted(c) for line, c in d.items()}
+                           for f, d in case_hits.items()}}
 
 
-Coverage = dict[str, dict[str, Any]]  # family -> {"lines": file -> executed lines, "secs": traced time}
+Coverage = dict[str, dict[str, Any]]  # family -> the dict of :func:`_trace_family`
+
+
+def _family_digest(name: str, committed: dict[str, str]) -> str:
+    """What a family's trace depends on: every source of dpspec outside the family modules, the
+    family's own module and the family modules it imports, and its committed vectors (so that new
+    vectors in one family re-trace that family only)."""
+    fam_dir = REPO / "dpspec" / "conformance" / "families"
+    module = fam_dir / (name.replace("-", "_") + ".py")
+    own = {module}
+    for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+        source = node.module or "" if isinstance(node, ast.ImportFrom) else ""
+        if source.startswith("dpspec.conformance.families."):
+            own.add(fam_dir / (source.rsplit(".", 1)[1] + ".py"))
+    h = hashlib.sha256()
+    for p in sorted((REPO / "dpspec").rglob("*.py")):
+        if p.parent != fam_dir or p in own or p.name == "__init__.py":
+            h.update(p.relative_to(REPO).as_posix().encode() + p.read_bytes())
+    h.update(families_digest([name], committed).encode())
+    return h.hexdigest()[:16]
 
 
 def baseline(families: Sequence[str], committed: dict[str, str], timeout: float) -> Coverage:
-    """Family -> file -> executed lines (cached by the digest of the sources and vectors)."""
-    h = hashlib.sha256()
-    for p in sorted((REPO / "dpspec").rglob("*.py")):
-        h.update(p.relative_to(REPO).as_posix().encode() + p.read_bytes())
-    h.update(vectors_digest().encode())
-    cache = CACHE_DIR / f"baseline-{h.hexdigest()[:16]}.json"
-    if cache.is_file():
-        data: Coverage = json.loads(cache.read_text())
-        if set(families) <= set(data):
-            return data
+    """Family -> its traced run (one cache file per family, keyed by the digest of the sources
+    and vectors, so that an interrupted baseline keeps the families already traced)."""
+    digest = {name: _family_digest(name, committed) for name in families}
     out: Coverage = {}
+    todo = []
+    for name in families:
+        cache = CACHE_DIR / f"trace-{name}-{digest[name]}.json"
+        if cache.is_file():
+            out[name] = json.loads(cache.read_text())
+        else:
+            todo.append(name)
     jobs: list[Job] = [(name, (lambda name=name: _trace_family(name, committed)), timeout)
-                       for name in families]
-    for name, (status, payload, _secs) in zip(families, run_forked(jobs, workers=2), strict=True):
-        if status != "ok":
-            raise RuntimeError(f"baseline of family {name}: {status} {payload}")
-        out[name] = payload
-        print(f"baseline: {name} traced ({payload['secs']:.1f} s)", file=sys.stderr)
+                       for name in todo]
     CACHE_DIR.mkdir(exist_ok=True)
-    cache.write_text(json.dumps(out))
-    return out
+
+    def done(i: int, outcome: Outcome) -> None:
+        status, payload, _secs = outcome
+        name = todo[i]
+        if status != "ok":
+            failed.append(f"baseline of family {name}: {status} {payload}")
+            return
+        (CACHE_DIR / f"trace-{name}-{digest[name]}.json").write_text(json.dumps(payload))
+        out[name] = payload
+        print(f"baseline: {name} traced ({payload['secs']:.1f} s, replay {payload['replay_secs']:.1f} s, "
+              f"{payload['cases']} cases)", file=sys.stderr)
+
+    failed: list[str] = []
+    run_forked(jobs, workers=2, on_done=done)
+    if failed:
+        raise RuntimeError("; ".join(failed))
+    return {name: out[name] for name in families}
 
 
 # -- forked workers --------------------------------------------------------------------------------
@@ -629,16 +738,41 @@ def reaching_families(m: Mutant, cov: Coverage) -> list[str]:
     if not m.in_function:
         spec_files, family_names = _importers(m.path)
         files = spec_files | {m.path}
-        return [n for n in names if n in family_names or files & set(cov[n]["lines"])]
+        return [n for n in names if n.replace("-", "_") in family_names or files & set(cov[n]["lines"])]
     span = set(range(m.line, m.end_line + 1))
     return [n for n in names if span & set(cov[n]["lines"].get(m.path, ()))]
 
 
-def _vector_job(m: Mutant, families: list[str], committed: dict[str, str]) -> Callable[[], Any]:
+def targeted_cases(m: Mutant, cov: Coverage) -> dict[str, set[int]]:
+    """Family -> the numbers of its committed cases whose replay executed a line of the mutant
+    (empty for a mutant at module or class level, which acts at import)."""
+    if not m.in_function:
+        return {}
+    out: dict[str, set[int]] = {}
+    for name, data in cov.items():
+        by_line = data.get("case_lines", {}).get(m.path, {})
+        cases = {c for line in range(m.line, m.end_line + 1) for c in by_line.get(str(line), ())}
+        if cases:
+            out[name] = cases
+    return out
+
+
+def _vector_job(m: Mutant, families: list[str], committed: dict[str, str],
+                targeted: dict[str, set[int]]) -> Callable[[], Any]:
+    """First replay the cases that executed the mutant's lines in the baseline (a difference
+    there is a kill, found in a fraction of the family's time); if none differs, the full check
+    of :func:`check_families`, so that a survivor is always confirmed by every reaching family
+    (a case can also depend on the mutant through state, e.g. a cache filled by an earlier case,
+    and a regenerated file through the generator's own calls)."""
     code = mutated_code(m)  # in the parent: a failure here is the tool's, not a kill
 
     def job() -> Any:
         fresh_dpspec(m, code)
+        for name in families:
+            if targeted.get(name):
+                why = replay_cases(name, committed, targeted[name])
+                if why is not None:
+                    return why
         return check_families(families, committed)
     return job
 
@@ -697,22 +831,34 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
     results: list[Result] = []
     jobs: list[Job] = []
     pending: list[tuple[Mutant, list[str]]] = []
+    reach = {m.key: reaching_families(m, cov) for m in mutants} if mode == "vectors" else {}
+    fam_digest: dict[tuple[str, ...], str] = {}
+
+    def evidence_of(m: Mutant) -> str:
+        """Vectors mode: the digest of the vectors of the families that reach the mutant."""
+        if mode != "vectors":
+            return evidence
+        names = tuple(reach[m.key])
+        if names not in fam_digest:
+            fam_digest[names] = families_digest(names, committed)
+        return fam_digest[names]
+
     for m in mutants:
         old = journal.get((mode, m.key))
         if (not force and old is not None and old.file_sha == digests[m.path]
-                and (old.status != "survived" and old.status != "unreached" or old.evidence_sha == evidence)):
+                and (old.status not in ("survived", "unreached") or old.evidence_sha == evidence_of(m))):
             results.append(old)
             continue
         if mode == "vectors":
-            fams_for = reaching_families(m, cov)
+            fams_for = reach[m.key]
             if not fams_for:
                 r = Result(m.key, area, mode, "unreached", "no vector family executes this line",
-                           m.path, m.line, m.op, digests[m.path], evidence)
+                           m.path, m.line, m.op, digests[m.path], evidence_of(m))
                 _append(r)
                 results.append(r)
                 continue
             limit = timeout or 10.0 + 2 * sum(cov[n]["secs"] for n in fams_for)
-            jobs.append((m.key, _vector_job(m, fams_for, committed), limit))
+            jobs.append((m.key, _vector_job(m, fams_for, committed, targeted_cases(m, cov)), limit))
         else:
             fams_for = []
             jobs.append((m.key, _tests_job(m, area), timeout or 600.0))
@@ -727,7 +873,7 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
         m, fams_for = pending[i]
         st, detail = classify(res, jobs[i][2])
         secs = res[2]
-        r = Result(m.key, area, mode, st, detail, m.path, m.line, m.op, digests[m.path], evidence,
+        r = Result(m.key, area, mode, st, detail, m.path, m.line, m.op, digests[m.path], evidence_of(m),
                    round(secs, 2), fams_for)
         _append(r)
         results.append(r)
@@ -755,20 +901,22 @@ def summarize(area: str, mode: str, results: dict[tuple[str, str], Result],
     """Score of one area in one mode over its current mutant population.
 
     A result counts if it is for the current source of its file and, unless the mutant was
-    killed, for the current evidence (vectors or tests): a survivor against older vectors is
-    not known to survive the current ones. ``unreached`` mutants are recorded for the whole
-    population on every run; of the reached ones, a run may have taken a sample. The score is
-    ``killed / (measured - equivalent)``; when only a sample of the reached mutants was run, the
-    estimate for the population is ``(1 - unreached share) * (kill rate of the sample)``, both
-    net of equivalent mutants."""
+    killed, for the current evidence (the committed vectors of the families that reached it, or
+    the tests): a survivor against older vectors is not known to survive the current ones.
+    ``unreached`` mutants are recorded for the whole population on every run; of the reached
+    ones, a run may have taken a sample. The score is ``killed / (measured - equivalent)``; when
+    only a sample of the reached mutants was run, the estimate for the population is
+    ``(1 - unreached share) * (kill rate of the sample)``, both net of equivalent mutants."""
     population = area_mutants(area)
+    committed = committed_texts()
     digests = {rel: file_digest(rel) for rel in {m.path for m in population}}
     got = []
     for m in population:
         r = results.get((mode, m.key))
         if r is None or r.file_sha != digests[m.path]:
             continue
-        if r.status in ("survived", "unreached") and r.evidence_sha != evidence:
+        if r.status in ("survived", "unreached") and r.evidence_sha != (
+                evidence if mode == "tests" else families_digest(r.families, committed)):
             continue
         got.append(r)
     killed = sum(r.status in ("killed", "timeout") for r in got)
@@ -867,11 +1015,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--force", action="store_true", help="ignore the journal")
     lst = sub.add_parser("list", help="list the mutants of an area")
     lst.add_argument("--area", choices=sorted(AREAS), required=True)
+    lst.add_argument("--reach", action="store_true",
+                     help="with the families that reach each mutant and the cases that execute it "
+                          "(traces the families first if needed)")
     sub.add_parser("report", help="write docs/mutation.md and docs/mutation.json from the journal")
+    regen = sub.add_parser("regen", help="rewrite the vector files of some families only (while adding "
+                                         "vectors; run `dpspec vectors generate` for the manifest)")
+    regen.add_argument("--family", action="append", required=True)
     args = parser.parse_args(argv)
+    if args.cmd == "regen":
+        from dpspec.conformance.families import get_family
+        from dpspec.conformance.vectors import canonical_json
+
+        for name in args.family:
+            for schema_name, schema in get_family(name).schemas().items():
+                (vectors_dir() / "schema" / schema_name).write_text(canonical_json(schema), encoding="utf-8")
+            for vf in get_family(name).files():
+                path = vectors_dir() / vf.path
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(vf.text if vf.text is not None else canonical_json(vf.doc), encoding="utf-8")
+                print(f"wrote {vf.path}", file=sys.stderr)
+        return 0
     if args.cmd == "list":
+        cov: Coverage = {}
+        if args.reach:
+            import dpspec.conformance.families as fams
+
+            cov = baseline([f.name for f in fams.all_families()], committed_texts(), 3000.0)
         for m in area_mutants(args.area):
-            print(m.key)
+            if not args.reach:
+                print(m.key)
+                continue
+            names = reaching_families(m, cov)
+            cases = sum(len(c) for c in targeted_cases(m, cov).values())
+            cost = sum(cov[n]["secs"] for n in names)
+            print(f"{m.key}\t{','.join(names) or '-'}\t{cases}\t{cost:.1f}")
         return 0
     if args.cmd == "run":
         if args.workers < 1 or (args.timeout is not None and args.timeout <= 0):
