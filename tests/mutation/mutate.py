@@ -3,6 +3,7 @@
 A benchmark-style script, not part of every CI run::
 
     python -m tests.mutation.mutate run --area mechanisms            # vectors alone (default)
+    python -m tests.mutation.mutate run --area vdaf --quick --sample 200   # cheaper, lower bound
     python -m tests.mutation.mutate run --area mechanisms --mode tests --sample 40
     python -m tests.mutation.mutate report                            # docs/mutation.md + .json
     python -m tests.mutation.mutate list --area tape                  # the mutants, no run
@@ -15,16 +16,24 @@ unary minus dropped, a returned value replaced by ``None`` or negated, a stateme
 (``pass``). Docstrings, annotations, ``assert`` and the message of a ``raise`` are left alone. A
 mutant is compiled from the mutated tree, so line numbers stay those of the file.
 
-**Vectors alone** (``--mode vectors``). One baseline per area: each vector family is run (its
-generator, then the replay of its committed files against the reference) in a fresh import of
-``dpspec`` under a line tracer, which records the lines of ``dpspec/spec`` it executes. A mutant
-inside a function body whose lines no family executes cannot change any vector: it survives
-without a run ("not reached"). Any other mutant runs in a forked child that imports ``dpspec``
-afresh with the mutated module, regenerates the families that reach it (every family for a
-mutant at module or class level) and compares each file with the committed one, then replays
-the committed vectors against the mutated reference; it is *killed* at the first difference, an
-exception, or the timeout. This is what ``dpspec vectors check`` does, restricted to the
-families that can notice.
+**Vectors alone** (``--mode vectors``). One baseline per family: the family is run (the replay
+of each committed case against the reference, then its generator) in a fresh import of
+``dpspec`` under a line tracer, which records the lines of ``dpspec/spec`` the whole run executes
+and, for the replay, which case executed which line (cached per family, keyed by the sources and
+that family's vectors). A mutant inside a function body whose lines no family executes cannot
+change any vector: it survives without a run ("not reached"). Any other mutant runs in a forked
+child. First the *targeted replay*: the committed cases that executed the mutant's lines are
+replayed with the mutated code object patched into the live function (no import at all; a fresh
+import of the mutated module when the mutant is outside a function or cannot be patched). A
+difference, an exception or running out of CPU time (twice the traced time of what is run, in
+CPU seconds so that a busy machine does not turn slowness into kills) kills it. Otherwise the
+*full check*: in a fresh import of the mutated module, every committed case of every family
+that reaches the mutant is replayed and each family is regenerated and compared with its
+committed files (every family for a mutant at module or class level). This is what ``dpspec
+vectors check`` does, restricted to the families that can notice. With ``--quick`` the full
+check is skipped for a mutant that some case executes: it is recorded as an *unconfirmed*
+survivor (the full check could only kill it, so scores are then lower bounds); a later run
+without ``--quick`` confirms those. Mutants argued in ``equivalent.json`` are not run.
 
 **The test suite** (``--mode tests``). The same forked child runs ``pytest -x`` on the area's test
 files, in process, with the mutant loaded; killed if a test fails or the run times out (tests
@@ -32,15 +41,17 @@ that start a ``dpspec`` subprocess see the unmutated code, so this mode can only
 
 Results go to a journal (``.mutation-cache/results.jsonl``, one line per mutant run) keyed by the
 mutant and the SHA-256 of its file; a re-run skips every mutant already decided for the same
-source, and re-runs a survivor only if the vectors changed since (``--mode vectors``) or the tests
-changed (``--mode tests``). ``report`` writes every result with the equivalence arguments of
-``tests/mutation/equivalent.json``.
+source, and re-runs a survivor only if the vectors of a family that reaches it changed since
+(``--mode vectors``) or the tests changed (``--mode tests``). ``report`` writes every result with
+the equivalence arguments of ``tests/mutation/equivalent.json``. ``regen --family NAME`` rewrites
+one family's files while vectors are being added (``dpspec vectors generate`` for the manifest).
 
 Why not mutmut or cosmic-ray: both are maintained and run on Python 3.11, but mutmut 3 runs pytest
 itself over a copied tree (no custom command) and cosmic-ray runs a shell command per mutant over
-a session database; neither can reuse one import of the heavy dependencies across mutants, nor
-skip the families that cannot reach a mutant, which is what makes the vector check take a second
-per mutant here instead of the ~15 s of a whole ``dpspec vectors check``.
+a session database; neither can reuse one import of the heavy dependencies across mutants, patch
+the mutant into the live process, nor replay only the cases that execute it, which is what makes
+a killed mutant cost well under a second here instead of the minutes of a whole ``dpspec vectors
+check`` (the accounting family alone replays for several minutes).
 """
 
 from __future__ import annotations
@@ -982,10 +993,12 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
                 continue
             limit = timeout or 10.0 + 2 * sum(cov[n]["secs"] for n in fams_for)
             targeted = targeted_cases(m, cov)
-            # CPU allowance: twice the traced (so slower) wall time of what the child will run
-            cpu = 10.0 + 2 * (sum(cov[n]["replay_secs"] * len(c) / max(cov[n]["cases"], 1)
-                                  for n, c in targeted.items()) if quick and targeted
-                              else sum(cov[n]["secs"] for n in fams_for))
+            # CPU allowance: from the traced wall time of what the child will run (tracing makes
+            # a run several times slower than the child's, so a quarter of it is still ample); a
+            # quick run stops looping mutants (e.g. a deleted increment) within 30 CPU seconds
+            cpu = (min(30.0, 5.0 + 0.25 * sum(cov[n]["replay_secs"] * len(c) / max(cov[n]["cases"], 1)
+                                             for n, c in targeted.items()))
+                   if quick and targeted else 10.0 + 2 * sum(cov[n]["secs"] for n in fams_for))
             jobs.append((m.key, _vector_job(m, fams_for, committed, targeted, quick, cpu),
                          max(limit, 60 * cpu)))
         else:
@@ -1039,13 +1052,14 @@ def summarize(area: str, mode: str, results: dict[tuple[str, str], Result],
     population = area_mutants(area)
     committed = committed_texts()
     digests = {rel: file_digest(rel) for rel in {m.path for m in population}}
+    fam_digest = functools.cache(lambda names: families_digest(names, committed))
     got = []
     for m in population:
         r = results.get((mode, m.key))
         if r is None or r.file_sha != digests[m.path]:
             continue
         if r.status in ("survived", "unreached") and r.evidence_sha != (
-                evidence if mode == "tests" else families_digest(r.families, committed)):
+                evidence if mode == "tests" else fam_digest(tuple(sorted(r.families)))):
             continue
         got.append(r)
     killed = sum(r.status in ("killed", "timeout") for r in got)
