@@ -790,7 +790,8 @@ def _outer_function(source: str, mutant: Mutant) -> tuple[str, int] | None:
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 first = node.body[0].lineno
                 if first <= mutant.line and mutant.end_line <= (node.end_lineno or 0):
-                    return prefix + node.name, node.lineno
+                    # a decorated function's code object starts at its first decorator
+                    return prefix + node.name, min([node.lineno, *(d.lineno for d in node.decorator_list)])
         return None
 
     return search(tree.body, "")
