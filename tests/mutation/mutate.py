@@ -1045,7 +1045,8 @@ def summarize(area: str, mode: str, results: dict[tuple[str, str], Result],
 
     A result counts if it is for the current source of its file and, unless the mutant was
     killed, for the current evidence (the committed vectors of the families that reached it, or
-    the tests): a survivor against older vectors is not known to survive the current ones.
+    the tests); a survivor against older vectors is still counted as a survivor (newer vectors can
+    only kill it, so the score stays a lower bound) and listed as stale.
     ``unreached`` mutants are recorded for the whole population on every run; of the reached
     ones, a run may have taken a sample. The score is ``killed / (measured - equivalent)``; when
     only a sample of the reached mutants was run, the estimate for the population is
@@ -1054,6 +1055,7 @@ def summarize(area: str, mode: str, results: dict[tuple[str, str], Result],
     committed = committed_texts()
     digests = {rel: file_digest(rel) for rel in {m.path for m in population}}
     fam_digest = functools.cache(lambda names: families_digest(names, committed))
+    stale: set[str] = set()
     got = []
     for m in population:
         r = results.get((mode, m.key))
@@ -1061,7 +1063,8 @@ def summarize(area: str, mode: str, results: dict[tuple[str, str], Result],
             continue
         if r.status in ("survived", "unreached") and r.evidence_sha != (
                 evidence if mode == "tests" else fam_digest(tuple(sorted(r.families)))):
-            continue
+            if r.status == "survived":
+                stale.add(r.key)  # new vectors can only kill it: still counted as a survivor
         got.append(r)
     killed = sum(r.status in ("killed", "timeout") for r in got)
     survivors = [r for r in got if r.status in ("survived", "unreached")]
@@ -1082,6 +1085,7 @@ def summarize(area: str, mode: str, results: dict[tuple[str, str], Result],
         "complete": full, "unreached": len(unreached), "run": len(ran), "run_killed": ran_killed,
         "killed": killed, "equivalent": len(equiv), "survived": len(live),
         "unconfirmed": sum(r.detail.startswith(QUICK) for r in live),
+        "stale": sorted(k for k in stale if k not in equivalent),
         "score": (killed / non_equiv) if non_equiv else None,
         "estimate": estimate,
         "survivors": [asdict(r) for r in sorted(live, key=lambda r: (r.path, r.line, r.op))],
@@ -1115,7 +1119,8 @@ def write_report() -> None:
         "*Unconfirmed*: survivors of a `--quick` run, where nothing differed in the replay of the",
         "cases that execute the mutant but the full check (every case and the regeneration of each",
         "reaching family) was not run; a full check can only turn such a survivor into a kill, so",
-        "the score is a lower bound.",
+        "the score is a lower bound. A survivor recorded against older vectors (listed as such) is",
+        "still counted as a survivor, for the same reason.",
         "",
         "| area | check | population | complete | unreached | run | run killed | unconfirmed "
         "| equivalent | score | estimate |",
@@ -1135,6 +1140,8 @@ def write_report() -> None:
         for r in s["survivors"]:
             note = ("not reached by any vector" if r["status"] == "unreached"
                     else "unconfirmed (no full check)" if r["detail"].startswith(QUICK) else "")
+            if r["key"] in s["stale"]:
+                note += "; vectors changed since, not re-run"
             where = r["key"][len(r["path"]) + 1:].rsplit(":", 1)[0]
             lines.append(f"| {r['path']} | {where} | {r['op']} | {note} |")
     eq = [e for s in summaries if s["mode"] == "vectors" for e in s["equivalents"]]
