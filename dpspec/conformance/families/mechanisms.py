@@ -589,6 +589,10 @@ def decision_groups(seed: Callable[[str], str]) -> list[tuple[str, dict[str, Any
             "method": "laplace_from_epsilon", "eps": "2", "sensitivity": "1"}, [], "valid"),
         ("discrete Gaussian for rho = 1, Delta_2^2 = 1: sigma^2 = 1/2", {
             "method": "gaussian_from_zcdp", "rho": "1", "sensitivity": "1"}, [], "valid"),
+        *[(f"zCDP: the largest rho for ({e}, {d})-DP", {"method": "zcdp_rho_for_approx_dp", "eps": e,
+                                                       "delta": d}, [], "valid")
+          for e, d in (("1", "1/1000000000"), ("1/2", "1/1000000"), ("5", "1/100000"),
+                       ("1/100", "1/2"))],
     ]))
     for name, key in (("discrete_laplace", "scale"), ("discrete_gaussian", "sigma2")):
         groups.append(("mechanisms.sample_noise", {"mechanism": name}, [
