@@ -1039,6 +1039,14 @@ def load_equivalent() -> dict[str, str]:
     return data
 
 
+def newest_traces() -> Coverage:
+    """Family -> its most recently written trace in the cache (whatever vectors it was for)."""
+    out: Coverage = {}
+    for f in sorted(CACHE_DIR.glob("trace-*.json"), key=lambda f: f.stat().st_mtime):
+        out[f.stem[len("trace-"):].rsplit("-", 1)[0]] = json.loads(f.read_text())
+    return out
+
+
 def summarize(area: str, mode: str, results: dict[tuple[str, str], Result],
               equivalent: dict[str, str], evidence: str) -> dict[str, Any]:
     """Score of one area in one mode over its current mutant population.
@@ -1056,15 +1064,22 @@ def summarize(area: str, mode: str, results: dict[tuple[str, str], Result],
     digests = {rel: file_digest(rel) for rel in {m.path for m in population}}
     fam_digest = functools.cache(lambda names: families_digest(names, committed))
     stale: set[str] = set()
+    latest: Coverage | None = None
     got = []
     for m in population:
         r = results.get((mode, m.key))
         if r is None or r.file_sha != digests[m.path]:
             continue
-        if r.status in ("survived", "unreached") and r.evidence_sha != (
+        if r.status == "unreached" and r.evidence_sha != evidence:
+            # recorded against other vectors: still unreached only if no family's newest trace
+            # executes it now (else it is not measured until a run re-examines it)
+            if latest is None:
+                latest = newest_traces()
+            if reaching_families(m, latest):
+                continue
+        elif r.status == "survived" and r.evidence_sha != (
                 evidence if mode == "tests" else fam_digest(tuple(sorted(r.families)))):
-            if r.status == "survived":
-                stale.add(r.key)  # new vectors can only kill it: still counted as a survivor
+            stale.add(r.key)  # new vectors can only kill it: still counted as a survivor
         got.append(r)
     killed = sum(r.status in ("killed", "timeout") for r in got)
     survivors = [r for r in got if r.status in ("survived", "unreached")]

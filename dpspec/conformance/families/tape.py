@@ -285,6 +285,12 @@ class TapeFamily(Family):
              "BadLength"),
             ("a dst of 65536 bytes is rejected", {"seed": aes_seed, "dst": "ab" * 65536, "lengths": [1]},
              "BadLength"),
+            ("chunks starting inside the second and fourth blocks", {
+                "seed": aes_seed, "dst": "0102", "lengths": [30, 20, 1]}, ""),
+            ("an all-ones seed (every block index bit meets a set seed bit)", {
+                "seed": "ff" * 16, "dst": "0102", "lengths": [40]}, ""),
+            ("a dst of 65535 bytes (the largest le16)", {"seed": aes_seed, "dst": "ab" * 65535,
+                                                         "lengths": [1]}, ""),
         ])
         group("xof.format_dst", {}, [
             ("Prio3Count's measurement share usage", {"algoClass": "0", "algo": "1", "usage": "1"}, ""),
