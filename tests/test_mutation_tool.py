@@ -104,3 +104,37 @@ def test_every_area_lists_its_mutants() -> None:
             assert f.is_file(), f
     keys = [m.key for m in mutate.area_mutants("tape")]
     assert len(keys) == len(set(keys)) > 100
+
+
+def test_patch_in_place_changes_the_live_function() -> None:
+    """A mutant inside a function runs without any re-import: the live function (and so every
+    name that imported it) gets the mutated code object; a module-level mutant cannot be."""
+    import dpspec.spec.encoding as encoding
+    from dpspec.spec.encoding import next_power_of_2
+
+    def in_child(m: mutate.Mutant) -> list[int]:
+        assert mutate.patch_in_place(m, mutate.mutated_code(m))
+        return [next_power_of_2(n) for n in (1, 3, 8)]
+
+    path = "dpspec/spec/encoding.py"
+    muts = [m for m in mutate.mutants_of(mutate.REPO / path) if m.in_function
+            and mutate._outer_function((mutate.REPO / path).read_text(), m) == (
+                "next_power_of_2", next_power_of_2.__code__.co_firstlineno)]
+    assert muts
+    before = [next_power_of_2(n) for n in (1, 3, 8)]
+    outcomes = mutate.run_forked([(m.key, functools.partial(in_child, m), 60.0) for m in muts], workers=2)
+    assert all(o[0] == "ok" or o[0] == "error" for o in outcomes)
+    assert any(o[0] == "error" or o[1] != before for o in outcomes)  # some mutant shows
+    assert [next_power_of_2(n) for n in (1, 3, 8)] == before  # the parent is untouched
+    assert encoding.next_power_of_2 is next_power_of_2
+
+
+def test_a_loop_runs_out_of_cpu_time() -> None:
+    """The CPU-time allowance stops a looping child whatever the load of the machine."""
+    def loop() -> None:
+        mutate.limit_cpu(1.0)
+        while True:
+            pass
+
+    [outcome] = mutate.run_forked([("loop", loop, 120.0)], workers=1)
+    assert mutate.classify(outcome, 120.0)[0] == "timeout"

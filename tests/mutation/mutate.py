@@ -3,6 +3,7 @@
 A benchmark-style script, not part of every CI run::
 
     python -m tests.mutation.mutate run --area mechanisms            # vectors alone (default)
+    python -m tests.mutation.mutate run --area vdaf --quick --sample 200   # cheaper, lower bound
     python -m tests.mutation.mutate run --area mechanisms --mode tests --sample 40
     python -m tests.mutation.mutate report                            # docs/mutation.md + .json
     python -m tests.mutation.mutate list --area tape                  # the mutants, no run
@@ -15,16 +16,24 @@ unary minus dropped, a returned value replaced by ``None`` or negated, a stateme
 (``pass``). Docstrings, annotations, ``assert`` and the message of a ``raise`` are left alone. A
 mutant is compiled from the mutated tree, so line numbers stay those of the file.
 
-**Vectors alone** (``--mode vectors``). One baseline per area: each vector family is run (its
-generator, then the replay of its committed files against the reference) in a fresh import of
-``dpspec`` under a line tracer, which records the lines of ``dpspec/spec`` it executes. A mutant
-inside a function body whose lines no family executes cannot change any vector: it survives
-without a run ("not reached"). Any other mutant runs in a forked child that imports ``dpspec``
-afresh with the mutated module, regenerates the families that reach it (every family for a
-mutant at module or class level) and compares each file with the committed one, then replays
-the committed vectors against the mutated reference; it is *killed* at the first difference, an
-exception, or the timeout. This is what ``dpspec vectors check`` does, restricted to the
-families that can notice.
+**Vectors alone** (``--mode vectors``). One baseline per family: the family is run (the replay
+of each committed case against the reference, then its generator) in a fresh import of
+``dpspec`` under a line tracer, which records the lines of ``dpspec/spec`` the whole run executes
+and, for the replay, which case executed which line (cached per family, keyed by the sources and
+that family's vectors). A mutant inside a function body whose lines no family executes cannot
+change any vector: it survives without a run ("not reached"). Any other mutant runs in a forked
+child. First the *targeted replay*: the committed cases that executed the mutant's lines are
+replayed with the mutated code object patched into the live function (no import at all; a fresh
+import of the mutated module when the mutant is outside a function or cannot be patched). A
+difference, an exception or running out of CPU time (twice the traced time of what is run, in
+CPU seconds so that a busy machine does not turn slowness into kills) kills it. Otherwise the
+*full check*: in a fresh import of the mutated module, every committed case of every family
+that reaches the mutant is replayed and each family is regenerated and compared with its
+committed files (every family for a mutant at module or class level). This is what ``dpspec
+vectors check`` does, restricted to the families that can notice. With ``--quick`` the full
+check is skipped for a mutant that some case executes: it is recorded as an *unconfirmed*
+survivor (the full check could only kill it, so scores are then lower bounds); a later run
+without ``--quick`` confirms those. Mutants argued in ``equivalent.json`` are not run.
 
 **The test suite** (``--mode tests``). The same forked child runs ``pytest -x`` on the area's test
 files, in process, with the mutant loaded; killed if a test fails or the run times out (tests
@@ -32,15 +41,17 @@ that start a ``dpspec`` subprocess see the unmutated code, so this mode can only
 
 Results go to a journal (``.mutation-cache/results.jsonl``, one line per mutant run) keyed by the
 mutant and the SHA-256 of its file; a re-run skips every mutant already decided for the same
-source, and re-runs a survivor only if the vectors changed since (``--mode vectors``) or the tests
-changed (``--mode tests``). ``report`` writes every result with the equivalence arguments of
-``tests/mutation/equivalent.json``.
+source, and re-runs a survivor only if the vectors of a family that reaches it changed since
+(``--mode vectors``) or the tests changed (``--mode tests``). ``report`` writes every result with
+the equivalence arguments of ``tests/mutation/equivalent.json``. ``regen --family NAME`` rewrites
+one family's files while vectors are being added (``dpspec vectors generate`` for the manifest).
 
 Why not mutmut or cosmic-ray: both are maintained and run on Python 3.11, but mutmut 3 runs pytest
 itself over a copied tree (no custom command) and cosmic-ray runs a shell command per mutant over
-a session database; neither can reuse one import of the heavy dependencies across mutants, nor
-skip the families that cannot reach a mutant, which is what makes the vector check take a second
-per mutant here instead of the ~15 s of a whole ``dpspec vectors check``.
+a session database; neither can reuse one import of the heavy dependencies across mutants, patch
+the mutant into the live process, nor replay only the cases that execute it, which is what makes
+a killed mutant cost well under a second here instead of the minutes of a whole ``dpspec vectors
+check`` (the accounting family alone replays for several minutes).
 """
 
 from __future__ import annotations
@@ -55,6 +66,7 @@ import importlib.util
 import json
 import os
 import random
+import resource
 import select
 import signal
 import sys
@@ -77,7 +89,9 @@ DOC_JSON = REPO / "docs" / "mutation.json"
 AREAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "samplers": (("samplers",), ("test_samplers.py", "test_samplers_spec.py", "test_samplers_stats.py")),
     "mechanisms": (("mechanisms",), ("test_mechanisms.py",)),
-    "policies": (("policies",), ("test_policies.py", "test_policies_accounting.py")),
+    "policies": (("policies",), ("test_policies.py", "test_policies_accounting.py",
+                                 "test_policies_adjacency.py", "test_policies_corruption.py",
+                                 "test_policies_dap.py")),
     "vdaf": (("vdaf", "flp", "field.py", "ntt.py"),
              ("test_field.py", "test_ntt.py", "test_flp.py", "test_flp_poly.py", "test_prio3.py")),
     "tape": (("tape.py", "xof.py"), ("test_tape.py", "test_xof.py")),
@@ -85,7 +99,8 @@ AREAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                        "test_sa2_hpke.py", "test_sa2_equivalence.py")),
     "shuffled": (("shuffled",), ("test_shuffled.py", "test_shuffled_params.py", "test_shuffled_sim.py")),
     "accounting": (("accounting",), ("test_accounting.py",)),
-    "core": (("rational.py", "distributions.py", "encoding.py"), ("test_distributions.py",)),
+    "mjtb": (("mjtb",), ("test_mjtb_discovery.py", "test_mjtb_recipe.py")),
+    "core": (("rational.py", "distributions.py", "encoding.py", "lazy.py"), ("test_distributions.py",)),
 }
 
 
@@ -358,32 +373,66 @@ def vectors_dir() -> Path:
     return REPO / "vectors"
 
 
-def check_families(names: Sequence[str], committed: dict[str, str]) -> str | None:
-    """For each named family in turn (cheapest first): regenerate its files and compare each with
-    the committed text, then replay its committed vectors against the (possibly mutated)
-    reference. None if nothing differs; else the first difference."""
-    from dpspec.conformance.store import replay
-    from dpspec.conformance.vectors import canonical_json
+def family_paths(name: str, committed: dict[str, str]) -> list[str]:
+    """The committed vector files of family ``name`` (its folder under vectors/, no index)."""
+    return sorted(p for p in committed if p.startswith(name + "/") and not p.endswith("INDEX.json"))
 
-    for name in names:  # only the families asked for are imported
-        family = importlib.import_module(f"dpspec.conformance.families.{name}").FAMILY
-        seen = []
-        for vf in family.files():
-            seen.append(vf.path)
-            if committed.get(vf.path) != canonical_json(vf.doc):
-                return f"{vf.path} differs"
-        missing = sorted(p for p in committed if p.startswith(name + "/") and p not in seen
-                         and not p.endswith("INDEX.json"))
-        if missing:
-            return f"{missing[0]} no longer generated"
-        for schema_name, schema in family.schemas().items():
-            if committed.get(f"schema/{schema_name}") not in (None, canonical_json(schema)):
-                return f"schema/{schema_name} differs"
-        for path in sorted(seen):
-            for case in family.cases(path, json.loads(committed[path])):
+
+def _family(name: str) -> Any:
+    """The family called ``name``, importing its module alone (not every family's)."""
+    return importlib.import_module(f"dpspec.conformance.families.{name.replace('-', '_')}").FAMILY
+
+
+def replay_cases(name: str, committed: dict[str, str], only: set[int] | None = None) -> str | None:
+    """Replay the committed cases of family ``name`` (all of them, or the ones numbered in
+    ``only``, in the order of :func:`family_paths`) against the (possibly mutated) reference;
+    None if each behaves as its vector says, else the first difference."""
+    from dpspec.conformance.store import replay
+
+    family = _family(name)
+    index = 0
+    for path in family_paths(name, committed):
+        for case in family.cases(path, json.loads(committed[path])):
+            if only is None or index in only:
                 why = replay(family, case)
                 if why is not None:
                     return f"{path} tcId {case.tc_id}: {why}"
+            index += 1
+    return None
+
+
+def regenerate(name: str, committed: dict[str, str]) -> str | None:
+    """Regenerate family ``name`` and compare each file and schema with the committed text."""
+    from dpspec.conformance.vectors import canonical_json
+
+    family = _family(name)
+    seen = []
+    for vf in family.files():
+        seen.append(vf.path)
+        if committed.get(vf.path) != (vf.text if vf.text is not None else canonical_json(vf.doc)):
+            return f"{vf.path} differs"
+    missing = [p for p in family_paths(name, committed) if p not in seen]
+    if missing:
+        return f"{missing[0]} no longer generated"
+    for schema_name, schema in family.schemas().items():
+        if committed.get(f"schema/{schema_name}") not in (None, canonical_json(schema)):
+            return f"schema/{schema_name} differs"
+    return None
+
+
+def check_families(names: Sequence[str], committed: dict[str, str]) -> str | None:
+    """What ``dpspec vectors check`` does, restricted to the named families: replay every
+    committed case of each (cheapest family first; a replay stops at the first failing case),
+    then regenerate each and compare with the committed files. None if nothing differs; else
+    the first difference. Replaying first changes no verdict, only how soon a kill is seen."""
+    for name in names:
+        why = replay_cases(name, committed)
+        if why is not None:
+            return why
+    for name in names:
+        why = regenerate(name, committed)
+        if why is not None:
+            return why
     return None
 
 
@@ -397,6 +446,21 @@ def vectors_digest() -> str:
     h = hashlib.sha256()
     for path, text in sorted(committed_texts().items()):
         h.update(path.encode() + b"\0" + hashlib.sha256(text.encode()).digest())
+    return h.hexdigest()
+
+
+def families_digest(names: Sequence[str], committed: dict[str, str] | None = None) -> str:
+    """Digest of the committed vectors of the named families: a survivor is re-run only if the
+    vectors of a family that reaches it changed (an unreached mutant, ``names`` empty, is
+    re-examined whenever any vector changed)."""
+    if not names:
+        return vectors_digest()
+    committed = committed_texts() if committed is None else committed
+    h = hashlib.sha256()
+    for name in sorted(names):
+        h.update(name.encode() + b"\0")
+        for path in family_paths(name, committed):
+            h.update(path.encode() + b"\0" + hashlib.sha256(committed[path].encode()).digest())
     return h.hexdigest()
 
 
@@ -415,65 +479,121 @@ def file_digest(rel: str) -> str:
 
 # -- baseline: which family reaches which line ---------------------------------------------------
 def _trace_family(name: str, committed: dict[str, str]) -> dict[str, Any]:
-    """In the current (child) process: run family ``name`` under a tracer; the lines of
-    dpspec/spec it executed, per file."""
+    """In the current (child) process: run family ``name`` (replay of each committed case, then
+    regeneration) under a tracer. Returns the lines of dpspec/spec executed by the whole run
+    (``lines``: file -> lines) and, for the replay, which case executed which line
+    (``case_lines``: file -> line -> numbers of the cases, in :func:`replay_cases` order)."""
     spec_prefix = str(SPEC) + os.sep
     hits: dict[str, set[int]] = {}
+    case_hits: dict[str, dict[int, set[int]]] = {}
+    current = [-1]  # number of the case being replayed; -1 during regeneration
 
     def local(frame: FrameType, event: str, arg: Any) -> Any:
         if event == "line":
-            hits[frame.f_code.co_filename].add(frame.f_lineno)
+            fn = frame.f_code.co_filename
+            hits[fn].add(frame.f_lineno)
+            if current[0] >= 0:
+                case_hits.setdefault(fn, {}).setdefault(frame.f_lineno, set()).add(current[0])
         return local
 
     def glob(frame: FrameType, event: str, arg: Any) -> Any:
         fn = frame.f_code.co_filename
         if fn.startswith(spec_prefix):
             hits.setdefault(fn, set()).add(frame.f_lineno)
+            if current[0] >= 0:
+                case_hits.setdefault(fn, {}).setdefault(frame.f_lineno, set()).add(current[0])
             return local
         return None
 
     fresh_dpspec(None)
     from dpspec.conformance.families import all_families
+    from dpspec.conformance.store import replay
 
     all_families()  # every import happens here, untraced (module-level code runs at import)
+    family = _family(name)
     start = time.perf_counter()
     sys.settrace(glob)
     try:
-        problem = check_families([name], committed)
+        problem = None
+        for path in family_paths(name, committed):
+            for case in family.cases(path, json.loads(committed[path])):
+                current[0] += 1
+                why = replay(family, case)
+                if why is not None and problem is None:
+                    problem = f"{path} tcId {case.tc_id}: {why}"
+        n_cases = current[0] + 1
+        current[0] = -1
+        replay_secs = time.perf_counter() - start
+        problem = problem or regenerate(name, committed)
     finally:
         sys.settrace(None)
     secs = time.perf_counter() - start
     if problem is not None:
         raise RuntimeError(f"baseline: family {name} does not reproduce its vectors: {problem}")
-    lines = {Path(f).resolve().relative_to(REPO).as_posix(): sorted(v) for f, v in hits.items()}
-    return {"lines": lines, "secs": secs}
+
+    def rel(f: str) -> str:
+        return Path(f).resolve().relative_to(REPO).as_posix()
+
+    return {"lines": {rel(f): sorted(v) for f, v in hits.items()}, "secs": secs,
+            "replay_secs": replay_secs, "cases": n_cases,
+            "case_lines": {rel(f): {str(line): sorted(c) for line, c in d.items()}
+                           for f, d in case_hits.items()}}
 
 
-Coverage = dict[str, dict[str, Any]]  # family -> {"lines": file -> executed lines, "secs": traced time}
+Coverage = dict[str, dict[str, Any]]  # family -> the dict of :func:`_trace_family`
+
+
+def _family_digest(name: str, committed: dict[str, str]) -> str:
+    """What a family's trace depends on: every source of dpspec outside the family modules, the
+    family's own module and the family modules it imports, and its committed vectors (so that new
+    vectors in one family re-trace that family only)."""
+    fam_dir = REPO / "dpspec" / "conformance" / "families"
+    module = fam_dir / (name.replace("-", "_") + ".py")
+    own = {module}
+    for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+        source = node.module or "" if isinstance(node, ast.ImportFrom) else ""
+        if source.startswith("dpspec.conformance.families."):
+            own.add(fam_dir / (source.rsplit(".", 1)[1] + ".py"))
+    h = hashlib.sha256()
+    for p in sorted((REPO / "dpspec").rglob("*.py")):
+        if p.parent != fam_dir or p in own or p.name == "__init__.py":
+            h.update(p.relative_to(REPO).as_posix().encode() + p.read_bytes())
+    h.update(families_digest([name], committed).encode())
+    return h.hexdigest()[:16]
 
 
 def baseline(families: Sequence[str], committed: dict[str, str], timeout: float) -> Coverage:
-    """Family -> file -> executed lines (cached by the digest of the sources and vectors)."""
-    h = hashlib.sha256()
-    for p in sorted((REPO / "dpspec").rglob("*.py")):
-        h.update(p.relative_to(REPO).as_posix().encode() + p.read_bytes())
-    h.update(vectors_digest().encode())
-    cache = CACHE_DIR / f"baseline-{h.hexdigest()[:16]}.json"
-    if cache.is_file():
-        data: Coverage = json.loads(cache.read_text())
-        if set(families) <= set(data):
-            return data
+    """Family -> its traced run (one cache file per family, keyed by the digest of the sources
+    and vectors, so that an interrupted baseline keeps the families already traced)."""
+    digest = {name: _family_digest(name, committed) for name in families}
     out: Coverage = {}
+    todo = []
+    for name in families:
+        cache = CACHE_DIR / f"trace-{name}-{digest[name]}.json"
+        if cache.is_file():
+            out[name] = json.loads(cache.read_text())
+        else:
+            todo.append(name)
     jobs: list[Job] = [(name, (lambda name=name: _trace_family(name, committed)), timeout)
-                       for name in families]
-    for name, (status, payload, _secs) in zip(families, run_forked(jobs, workers=2), strict=True):
-        if status != "ok":
-            raise RuntimeError(f"baseline of family {name}: {status} {payload}")
-        out[name] = payload
-        print(f"baseline: {name} traced ({payload['secs']:.1f} s)", file=sys.stderr)
+                       for name in todo]
     CACHE_DIR.mkdir(exist_ok=True)
-    cache.write_text(json.dumps(out))
-    return out
+
+    def done(i: int, outcome: Outcome) -> None:
+        status, payload, _secs = outcome
+        name = todo[i]
+        if status != "ok":
+            failed.append(f"baseline of family {name}: {status} {payload}")
+            return
+        (CACHE_DIR / f"trace-{name}-{digest[name]}.json").write_text(json.dumps(payload))
+        out[name] = payload
+        print(f"baseline: {name} traced ({payload['secs']:.1f} s, replay {payload['replay_secs']:.1f} s, "
+              f"{payload['cases']} cases)", file=sys.stderr)
+
+    failed: list[str] = []
+    run_forked(jobs, workers=2, on_done=done)
+    if failed:
+        raise RuntimeError("; ".join(failed))
+    return {name: out[name] for name in families}
 
 
 # -- forked workers --------------------------------------------------------------------------------
@@ -583,20 +703,27 @@ def _append(result: Result) -> None:
 
 
 @functools.cache
+def _imports() -> dict[Path, frozenset[str]]:
+    """Every spec and family source file -> the module names it imports (parsed once)."""
+    out = {}
+    for path in [*sorted(SPEC.rglob("*.py")), *sorted((REPO / "dpspec/conformance/families").glob("*.py"))]:
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+        out[path] = frozenset(names)
+    return out
+
+
+@functools.cache
 def _direct_importers(rel: str) -> tuple[frozenset[str], frozenset[str]]:
     """The spec files that import the module ``rel`` (by any import form) and the family modules
     (``dpspec/conformance/families/NAME.py``) that do: ``(spec files, family names)``."""
     target = module_name(rel)
     spec_files, family_names = set(), set()
-    sources = [*sorted(SPEC.rglob("*.py")), *sorted((REPO / "dpspec/conformance/families").glob("*.py"))]
-    for path in sources:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        names = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names |= {a.name for a in node.names}
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+    for path, names in _imports().items():
         if any(n == target or n.startswith(target + ".") for n in names):
             if path.is_relative_to(SPEC):
                 spec_files.add(path.relative_to(REPO).as_posix())
@@ -629,16 +756,143 @@ def reaching_families(m: Mutant, cov: Coverage) -> list[str]:
     if not m.in_function:
         spec_files, family_names = _importers(m.path)
         files = spec_files | {m.path}
-        return [n for n in names if n in family_names or files & set(cov[n]["lines"])]
+        return [n for n in names if n.replace("-", "_") in family_names or files & set(cov[n]["lines"])]
     span = set(range(m.line, m.end_line + 1))
     return [n for n in names if span & set(cov[n]["lines"].get(m.path, ()))]
 
 
-def _vector_job(m: Mutant, families: list[str], committed: dict[str, str]) -> Callable[[], Any]:
+def targeted_cases(m: Mutant, cov: Coverage) -> dict[str, set[int]]:
+    """Family -> the numbers of its committed cases whose replay executed a line of the mutant
+    (empty for a mutant at module or class level, which acts at import)."""
+    if not m.in_function:
+        return {}
+    out: dict[str, set[int]] = {}
+    for name, data in cov.items():
+        by_line = data.get("case_lines", {}).get(m.path, {})
+        cases = {c for line in range(m.line, m.end_line + 1) for c in by_line.get(str(line), ())}
+        if cases:
+            out[name] = cases
+    return out
+
+
+def _outer_function(source: str, mutant: Mutant) -> tuple[str, int] | None:
+    """The qualified name and first line of the outermost function (a module-level function or
+    a method of a module-level class, nested classes included) whose body holds the mutant;
+    None if there is none."""
+    tree = ast.parse(source)
+
+    def search(body: list[ast.stmt], prefix: str) -> tuple[str, int] | None:
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                found = search(node.body, prefix + node.name + ".")
+                if found:
+                    return found
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                first = node.body[0].lineno
+                if first <= mutant.line and mutant.end_line <= (node.end_lineno or 0):
+                    # a decorated function's code object starts at its first decorator
+                    return prefix + node.name, min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        return None
+
+    return search(tree.body, "")
+
+
+def _find_code(code: CodeType, qualname: str, line: int) -> CodeType | None:
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            if const.co_qualname == qualname and const.co_firstlineno == line:
+                return const
+            found = _find_code(const, qualname, line)
+            if found is not None:
+                return found
+    return None
+
+
+def patch_in_place(m: Mutant, code: CodeType) -> bool:
+    """Give the live function that holds the mutant (in the already imported module) the
+    mutated code object, so that every reference to it, imported names included, runs the
+    mutant without re-importing anything. False when this cannot be done (a mutant outside a
+    function, a decorated object it cannot see through, or a change of closure variables)."""
+    if not m.in_function:
+        return False
+    found = _outer_function((REPO / m.path).read_text(encoding="utf-8"), m)
+    if found is None:
+        return False
+    qualname, line = found
+    new = _find_code(code, qualname, line)
+    module = sys.modules.get(module_name(m.path))
+    if new is None or module is None:
+        return False
+    owner: Any = module
+    *path, name = qualname.split(".")
+    for part in path:
+        owner = getattr(owner, part, None)
+    obj = getattr(owner, "__dict__", {}).get(name) if owner is not None else None
+    if isinstance(obj, staticmethod | classmethod):
+        obj = obj.__func__
+    elif isinstance(obj, property):
+        obj = next((f for f in (obj.fget, obj.fset) if f is not None
+                    and f.__code__.co_firstlineno == line), None)
+    clear = getattr(obj, "cache_clear", None)
+    obj = getattr(obj, "__wrapped__", obj)
+    fn_code = getattr(obj, "__code__", None)
+    if fn_code is None or fn_code.co_firstlineno != line or fn_code.co_freevars != new.co_freevars:
+        return False
+    obj.__code__ = new
+    if clear is not None:
+        clear()
+    return True
+
+
+QUICK = "quick: "  # prefix of the answer of a --quick job that stopped after the targeted replay
+
+
+class CpuLimit(Exception):
+    """The child used up its CPU-time allowance (a mutant that loops, e.g. a deleted increment)."""
+
+
+def limit_cpu(seconds: float) -> None:
+    """In a forked child: raise :class:`CpuLimit` once ``seconds`` of CPU time are used. CPU
+    time, unlike the wall clock, does not grow when the machine is busy with other work."""
+    def on_xcpu(signum: int, frame: Any) -> None:
+        raise CpuLimit(f"more than {seconds:.0f} s of CPU time")
+
+    signal.signal(signal.SIGXCPU, on_xcpu)
+    used = resource.getrusage(resource.RUSAGE_SELF).ru_utime
+    soft = int(used + seconds) + 1
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 30))
+
+
+def _vector_job(m: Mutant, families: list[str], committed: dict[str, str],
+                targeted: dict[str, set[int]], quick: bool = False,
+                cpu: float | None = None) -> Callable[[], Any]:
+    """First replay the cases that executed the mutant's lines in the baseline, with the
+    mutated code patched into the live function (:func:`patch_in_place`: no import at all) when
+    possible, else in a fresh import: a difference there is a kill, found in a fraction of the
+    family's time. If none differs: the full check of :func:`check_families` in a fresh import
+    of the mutated module, so that a survivor is always confirmed by every reaching family (a
+    case can also depend on the mutant through state, e.g. a table computed at import or a cache
+    filled by an earlier case, and a regenerated file through the generator's own calls).
+    ``quick``: stop after the targeted replay when some case executed the mutant (the answer then
+    starts with :data:`QUICK`; a later run without ``quick`` confirms it)."""
     code = mutated_code(m)  # in the parent: a failure here is the tool's, not a kill
 
     def job() -> Any:
-        fresh_dpspec(m, code)
+        if cpu is not None:
+            limit_cpu(cpu)
+        patched = patch_in_place(m, code) if targeted else False
+        if not patched:
+            fresh_dpspec(m, code)
+        for name in families:
+            if targeted.get(name):
+                why = replay_cases(name, committed, targeted[name])
+                if why is not None:
+                    return why
+        if quick and targeted:
+            n = sum(len(c) for c in targeted.values())
+            return f"{QUICK}nothing differs in the {n} cases that execute it (no full check)"
+        if patched:
+            fresh_dpspec(m, code)
         return check_families(families, committed)
     return job
 
@@ -664,15 +918,20 @@ def classify(outcome: Outcome, timeout: float) -> tuple[str, str]:
     status, value, _secs = outcome
     if status == "timeout":
         return "timeout", f"no answer within {timeout:.0f} s"
+    if status == "error" and str(value).startswith("CpuLimit"):
+        return "timeout", str(value)
     if status == "error":
         return "killed", f"raised {value}"
     if value is None:
         return "survived", "nothing differs"
+    if str(value).startswith(QUICK):
+        return "survived", str(value)
     return "killed", str(value)
 
 
 def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: int | None,
-             seed: int = 19, force: bool = False, budget: float | None = None) -> list[Result]:
+             seed: int = 19, force: bool = False, budget: float | None = None,
+             quick: bool = False) -> list[Result]:
     """Run (or take from the journal) every mutant of ``area``. ``timeout`` per mutant: by default
     10 s plus twice the traced baseline time of the families it runs (vectors), or 600 s (tests).
     ``budget``: launch no new mutant after this many seconds (the journal keeps what was done)."""
@@ -697,22 +956,52 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
     results: list[Result] = []
     jobs: list[Job] = []
     pending: list[tuple[Mutant, list[str]]] = []
+    reach = {m.key: reaching_families(m, cov) for m in mutants} if mode == "vectors" else {}
+    argued = load_equivalent()
+    fam_digest: dict[tuple[str, ...], str] = {}
+
+    def evidence_of(m: Mutant) -> str:
+        """Vectors mode: the digest of the vectors of the families that reach the mutant."""
+        if mode != "vectors":
+            return evidence
+        names = tuple(reach[m.key])
+        if names not in fam_digest:
+            fam_digest[names] = families_digest(names, committed)
+        return fam_digest[names]
+
     for m in mutants:
         old = journal.get((mode, m.key))
         if (not force and old is not None and old.file_sha == digests[m.path]
-                and (old.status != "survived" and old.status != "unreached" or old.evidence_sha == evidence)):
+                and (old.status not in ("survived", "unreached") or old.evidence_sha == evidence_of(m))
+                and (quick or not old.detail.startswith(QUICK))):
             results.append(old)
             continue
+        if mode == "vectors" and m.key in argued and not force:
+            # argued in equivalent.json: running it would only confirm that nothing differs, at
+            # the price of every family that reaches it (a survivor is checked in full)
+            r = Result(m.key, area, mode, "survived", "not run: argued in equivalent.json",
+                       m.path, m.line, m.op, digests[m.path], evidence_of(m), 0.0, reach[m.key])
+            _append(r)
+            results.append(r)
+            continue
         if mode == "vectors":
-            fams_for = reaching_families(m, cov)
+            fams_for = reach[m.key]
             if not fams_for:
                 r = Result(m.key, area, mode, "unreached", "no vector family executes this line",
-                           m.path, m.line, m.op, digests[m.path], evidence)
+                           m.path, m.line, m.op, digests[m.path], evidence_of(m))
                 _append(r)
                 results.append(r)
                 continue
             limit = timeout or 10.0 + 2 * sum(cov[n]["secs"] for n in fams_for)
-            jobs.append((m.key, _vector_job(m, fams_for, committed), limit))
+            targeted = targeted_cases(m, cov)
+            # CPU allowance: from the traced wall time of what the child will run (tracing makes
+            # a run several times slower than the child's, so a quarter of it is still ample); a
+            # quick run stops looping mutants (e.g. a deleted increment) within 30 CPU seconds
+            cpu = (min(30.0, 5.0 + 0.25 * sum(cov[n]["replay_secs"] * len(c) / max(cov[n]["cases"], 1)
+                                             for n, c in targeted.items()))
+                   if quick and targeted else 10.0 + 2 * sum(cov[n]["secs"] for n in fams_for))
+            jobs.append((m.key, _vector_job(m, fams_for, committed, targeted, quick, cpu),
+                         max(limit, 60 * cpu)))
         else:
             fams_for = []
             jobs.append((m.key, _tests_job(m, area), timeout or 600.0))
@@ -727,7 +1016,7 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
         m, fams_for = pending[i]
         st, detail = classify(res, jobs[i][2])
         secs = res[2]
-        r = Result(m.key, area, mode, st, detail, m.path, m.line, m.op, digests[m.path], evidence,
+        r = Result(m.key, area, mode, st, detail, m.path, m.line, m.op, digests[m.path], evidence_of(m),
                    round(secs, 2), fams_for)
         _append(r)
         results.append(r)
@@ -750,26 +1039,47 @@ def load_equivalent() -> dict[str, str]:
     return data
 
 
+def newest_traces() -> Coverage:
+    """Family -> its most recently written trace in the cache (whatever vectors it was for)."""
+    out: Coverage = {}
+    for f in sorted(CACHE_DIR.glob("trace-*.json"), key=lambda f: f.stat().st_mtime):
+        out[f.stem[len("trace-"):].rsplit("-", 1)[0]] = json.loads(f.read_text())
+    return out
+
+
 def summarize(area: str, mode: str, results: dict[tuple[str, str], Result],
               equivalent: dict[str, str], evidence: str) -> dict[str, Any]:
     """Score of one area in one mode over its current mutant population.
 
     A result counts if it is for the current source of its file and, unless the mutant was
-    killed, for the current evidence (vectors or tests): a survivor against older vectors is
-    not known to survive the current ones. ``unreached`` mutants are recorded for the whole
-    population on every run; of the reached ones, a run may have taken a sample. The score is
-    ``killed / (measured - equivalent)``; when only a sample of the reached mutants was run, the
-    estimate for the population is ``(1 - unreached share) * (kill rate of the sample)``, both
-    net of equivalent mutants."""
+    killed, for the current evidence (the committed vectors of the families that reached it, or
+    the tests); a survivor against older vectors is still counted as a survivor (newer vectors can
+    only kill it, so the score stays a lower bound) and listed as stale.
+    ``unreached`` mutants are recorded for the whole population on every run; of the reached
+    ones, a run may have taken a sample. The score is ``killed / (measured - equivalent)``; when
+    only a sample of the reached mutants was run, the estimate for the population is
+    ``(1 - unreached share) * (kill rate of the sample)``, both net of equivalent mutants."""
     population = area_mutants(area)
+    committed = committed_texts()
     digests = {rel: file_digest(rel) for rel in {m.path for m in population}}
+    fam_digest = functools.cache(lambda names: families_digest(names, committed))
+    stale: set[str] = set()
+    latest: Coverage | None = None
     got = []
     for m in population:
         r = results.get((mode, m.key))
         if r is None or r.file_sha != digests[m.path]:
             continue
-        if r.status in ("survived", "unreached") and r.evidence_sha != evidence:
-            continue
+        if r.status == "unreached" and r.evidence_sha != evidence:
+            # recorded against other vectors: still unreached only if no family's newest trace
+            # executes it now (else it is not measured until a run re-examines it)
+            if latest is None:
+                latest = newest_traces()
+            if reaching_families(m, latest):
+                continue
+        elif r.status == "survived" and r.evidence_sha != (
+                evidence if mode == "tests" else fam_digest(tuple(sorted(r.families)))):
+            stale.add(r.key)  # new vectors can only kill it: still counted as a survivor
         got.append(r)
     killed = sum(r.status in ("killed", "timeout") for r in got)
     survivors = [r for r in got if r.status in ("survived", "unreached")]
@@ -789,6 +1099,8 @@ def summarize(area: str, mode: str, results: dict[tuple[str, str], Result],
         "area": area, "mode": mode, "population": len(population), "measured": len(got),
         "complete": full, "unreached": len(unreached), "run": len(ran), "run_killed": ran_killed,
         "killed": killed, "equivalent": len(equiv), "survived": len(live),
+        "unconfirmed": sum(r.detail.startswith(QUICK) for r in live),
+        "stale": sorted(k for k in stale if k not in equivalent),
         "score": (killed / non_equiv) if non_equiv else None,
         "estimate": estimate,
         "survivors": [asdict(r) for r in sorted(live, key=lambda r: (r.path, r.line, r.op))],
@@ -819,24 +1131,32 @@ def write_report() -> None:
         "many of those the vectors killed. *Score* = killed / (measured - equivalent) over what was",
         "measured; *estimate* = (1 - unreached share) x (kill rate of the run), the expected score",
         "of the whole population when only a sample of the reached mutants was run.",
+        "*Unconfirmed*: survivors of a `--quick` run, where nothing differed in the replay of the",
+        "cases that execute the mutant but the full check (every case and the regeneration of each",
+        "reaching family) was not run; a full check can only turn such a survivor into a kill, so",
+        "the score is a lower bound. A survivor recorded against older vectors (listed as such) is",
+        "still counted as a survivor, for the same reason.",
         "",
-        "| area | check | population | complete | unreached | run | run killed | equivalent | score "
-        "| estimate |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| area | check | population | complete | unreached | run | run killed | unconfirmed "
+        "| equivalent | score | estimate |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for s in summaries:
         score = "n/a" if s["score"] is None else f"{100 * s['score']:.1f}%"
         est = "n/a" if s["estimate"] is None else f"{100 * s['estimate']:.1f}%"
         lines.append(f"| {s['area']} | {s['mode']} | {s['population']} | {'yes' if s['complete'] else 'no'} "
-                     f"| {s['unreached']} | {s['run']} | {s['run_killed']} | {s['equivalent']} | {score} "
-                     f"| {est} |")
+                     f"| {s['unreached']} | {s['run']} | {s['run_killed']} | {s.get('unconfirmed', 0)} "
+                     f"| {s['equivalent']} | {score} | {est} |")
     for s in summaries:
         if not s["survivors"]:
             continue
         lines += ["", f"## Survivors: {s['area']}, {s['mode']}", "",
                   "| file | line:columns | mutation | note |", "|---|---|---|---|"]
         for r in s["survivors"]:
-            note = "not reached by any vector" if r["status"] == "unreached" else ""
+            note = ("not reached by any vector" if r["status"] == "unreached"
+                    else "unconfirmed (no full check)" if r["detail"].startswith(QUICK) else "")
+            if r["key"] in s["stale"]:
+                note += "; vectors changed since, not re-run"
             where = r["key"][len(r["path"]) + 1:].rsplit(":", 1)[0]
             lines.append(f"| {r['path']} | {where} | {r['op']} | {note} |")
     eq = [e for s in summaries if s["mode"] == "vectors" for e in s["equivalents"]]
@@ -865,13 +1185,46 @@ def main(argv: Sequence[str] | None = None) -> int:
                      help="run a random sample of this many reached mutants per area (the unreached "
                           "ones are always all recorded)")
     run.add_argument("--force", action="store_true", help="ignore the journal")
+    run.add_argument("--quick", action="store_true",
+                     help="vectors: a mutant that survives the replay of the cases executing it is "
+                          "recorded as surviving without the full check (a lower bound on kills)")
     lst = sub.add_parser("list", help="list the mutants of an area")
     lst.add_argument("--area", choices=sorted(AREAS), required=True)
+    lst.add_argument("--reach", action="store_true",
+                     help="with the families that reach each mutant and the cases that execute it "
+                          "(traces the families first if needed)")
     sub.add_parser("report", help="write docs/mutation.md and docs/mutation.json from the journal")
+    regen = sub.add_parser("regen", help="rewrite the vector files of some families only (while adding "
+                                         "vectors; run `dpspec vectors generate` for the manifest)")
+    regen.add_argument("--family", action="append", required=True)
     args = parser.parse_args(argv)
+    if args.cmd == "regen":
+        from dpspec.conformance.families import get_family
+        from dpspec.conformance.vectors import canonical_json
+
+        for name in args.family:
+            for schema_name, schema in get_family(name).schemas().items():
+                (vectors_dir() / "schema" / schema_name).write_text(canonical_json(schema), encoding="utf-8")
+            for vf in get_family(name).files():
+                path = vectors_dir() / vf.path
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(vf.text if vf.text is not None else canonical_json(vf.doc), encoding="utf-8")
+                print(f"wrote {vf.path}", file=sys.stderr)
+        return 0
     if args.cmd == "list":
+        cov: Coverage = {}
+        if args.reach:
+            import dpspec.conformance.families as fams
+
+            cov = baseline([f.name for f in fams.all_families()], committed_texts(), 3000.0)
         for m in area_mutants(args.area):
-            print(m.key)
+            if not args.reach:
+                print(m.key)
+                continue
+            names = reaching_families(m, cov)
+            cases = sum(len(c) for c in targeted_cases(m, cov).values())
+            cost = sum(cov[n]["secs"] for n in names)
+            print(f"{m.key}\t{','.join(names) or '-'}\t{cases}\t{cost:.1f}")
         return 0
     if args.cmd == "run":
         if args.workers < 1 or (args.timeout is not None and args.timeout <= 0):
@@ -879,7 +1232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         for area in args.area:
             res = run_area(area, args.mode, args.workers, args.timeout, args.sample, force=args.force,
-                           budget=args.budget)
+                           budget=args.budget, quick=args.quick)
             survived = sum(r.status in ("survived", "unreached") for r in res)
             print(f"{area} ({args.mode}): {len(res) - survived}/{len(res)} killed", file=sys.stderr)
     write_report()

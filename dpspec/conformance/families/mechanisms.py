@@ -583,6 +583,21 @@ def decision_groups(seed: Callable[[str], str]) -> list[tuple[str, dict[str, Any
     groups.append(("mechanisms.geometric_skip", {"tag": "vectors/geometric_skip"}, [
         (f"8 gaps at eps = {eps}", {"seed": seed(f"skip/large/{eps}"), "eps": eps, "count": 8},
          ["LargeGap"], "valid") for eps in ("20",)]))
+    # parameters at and below 1 (the checks are "> 0", not "> 1"), sensitivities of exactly 1
+    groups.append(("mechanisms.calibrate", {}, [
+        ("discrete Laplace for eps = 2, Delta_1 = 1: scale 1/2", {
+            "method": "laplace_from_epsilon", "eps": "2", "sensitivity": "1"}, [], "valid"),
+        ("discrete Gaussian for rho = 1, Delta_2^2 = 1: sigma^2 = 1/2", {
+            "method": "gaussian_from_zcdp", "rho": "1", "sensitivity": "1"}, [], "valid"),
+        *[(f"zCDP: the largest rho for ({e}, {d})-DP", {"method": "zcdp_rho_for_approx_dp", "eps": e,
+                                                       "delta": d}, [], "valid")
+          for e, d in (("1", "1/1000000000"), ("1/2", "1/1000000"), ("5", "1/100000"),
+                       ("1/100", "1/2"))],
+    ]))
+    for name, key in (("discrete_laplace", "scale"), ("discrete_gaussian", "sigma2")):
+        groups.append(("mechanisms.sample_noise", {"mechanism": name}, [
+            (f"{name}: {key} = {v}", {key: v, "seed": seed(f"noise/{name}/small/{v}"), "dimension": 3},
+             [], "valid") for v in ("1", "1/2")]))
     return groups
 
 

@@ -38,8 +38,11 @@ max_weight, the exact value of sec. 6.1.1 (spec.policies.max_weight).
 from __future__ import annotations
 
 import copy
+import json
 from decimal import Decimal
 from typing import Any
+
+import mpmath
 
 from dpspec.conformance.families.vdaf import format_schema
 from dpspec.conformance.jsonargs import HEX, hex_arg, hex_list_arg, no_float
@@ -63,12 +66,15 @@ from dpspec.spec.policies import (
     PolicyTranscript,
     run_vdaf_with_dp_policy,
 )
-from dpspec.spec.policies.max_weight import max_weight
+from dpspec.spec.policies.adjacency import adjacency_guarantee
+from dpspec.spec.policies.corruption import skipped_noise_guarantee
+from dpspec.spec.policies.max_weight import honest_overweight, max_weight
 
 TRANSCRIPT_SCHEMA = "dp_policy_transcript-v1.json"
 ENVELOPE_SCHEMA_NAME = "policies-v1.json"
 MAX_WEIGHT_PATH = "policies/max_weight.json"
 INVALID_PATH = "policies/invalid_runs.json"
+ANALYSIS_PATH = "policies/analysis.json"
 CTX = b"dpspec policy vectors"
 TOLERANCE = Decimal("1e-12")
 
@@ -119,6 +125,53 @@ def op_run(args: dict[str, Any]) -> dict[str, Any]:
 
 def op_max_weight(args: dict[str, Any]) -> dict[str, Any]:
     return {"max_weight": max_weight(args["length"], no_float(args, "eps0"), no_float(args, "p"))}
+
+
+def _count(args: dict[str, Any], key: str, minimum: int = 0) -> int:
+    value = args[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{key} must be an integer >= {minimum}")
+    return value
+
+
+def _real(x: Any) -> str:
+    return str(mpmath.nstr(x, 20, min_fixed=-30, max_fixed=30))
+
+
+def op_honest_overweight(args: dict[str, Any]) -> dict[str, Any]:
+    """``policies.honest_overweight``: what the bound m does to honest Clients (reals, 20 digits)."""
+    a = honest_overweight(args["length"], no_float(args, "eps0"), args["m"])
+    return {"reject_model": _real(a.reject_model), "reject": _real(a.reject),
+            "bias_own": _real(a.bias_own), "bias_other": _real(a.bias_other)}
+
+
+#: keys of adjacency_guarantee that are prose for people (left out of the vectors)
+_PROSE = ("definition", "batch_size")
+
+
+def op_adjacency(args: dict[str, Any]) -> dict[str, Any]:
+    """``policies.adjacency``: the exact part of a policy's guarantee under one adjacency."""
+    policy = make_policy(args["policy"], args["params"])
+    out = adjacency_guarantee(policy, _count(args, "meas_count"), args["adjacency"], numeric=False)
+    return {k: v for k, v in out.items() if k not in _PROSE}
+
+
+def op_skipped_noise(args: dict[str, Any]) -> dict[str, Any]:
+    """``policies.skipped_noise``: who is honest, and the effect on the result, when the listed
+    Aggregators skip their noise (sec. 3.3.2 of the DP draft)."""
+    policy = make_policy(args["policy"], args["params"])
+    out = skipped_noise_guarantee(policy, _count(args, "meas_count"), args["skip_noise"], numeric=False)
+    utility = out["utility"]
+    return {"skipping": out["skipping"], "honest": out["honest"],
+            "expected_bias_per_bucket": utility["expected_bias_per_bucket"],
+            "noise_sd_per_coordinate": utility.get("noise_sd_per_coordinate")}
+
+
+ANALYSIS_HANDLERS: dict[str, Handler] = {"policies.honest_overweight": op_honest_overweight,
+                                         "policies.adjacency": op_adjacency,
+                                         "policies.skipped_noise": op_skipped_noise}
+REAL_OUTPUTS = ("reject_model", "reject", "bias_own", "bias_other")
+REAL_TOLERANCE = Decimal("1e-15")
 
 
 def transcript_doc(name: str, params: dict[str, Any], seed: bytes, measurements: list[Any],
@@ -218,15 +271,27 @@ SETS: list[tuple[str, str, dict[str, Any], list[Any], str]] = [
 ]
 
 
+def _compare_reals(want: dict[str, Any], got: dict[str, Any]) -> str | None:
+    for key in REAL_OUTPUTS:
+        try:
+            a, b = Decimal(str(want[key])), Decimal(str(got.get(key)))
+        except ArithmeticError:
+            return f"{key}: not a number"
+        if abs(a - b) > REAL_TOLERANCE * abs(a) or (a == 0) != (b == 0):
+            return f"{key}: expected {want[key]}, got {got.get(key)}"
+    extra = sorted(set(got) - set(want))
+    return f"unexpected outputs {extra}" if extra else None
+
+
 class PoliciesFamily(Family):
     name = "policies"
     summary = "DP policies over Prio3 (sec. 5, 6.1 and App. B.1 of the DP draft)"
 
     def handlers(self) -> dict[str, Handler]:
-        return {"policies.run": op_run, "policies.max_weight": op_max_weight}
+        return {"policies.run": op_run, "policies.max_weight": op_max_weight, **ANALYSIS_HANDLERS}
 
     def cases(self, path: str, doc: Any) -> list[Case]:
-        if path in (MAX_WEIGHT_PATH, INVALID_PATH):
+        if path in (MAX_WEIGHT_PATH, INVALID_PATH, ANALYSIS_PATH):
             return super().cases(path, doc)
         dp = doc["dp_policy"]
         args = {"policy": dp["name"], "params": dp["params"], "ctx": doc["ctx"],
@@ -246,6 +311,8 @@ class PoliciesFamily(Family):
 
     def compare(self, case: Case, provided: dict[str, Any]) -> str | None:
         assert case.expected is not None
+        if case.op == "policies.honest_overweight":
+            return _compare_reals(case.expected, provided)
         if case.op != "policies.run":
             return super().compare(case, provided)
         key = "debiased_result"
@@ -272,7 +339,93 @@ class PoliciesFamily(Family):
                  for stem, name, params, meas, purpose in SETS]
         files.append(self._max_weight_file())
         files.append(self._invalid_file())
+        files.append(self._analysis_file())
         return files
+
+    def _analysis_file(self) -> VectorFile:
+        """honest_overweight, adjacency_guarantee and skipped_noise_guarantee: their exact or
+        high-precision outputs, at the branch points of each."""
+        rr = ("multihot-client-rr", {"length": 4, "eps0": "2"})
+        fill = ("multihot-client-rr-fill", {"length": 4, "eps0": "2", "target_count": 20})
+        hist_s = ("histogram-aggregator-gaussian", {"length": 4, "sigma2": "4"})
+        hist_e = ("histogram-aggregator-gaussian", {"length": 4, "epsilon": "1", "delta": "1e-9"})
+        sv_l = ("sumvec-aggregator-noise", {"length": 3, "max_measurement": 2, "noise": "laplace",
+                                            "epsilon": "1"})
+        sv_g = ("sumvec-aggregator-noise", {"length": 3, "max_measurement": 2, "noise": "gaussian",
+                                            "rho": "1/2"})
+        sv_3 = ("sumvec-aggregator-noise", {"length": 3, "max_measurement": 2, "noise": "laplace",
+                                            "scale": "5", "shares": 3})
+        Test = tuple[str, dict[str, Any], str, list[str]]
+        groups: list[tuple[str, list[Test]]] = []
+        mw: list[Test] = [(f"d = {d}, EPSILON_0 = {e}, m = {m}", {"length": d, "eps0": e, "m": m},
+                           "valid", [])
+                          for d, e, m in [(10, "1/2", 3), (100, "5", 2), (1000, "13/2", 4), (1, "1", 1),
+                                          (2, "1", 1), (2, "1", 2), (20, "1", 20)]]
+        mw += [("m = 0 is refused", {"length": 10, "eps0": "1", "m": 0}, "invalid", ["BadBound"]),
+               ("m = length + 1 is refused", {"length": 10, "eps0": "1", "m": 11}, "invalid",
+                ["BadBound"]),
+               ("EPSILON_0 = 0 is refused", {"length": 10, "eps0": "0", "m": 2}, "invalid",
+                ["ZeroEpsilon"])]
+        groups.append(("policies.honest_overweight", mw))
+        adj: list[Test] = []
+        for name, params in (rr, fill, hist_s, hist_e, sv_l, sv_g):
+            for n in ((5, 30) if name.endswith("fill") else (5,)):
+                for a in ("substitution", "deletion", "coordinate"):
+                    adj.append((f"{name} {json.dumps(params)}, {n} reports, {a}",
+                                {"policy": name, "params": params, "meas_count": n, "adjacency": a},
+                                "valid", []))
+        adj.append(("an unknown adjacency is refused", {"policy": rr[0], "params": rr[1],
+                                                        "meas_count": 5, "adjacency": "add-remove"},
+                    "invalid", ["BadAdjacency"]))
+        groups.append(("policies.adjacency", adj))
+        skip: list[Test] = []
+        for name, params, n, skipped in [(*rr, 5, [0]), (*fill, 5, [0]), (*fill, 5, [0, 1]),
+                                         (*fill, 30, [0, 1]), (*fill, 5, []), (*hist_s, 5, [0]),
+                                         (*hist_s, 5, [0, 1]), (*sv_l, 5, [1]), (*sv_g, 5, []),
+                                         (*sv_3, 5, [2]), (*sv_3, 5, [0, 2])]:
+            skip.append((f"{name} {json.dumps(params)}, {n} reports, skipping {skipped}",
+                         {"policy": name, "params": params, "meas_count": n, "skip_noise": skipped},
+                         "valid", []))
+        skip += [("Aggregator 2 of 2 is refused", {"policy": hist_s[0], "params": hist_s[1],
+                                                   "meas_count": 5, "skip_noise": [2]}, "invalid",
+                  ["BadAggregator"]),
+                 ("Aggregator -1 is refused", {"policy": hist_s[0], "params": hist_s[1],
+                                               "meas_count": 5, "skip_noise": [-1]}, "invalid",
+                  ["BadAggregator"]),
+                 ("a boolean Aggregator id is refused", {"policy": hist_s[0], "params": hist_s[1],
+                                                         "meas_count": 5, "skip_noise": [True]},
+                  "invalid", ["BadAggregator"])]
+        groups.append(("policies.skipped_noise", skip))
+        tc = TestNumberer()
+        out_groups = []
+        for op, tests in groups:
+            entries = [test_entry(tc(), comment, inputs,
+                                  ANALYSIS_HANDLERS[op](inputs) if result == "valid" else None,
+                                  result, flags)
+                       for comment, inputs, result, flags in tests]
+            out_groups.append({"op": op, "params": {}, "tests": entries})
+        doc = envelope(
+            algorithm="Analyses of the DP policies: honest Clients over max_weight (sec. 6.1.1), "
+                      "neighbouring batches (App. B.2), Aggregators that skip their noise (sec. 3.3.2)",
+            family=self.name, schema=ENVELOPE_SCHEMA_NAME,
+            header=["policies.honest_overweight(length, eps0, m): with p0 = 1/(e^EPSILON_0 + 1),"
+                    " C ~ Bin(d-1, p0), C' ~ Bin(d-2, p0) and e = e^EPSILON_0: reject_model ="
+                    " Pr[1 + C > m]; reject = 1 - Pr[A] with Pr[A] = (1-p0) Pr[C <= m-1] + p0"
+                    " Pr[C <= m]; bias_own = ((e+1)(1-p0) Pr[C <= m-1] - Pr[A])/(e-1) - 1;"
+                    " bias_other = ((e+1) p0 ((1-p0) Pr[C' <= m-2] + p0 Pr[C' <= m-1]) - Pr[A])/(e-1)"
+                    " (0 when d = 1). Reals with 20 significant digits; compare to 1e-15 relative.",
+                    "policies.adjacency(policy, params, meas_count, adjacency): the exact part of"
+                    " the guarantee (dpspec.spec.policies.adjacency, numeric=False) without its"
+                    " prose keys.",
+                    "policies.skipped_noise(policy, params, meas_count, skip_noise): the skipping"
+                    " and honest Aggregators, the expected bias of each debiased bucket and the"
+                    " standard deviation of the remaining noise"
+                    " (dpspec.spec.policies.corruption)."],
+            notes={"BadBound": "m must be in [1, length].", "ZeroEpsilon": "EPSILON_0 must be > 0.",
+                   "BadAdjacency": "adjacency is substitution, deletion or coordinate.",
+                   "BadAggregator": "skip_noise lists Aggregator ids in [0, SHARES)."},
+            groups=out_groups)
+        return VectorFile(ANALYSIS_PATH, doc, ENVELOPE_SCHEMA_NAME)
 
     def _invalid_file(self) -> VectorFile:
         """Runs an implementation must refuse: each alters one input of a valid run."""
@@ -299,6 +452,62 @@ class PoliciesFamily(Family):
              {"client_noise_seeds": [valid["client_noise_seeds"][0][:30],
                                      *valid["client_noise_seeds"][1:]]}, "BadRandomness"),
         ]
+        # every parameter and measurement check of each policy, one at a time
+        hist, sv = "histogram-aggregator-gaussian", "sumvec-aggregator-noise"
+        sv_ok: dict[str, Any] = {"length": 3, "max_measurement": 2, "noise": "laplace", "epsilon": "1"}
+        changes += [
+            ("bad_params: length 5/2 is not an integer", {"params": {"length": "5/2", "eps0": "2"}},
+             "BadParameter"),
+            ("bad_params: length 0", {"params": {"length": 0, "eps0": "2"}}, "BadParameter"),
+            ("bad_params: length true (a boolean)", {"params": {"length": True, "eps0": "2"}},
+             "BadParameter"),
+            ("bad_params: p = 1", {"params": {"length": 4, "eps0": "2", "p": "1"}}, "BadParameter"),
+            ("bad_params: delta = 0", {"params": {"length": 4, "eps0": "2", "delta": "0"}},
+             "BadParameter"),
+            ("bad_params: delta = 1", {"params": {"length": 4, "eps0": "2", "delta": "1"}},
+             "BadParameter"),
+            ("bad_params: chunk_length 0", {"params": {"length": 4, "eps0": "2", "chunk_length": 0}},
+             "BadParameter"),
+            ("bad_params: one Aggregator", {"params": {"length": 4, "eps0": "2", "shares": 1}},
+             "BadParameter"),
+            ("bad_params: fill with target_count 0",
+             {"policy": "multihot-client-rr-fill",
+              "params": {"length": 4, "eps0": "2", "target_count": 0}}, "BadParameter"),
+            ("bad_measurements: a one-hot list of length 3 for length 4",
+             {"measurements": [0, 1, [0, 0, 1]]}, "BadMeasurement"),
+            ("bad_measurements: a list with two ones", {"measurements": [0, 1, [0, 1, 1, 0]]},
+             "BadMeasurement"),
+            ("bad_measurements: bucket index -1", {"measurements": [0, 1, -1]}, "BadMeasurement"),
+            ("bad_measurements: a boolean bucket index", {"measurements": [0, True, 3]},
+             "BadMeasurement"),
+            ("bad_rands: one rand missing", {"rands": valid["rands"][:2]}, "BadRandomness"),
+            ("bad_client_noise_seeds: one seed missing",
+             {"client_noise_seeds": valid["client_noise_seeds"][:2]}, "BadRandomness"),
+            (f"bad_params: {hist} with sigma2 and (epsilon, delta)",
+             {"policy": hist, "params": {"length": 4, "sigma2": "4", "epsilon": "1", "delta": "1e-9"}},
+             "BadParameter"),
+            (f"bad_params: {hist} with epsilon but no delta",
+             {"policy": hist, "params": {"length": 4, "epsilon": "1"}}, "BadParameter"),
+            (f"bad_params: {hist} with length 0", {"policy": hist, "params": {"length": 0, "sigma2": "4"}},
+             "BadParameter"),
+            (f"bad_params: {sv} with noise 'uniform'",
+             {"policy": sv, "params": {**sv_ok, "noise": "uniform"}}, "BadParameter"),
+            (f"bad_params: {sv}, laplace with epsilon and scale",
+             {"policy": sv, "params": {**sv_ok, "scale": "2"}}, "BadParameter"),
+            (f"bad_params: {sv}, gaussian with epsilon but no delta",
+             {"policy": sv, "params": {**sv_ok, "noise": "gaussian"}}, "BadParameter"),
+            (f"bad_params: {sv}, gaussian with rho and sigma2",
+             {"policy": sv, "params": {"length": 3, "max_measurement": 2, "noise": "gaussian",
+                                       "rho": "1/2", "sigma2": "4"}}, "BadParameter"),
+            (f"bad_params: {sv} with max_measurement 0",
+             {"policy": sv, "params": {**sv_ok, "max_measurement": 0}}, "BadParameter"),
+            (f"bad_measurements: {sv}, a vector of length 2 for length 3",
+             {"policy": sv, "params": sv_ok, "measurements": [[1, 1, 1], [1, 1], [0, 0, 0]]},
+             "BadMeasurement"),
+            (f"bad_measurements: {sv}, a number instead of a vector",
+             {"policy": sv, "params": sv_ok, "measurements": [[1, 1, 1], 2, [0, 0, 0]]},
+             "BadMeasurement"),
+        ]
         tests = [test_entry(tc(), comment, {**valid, **change}, None, "invalid", [flag])
                  for comment, change, flag in changes]
         doc = envelope(
@@ -322,7 +531,12 @@ class PoliciesFamily(Family):
                                         op_max_weight(inputs)))
         extra: list[tuple[dict[str, Any], str]] = [({"length": 1, "eps0": "3", "p": "1/10"}, "d = 1: m = 1"),
                                 ({"length": 8, "eps0": "1/2", "p": "1/2"}, "p = 1/2"),
-                                ({"length": 50, "eps0": "2", "p": "0.01"}, "p = 0.01")]
+                                ({"length": 50, "eps0": "2", "p": "0.01"}, "p = 0.01"),
+                                # m below the mean of 1 + Bin(d - 1, p0): the search goes downwards
+                                ({"length": 1000, "eps0": "1", "p": "9/10"}, "p = 9/10: m below the mean"),
+                                ({"length": 1000, "eps0": "1", "p": "99/100"}, "p = 99/100"),
+                                ({"length": 100000, "eps0": "1/2", "p": "1/2"}, "p = 1/2, d = 10^5"),
+                                ({"length": 2, "eps0": "1", "p": "9/10"}, "d = 2, p = 9/10: m = 1")]
         for inputs, comment in extra:
             tests.append(test_entry(tc(), comment, inputs, op_max_weight(inputs)))
         bad: list[tuple[dict[str, Any], str, str]] = [
@@ -382,6 +596,23 @@ class PoliciesFamily(Family):
                 {"properties": {"length": {"type": "integer"}, "eps0": rat, "p": rat}},
                 {"type": "object", "required": ["max_weight"],
                  "properties": {"max_weight": {"type": "integer", "minimum": 1}}}),
+            "policies.honest_overweight": (
+                {"properties": {"length": {"type": "integer"}, "eps0": rat, "m": {"type": "integer"}}},
+                {"type": "object", "required": list(REAL_OUTPUTS),
+                 "properties": {k: {"type": "string"} for k in REAL_OUTPUTS}}),
+            "policies.adjacency": (
+                {"properties": {"policy": {"type": "string"}, "params": {"type": "object"},
+                                "meas_count": {"type": "integer"}, "adjacency": {"type": "string"}}},
+                {"type": "object", "required": ["adjacency"]}),
+            "policies.skipped_noise": (
+                {"properties": {"policy": {"type": "string"}, "params": {"type": "object"},
+                                "meas_count": {"type": "integer"}, "skip_noise": {"type": "array"}}},
+                {"type": "object", "required": ["skipping", "honest", "expected_bias_per_bucket",
+                                                "noise_sd_per_coordinate"],
+                 "properties": {"skipping": {"type": "array", "items": {"type": "integer"}},
+                                "honest": {"type": "array", "items": {"type": "integer"}},
+                                "expected_bias_per_bucket": {"type": "string"},
+                                "noise_sd_per_coordinate": {"type": ["string", "null"]}}}),
             "policies.run": (
                 {"properties": {"policy": {"type": "string"}, "params": {"type": "object"},
                                 "ctx": HEX, "verify_key": HEX, "measurements": {"type": "array"},

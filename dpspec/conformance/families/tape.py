@@ -87,6 +87,14 @@ def tape_bits(args: dict[str, Any]) -> dict[str, Any]:
             "bytesConsumed": tape.bytes_consumed}
 
 
+def xof_aes_next(args: dict[str, Any]) -> dict[str, Any]:
+    """``xof.fixed_key_aes128.next``: as ``xof.next``, with XofFixedKeyAes128 (16-byte seed)."""
+    from dpspec.spec.xof import XofFixedKeyAes128
+
+    xof = XofFixedKeyAes128(hex_arg(args, "seed"), hex_arg(args, "dst"), hex_arg(args, "binder"))
+    return {"chunks": [xof.next(n).hex() for n in args["lengths"]]}
+
+
 def xof_format_dst(args: dict[str, Any]) -> dict[str, Any]:
     """``format_dst(algo_class, algo, usage)`` of sec. 6.2.3 of the VDAF draft."""
     from dpspec.spec.xof import format_dst
@@ -104,7 +112,10 @@ BOUNDARY_HEADER = [
     " error. Counts across 512-bit boundaries check that no bit is skipped or repeated.",
     "tape.uniform: tags of exactly 255 characters and of the extreme printable characters 0x20 and"
     " 0x7E are valid; 0x1F and 0x7F are not.",
-    "xof.next: a negative chunk length is an error.",
+    "xof.next: a negative chunk length is an error; a dst of 65535 bytes (the largest le16) is"
+    " valid, one of 65536 bytes is not.",
+    "xof.fixed_key_aes128.next: XofFixedKeyAes128 of VDAF draft-20 sec. 6.2.2 (seed of exactly 16"
+    " bytes, dst of at most 65535 bytes), read in chunks of `lengths` across its 16-byte blocks.",
     "xof.format_dst(algoClass, algo, usage) = VERSION (1 byte, 18) || algoClass (1 byte) ||"
     " be32(algo) || be16(usage) (VDAF draft-20 sec. 6.2.3); each field must fit its width.",
 ]
@@ -112,7 +123,8 @@ BOUNDARY_HEADER = [
 BOUNDARY_NOTES = {
     "BadCount": "A bit count must be >= 0.",
     "BadTag": "The tag must be 1 to 255 printable ASCII characters (0x20-0x7E).",
-    "BadLength": "A chunk length must be >= 0.",
+    "BadLength": "A chunk length must be >= 0 and a dst at most 65535 bytes long.",
+    "BadSeed": "XofFixedKeyAes128 takes a seed of exactly 16 bytes.",
     "OutOfRange": "algoClass < 2^8, algo < 2^32, usage < 2^16, all >= 0.",
     "MaxValue": "The largest value the field holds.",
 }
@@ -155,6 +167,7 @@ class TapeFamily(Family):
     def handlers(self) -> dict[str, Handler]:
         return {
             "xof.next": xof_next,
+            "xof.fixed_key_aes128.next": xof_aes_next,
             "xof.derive_seed": xof_derive_seed,
             "xof.expand_into_vec": xof_expand_into_vec,
             "tape.uniform": tape_uniform,
@@ -195,6 +208,8 @@ class TapeFamily(Family):
             "xof.next": ({"properties": {**seed_args, "lengths": {"type": "array",
                                                                   "items": {"type": "integer"}}}},
                          xof_ops["xof.next"][1]),
+            "xof.fixed_key_aes128.next": ({"properties": {**seed_args, "lengths": {
+                "type": "array", "items": {"type": "integer"}}}}, xof_ops["xof.next"][1]),
             "xof.format_dst": ({"properties": {"algoClass": DEC, "algo": DEC, "usage": DEC}},
                                {"type": "object", "required": ["dst"], "properties": {"dst": HEX}}),
         }
@@ -251,6 +266,33 @@ class TapeFamily(Family):
         group("xof.next", {"dst": "", "binder": ""}, [
             ("a negative length is rejected", {"seed": vector_seed("tape/xof/neg").hex(),
                                                "lengths": [4, -1]}, "BadLength"),
+        ])
+        group("xof.next", {"binder": ""}, [
+            ("a dst of 65535 bytes (the largest le16)", {"seed": vector_seed("tape/xof/dst").hex(),
+                                                         "dst": "ab" * 65535, "lengths": [8]}, ""),
+            ("a dst of 65536 bytes is rejected", {"seed": vector_seed("tape/xof/dst").hex(),
+                                                  "dst": "ab" * 65536, "lengths": [8]}, "BadLength"),
+        ])
+        aes_seed = vector_seed("tape/xof/aes").hex()[:32]
+        group("xof.fixed_key_aes128.next", {"binder": "cafe"}, [
+            ("chunks across the 16-byte blocks", {"seed": aes_seed, "dst": "0102",
+                                                  "lengths": [0, 1, 15, 16, 17, 33, 2]}, ""),
+            ("one 48-byte chunk (three whole blocks)", {"seed": aes_seed, "dst": "0102", "lengths": [48]},
+             ""),
+            ("a 15-byte seed is rejected", {"seed": aes_seed[:30], "dst": "0102", "lengths": [1]},
+             "BadSeed"),
+            ("a 17-byte seed is rejected", {"seed": aes_seed + "00", "dst": "0102", "lengths": [1]},
+             "BadSeed"),
+            ("a negative length is rejected", {"seed": aes_seed, "dst": "0102", "lengths": [3, -1]},
+             "BadLength"),
+            ("a dst of 65536 bytes is rejected", {"seed": aes_seed, "dst": "ab" * 65536, "lengths": [1]},
+             "BadLength"),
+            ("chunks starting inside the second and fourth blocks", {
+                "seed": aes_seed, "dst": "0102", "lengths": [30, 20, 1]}, ""),
+            ("an all-ones seed (every block index bit meets a set seed bit)", {
+                "seed": "ff" * 16, "dst": "0102", "lengths": [40]}, ""),
+            ("a dst of 65535 bytes (the largest le16)", {"seed": aes_seed, "dst": "ab" * 65535,
+                                                         "lengths": [1]}, ""),
         ])
         group("xof.format_dst", {}, [
             ("Prio3Count's measurement share usage", {"algoClass": "0", "algo": "1", "usage": "1"}, ""),
