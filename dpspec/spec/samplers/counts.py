@@ -36,6 +36,9 @@ from dpspec.spec.tape import RandomTape
 
 #: Poisson and negative binomial cost grows linearly with the mean; refuse means beyond this.
 MAX_MEAN = 10**6
+#: negative_binomial's compound steps (used when the mode envelope is not: r < 1 or a mean above
+#: 256 r) cost O(mean) Poisson points; refuse means beyond this there (about a second).
+MAX_COMPOUND_MEAN = 10**4
 #: binomial and binomial_rr draw about n min(p, 1 - p) geometrics; refuse more than this.
 MAX_BINOMIAL_WORK = 10**6
 #: binomial_textbook draws n Bernoulli trials; refuse n beyond this.
@@ -467,7 +470,11 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
     f(k+1)/f(k) = (k + r) p / (k + 1) and mode M = floor((r - 1) p / (1 - p)): the steps of the
     mode envelope of :func:`poisson` with d = isqrt(floor(r p / (1 - p)^2)) + 1 and no upper end.
     Other parameters keep the compound-Poisson steps, whose cost is linear in the mean (not
-    sublinear: NB with a small r and p near 1 has a standard deviation close to its mean).
+    sublinear: NB with a small r and p near 1 has a standard deviation close to its mean); there,
+    means above 10^4 (MAX_COMPOUND_MEAN) are refused (CostTooLarge), so that every allowed
+    parameter samples in about a second or less. (:func:`negative_binomial_exp` has sublinear
+    steps for those parameters; with a rational p their numbers can be dyadic, which needs exact
+    fallbacks not written yet.)
     """
     rr = rational_in(r, "r", low=0, low_open=True)
     q = rational_in(p, "p", low=0, high=1, high_open=True)
@@ -477,7 +484,12 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
     if lam > MAX_MEAN:
         raise SamplerParameterError(
             f"negative_binomial: the mean r p / (1 - p) exceeds {MAX_MEAN} (cost)")
-    if rr >= 1 and lam > ENVELOPE_THRESHOLD and rr * ENVELOPE_THRESHOLD >= lam:
+    envelope = rr >= 1 and lam > ENVELOPE_THRESHOLD and rr * ENVELOPE_THRESHOLD >= lam
+    if not envelope and lam > MAX_COMPOUND_MEAN:
+        raise CostTooLargeError(
+            f"negative_binomial: the compound steps (r < 1 or r p / (1 - p) > 256 r) are refused"
+            f" for means above {MAX_COMPOUND_MEAN} (cost)")
+    if envelope:
         var = lam / (1 - q)
         return _mode_envelope(tape, lambda k: (k + rr) * q / (k + 1),
                               ((rr - 1) * q / (1 - q)).__floor__(), isqrt(var.__floor__()) + 1,
