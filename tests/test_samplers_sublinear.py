@@ -7,7 +7,7 @@ r^3 > mean, and the size blocks of the compound Poisson otherwise
 the outcome is reproducible, never flaky) and applies the chi-square test of
 ``tests.test_samplers_stats.chi_square_p`` (bins of expected count >= 5, tails folded) against
 the exact PMF of the registry (mpmath, 50 digits). A test fails when its p-value is below
-ALPHA = 1e-9; with the 9 distribution tests here the probability that a correct sampler fails
+ALPHA = 1e-9; with the 10 distribution tests here the probability that a correct sampler fails
 any of them on a fresh seed is below 1e-8 (union bound). The power test shows the same test
 rejecting a mean 10 per cent off (a fifth of a standard deviation) with p < 1e-40.
 
@@ -40,6 +40,7 @@ CASES: list[tuple[str, dict[str, str], str]] = [
     ("binomial_rr", {"n": "2000", "eps": "1"}, "_rr_split"),
     ("binomial_rr", {"n": "1000", "eps": "1/10"}, "_rr_split"),
     ("binomial_rr", {"n": "100000", "eps": "3"}, "_rr_split"),
+    ("binomial_rr", {"n": "200000000000000000000000000000", "eps": "65"}, "_rr_split"),
     ("negative_binomial_exp", {"r": "400", "gamma": "1/2"}, "_nb_exp_split"),
     ("negative_binomial_exp", {"r": "50", "gamma": "1/20"}, "_nb_exp_split"),
     ("negative_binomial_exp", {"r": "1/3", "gamma": "1/1000"}, "_nb_exp_blocks"),
@@ -71,7 +72,8 @@ def _draw(name: str, params: dict[str, str], n: int, tag: str) -> list[int]:
 @pytest.mark.parametrize("name,params,steps", CASES)
 def test_sublinear_steps_sample_the_exact_distribution(name: str, params: dict[str, str],
                                                        steps: str) -> None:
-    samples = _draw(name, params, N, f"sublinear/{name}/{sorted(params.items())}")
+    n = N // 2 if params.get("eps") == "65" else N  # 9 ms per sample
+    samples = _draw(name, params, n, f"sublinear/{name}/{sorted(params.items())}")
     probs, lo = _pmf_table(name, params, samples)
     assert chi_square_p(samples, probs, lo) > ALPHA
 
@@ -102,6 +104,7 @@ def test_cases_run_the_new_steps(monkeypatch: pytest.MonkeyPatch, name: str,
     ("binomial_rr", {"n": "1000000", "eps": "10"}),     # n p = 45.4
     ("negative_binomial_exp", {"r": "5", "gamma": "1/50"}),  # mean 247.5
     ("negative_binomial_exp", {"r": "1", "gamma": "1"}),
+    ("binomial_rr", {"n": "1000", "eps": "64"}),
 ])
 def test_version_1_steps_below_the_threshold(monkeypatch: pytest.MonkeyPatch, name: str,
                                              params: dict[str, str]) -> None:
@@ -147,6 +150,16 @@ def test_ratio_oracle_reads_the_bits_of_the_exact_comparison(ups: list[int], dow
         got = bernoulli_bounded(bounded, counts._ratio_oracle(counts.Ratio(list(ups), list(downs))))
         assert got == want
         assert bounded.bits_consumed == exact.bits_consumed
+
+
+def test_huge_eps_uses_the_split(monkeypatch: pytest.MonkeyPatch) -> None:
+    """eps > 64 takes the dyadic split whatever n p (the gaps would compare numbers within
+    e^-eps of 1: 28 s at eps = 1000)."""
+    calls = _spy(monkeypatch, ["_rr_split", "_nb_exp_split", "_nb_exp_blocks"])
+    tape = RandomTape(SEED, "huge-eps")
+    assert [SAMPLERS["binomial_rr"].draw(tape, {"n": "10", "eps": e})
+            for e in ("65", "1000", "1000000")] == [0, 0, 0]
+    assert calls == ["_rr_split"] * 3
 
 
 @pytest.mark.parametrize("x", [Fraction(3, 8), Fraction(1, 2), Fraction(1), Fraction(5, 1024)])

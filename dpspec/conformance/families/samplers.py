@@ -177,9 +177,10 @@ TEXTS: dict[str, list[str]] = {
         " m = the largest integer >= 0 with 2^m <= 1 + exp(eps). gaps(n, G) denotes the loop of"
         " binomial for p <= 1/2 with the geometric variates G: if n = 0 return 0; S = 0, P = 0;"
         " loop { P = P + G + 1; if P > n return S; S = S + 1 }. Cost limit: n p > 1000000 is"
-        " refused (CostTooLarge; eps = 0: n / 2 > 1000000). If n p <= 256: return"
-        " gaps(n, hg(q, m)). If n p > 256 (steps version 2, the DYADIC SPLIT; version 1 used the"
-        " gaps for every n p, and its vectors, all with n p <= 256, are unchanged): k = bitlen(n)"
+        " refused (CostTooLarge; eps = 0: n / 2 > 1000000). If n p <= 256 and eps <= 64: return"
+        " gaps(n, hg(q, m)). If n p > 256 or eps > 64 (steps version 2, the DYADIC SPLIT; version"
+        " 1 used the gaps for all parameters, and its vectors, all with n p <= 256 and eps <= 20,"
+        " are unchanged): k = bitlen(n)"
         " + 1 (bitlen(n) = the number of binary digits of n), c = floor(2^k p) + 1, p0 = c / 2^k"
         " (rational, p < p0 <= 1/2); X = binomial(n, p0); s = 1 - p / p0 (irrational); m_s ="
         " the largest integer >= 0 with 2^m_s s <= 1; return X - gaps(X, hg(1 - s, m_s))."
@@ -709,6 +710,12 @@ CAPS: list[tuple[str, str, dict[str, str], int | None]] = [
      {"r": "1", "gamma": "1/1000001"}, None),
     ("negative_binomial_exp", "share r = 1/100, gamma = 10^-8: mean 999999.995",
      {"r": "1/100", "gamma": "1/100000000"}, 2),
+    ("binomial_rr", "eps = 64, n = 10^30: the gaps (n p = 160.38)",
+     {"n": "1000000000000000000000000000000", "eps": "64"}, 2),
+    ("binomial_rr", "eps = 65 > 64: the dyadic split although n p = 11.8",
+     {"n": "200000000000000000000000000000", "eps": "65"}, 4),
+    ("binomial_rr", "eps = 10^6, n = 10^9: p = e^-10^6, the split", {"n": "1000000000",
+                                                                     "eps": "1000000"}, 4),
 ]
 
 

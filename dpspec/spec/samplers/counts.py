@@ -41,6 +41,10 @@ MAX_MEAN = 10**6
 MAX_COMPOUND_MEAN = 10**4
 #: binomial and binomial_rr draw about n min(p, 1 - p) geometrics; refuse more than this.
 MAX_BINOMIAL_WORK = 10**6
+#: binomial_rr uses the dyadic split when eps exceeds this (whatever n p): the gaps' geometric
+#: has m = floor(log2(1 + e^eps)) digits, compared with numbers within e^-eps of 1 (28 s at
+#: eps = 1000), while the split compares with numbers near 2^k p, cheap to bound.
+RR_SPLIT_EPS = 64
 #: binomial_textbook draws n Bernoulli trials; refuse n beyond this.
 MAX_TEXTBOOK_TRIALS = 10**6
 
@@ -279,12 +283,13 @@ def binomial_rr(tape: RandomTape, n: object, eps: object) -> int:
     Exact, cost sublinear in the mean n p. eps = 0 is ``binomial(n, 1/2)``. For eps > 0,
     p = 1/(1 + exp(eps)) < 1/2 is irrational, and:
 
-    * if n p <= 256 (decided with rigorous bounds; n p is irrational): the steps of
+    * if n p <= 256 (decided with rigorous bounds; n p is irrational) and eps <= 64: the steps of
       :func:`binomial` for p <= 1/2 (the gaps), with the geometric(p) variates drawn by the steps
       of :func:`dpspec.spec.samplers.core.geometric` for this p: ratio q = 1 - p =
       1/(1 + exp(-eps)) and m = the largest integer >= 0 with 2^m <= 1 + exp(eps);
-    * if n p > 256, a *dyadic split* (steps version 2; version 1 used the gaps for every n p,
-      and its vectors, all with n p <= 256, are unchanged): k = bitlen(n) + 1,
+    * if n p > 256 or eps > 64, a *dyadic split* (steps version 2; version 1 used the gaps for
+      all parameters, and its vectors, all with n p <= 256 and eps <= 20, are unchanged):
+      k = bitlen(n) + 1,
       c = floor(2^k p) + 1 and p0 = c / 2^k (so p < p0 <= 1/2 and p0 - p < 2^-k);
       X = ``binomial(n, p0)`` (rational: the mode envelope); then each of the X successes is
       kept with probability p / p0, by removing Binomial(X, s) of them with
@@ -306,7 +311,8 @@ def binomial_rr(tape: RandomTape, n: object, eps: object) -> int:
     if _exceeds(_scaled(k, _rr_p(e)), Fraction(MAX_BINOMIAL_WORK)):
         raise CostTooLargeError(f"binomial_rr: n / (1 + exp(eps)) exceeds {MAX_BINOMIAL_WORK}"
                                 " (cost)")
-    if k > ENVELOPE_THRESHOLD and _exceeds(_scaled(k, _rr_p(e)), Fraction(ENVELOPE_THRESHOLD)):
+    if e > RR_SPLIT_EPS or (k > ENVELOPE_THRESHOLD
+                            and _exceeds(_scaled(k, _rr_p(e)), Fraction(ENVELOPE_THRESHOLD))):
         p0, thin = _rr_split(e, k.bit_length() + 1)
         x = _binomial(tape, k, p0)
         return x - _binomial_by_gaps(tape, x, thin)
