@@ -42,8 +42,8 @@ def test_node_example_passes_the_tape_vectors_and_statistical_mode() -> None:
     counts = {s.name: s.counts for s in impl.suites}
     assert impl.capabilities is not None
     listed = set(impl.capabilities["ops"])
-    # the tape ops it lists all pass; the boundary vectors of ops it does not port (tape.bits,
-    # xof.format_dst) are skipped, never failed
+    # the tape ops it lists all pass; the vectors of ops it does not port (none at present:
+    # it ports tape.bits and xof.format_dst too) are skipped, never failed
     unported = sum(1 for c in tape.cases() if c.op not in listed)
     assert unported < tape.size() // 2
     assert counts["tape"] == {PASSED: tape.size() - unported, FAILED: 0, SKIPPED: unported, ERROR: 0}

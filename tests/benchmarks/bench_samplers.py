@@ -6,8 +6,9 @@ bits per sample), then samples per second and tape bits consumed per sample for 
 of the same distribution on the same tape: the lazy profile (dpspec.spec.samplers.core), the
 rational-only profile (dpspec.spec.samplers.rational_only) and CKS20's Algorithms 2 and 3 as
 published (uniform(t) draws from the tape, written here from the paper's pseudocode). Then the
-seconds per sample of the count samplers at their cost limits (poisson, binomial and negative
-binomial at mean 10^6, drawn by the mode envelope).
+seconds per sample of the count samplers at their cost limits (poisson, binomial, binomial_rr,
+negative binomial and negative_binomial_exp at mean 10^6 or just below, binomial_textbook at
+n = 10^6, negative binomial's compound steps at mean 10^4), cold and warm.
 
 With ``--reference PATH`` (the file ``discretegauss.py`` of the public CKS20 reference
 implementation, github.com/IBM/discrete-gaussian-differential-privacy; fetch it yourself, it is
@@ -17,7 +18,8 @@ adapter whose ``randrange(m)`` is dpspec's ``tape.uniform(m)``, which makes the 
 source identical and lets the bits it consumes be counted in the same unit. The speed ratio
 reported is dpspec / reference (higher is better for dpspec).
 
-Usage: ``.venv/bin/python tests/benchmarks/bench_samplers.py [--reference PATH] [--seconds S]``
+Usage: ``.venv/bin/python tests/benchmarks/bench_samplers.py [--reference PATH] [--seconds S]
+[--caps-only]``
 """
 
 from __future__ import annotations
@@ -36,9 +38,12 @@ import numpy as np
 
 from dpspec.spec.samplers import (
     binomial,
+    binomial_rr,
+    binomial_textbook,
     discrete_gaussian,
     discrete_laplace,
     negative_binomial,
+    negative_binomial_exp,
     poisson,
     rational_only,
 )
@@ -135,6 +140,8 @@ def main() -> int:
     parser.add_argument("--reference", type=Path, default=None,
                         help="path to discretegauss.py of the CKS20 reference implementation")
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--caps-only", action="store_true",
+                        help="only the count samplers at their cost limits")
     args = parser.parse_args()
     ref = load_reference(args.reference) if args.reference else None
 
@@ -150,7 +157,7 @@ def main() -> int:
         head += f"{'ref(Sys)/s':>12}{'ref(tape)/s':>13}{'ref bits':>10}{'speed x':>9}"
     print(head)
     print("-" * len(head))
-    for kind, param, shown, entropy in cases:
+    for kind, param, shown, entropy in [] if args.caps_only else cases:
         label = f"{'discrete Gaussian' if kind == 'dgauss' else 'discrete Laplace'} " + (
             f"sigma={shown}" if kind == "dgauss" else f"t={shown}")
         dg = kind == "dgauss"
@@ -181,17 +188,41 @@ def main() -> int:
                      f"{rate / ref_rate:>9.2f}")
         print(line, flush=True)
     print()
-    print("count samplers at their cost limits (mode envelope): seconds per sample")
+    print("count samplers at their cost limits: seconds per sample, the first call (cold: it")
+    print("includes the per-parameter set-up, bounds and plans) and the mean of the next ones")
     caps: list[tuple[str, Callable[[RandomTape], int]]] = [
         ("poisson lam=10^6", lambda t: poisson(t, 10**6)),
         ("binomial n=2*10^6 p=1/2", lambda t: binomial(t, 2 * 10**6, "1/2")),
         ("binomial n=10^12 p=10^-6", lambda t: binomial(t, 10**12, "1/1000000")),
+        ("binomial_textbook n=10^6 p=1/2", lambda t: binomial_textbook(t, 10**6, "1/2")),
+        ("binomial_rr n=2*10^6 eps=0", lambda t: binomial_rr(t, 2 * 10**6, 0)),
+        ("binomial_rr n=3718281 eps=1", lambda t: binomial_rr(t, 3718281, 1)),
+        ("binomial_rr n=22027465794 eps=10", lambda t: binomial_rr(t, 22027465794, 10)),
         ("negative_binomial r=10^6 p=1/2", lambda t: negative_binomial(t, 10**6, "1/2")),
+        ("negative_binomial r=1/2 mean=10^4",
+         lambda t: negative_binomial(t, "1/2", "20000/20001")),
+        ("nb_exp r=1718281 gamma=1 (split)", lambda t: negative_binomial_exp(t, 1718281, 1)),
+        ("nb_exp r=100 gamma=1e-4 (split)",
+         lambda t: negative_binomial_exp(t, 100, "1/10000")),
+        ("nb_exp r=99 gamma=1e-4 (blocks)", lambda t: negative_binomial_exp(t, 99, "1/10000")),
+        ("nb_exp r=1 gamma=1e-6 (blocks)",
+         lambda t: negative_binomial_exp(t, 1, "1/1000000")),
+        ("nb_exp r=1/100 gamma=1e-8 (blocks)",
+         lambda t: negative_binomial_exp(t, "1/100", "1/100000000")),
     ]
+    print(f"{'':<38}{'first':>10}{'next':>12}{'bits':>12}")
     for label, fn in caps:
         tape = RandomTape(SEED, "bench/caps")
-        n, dt = timed(lambda fn=fn, tape=tape: fn(tape), args.seconds)
-        print(f"{label:<34}{dt / n:>10.4f} s{tape.bits_consumed / n:>10.1f} bits", flush=True)
+        start = time.perf_counter()
+        fn(tape)
+        first = time.perf_counter() - start
+        n, start = 0, time.perf_counter()
+        while n == 0 or time.perf_counter() - start < args.seconds:
+            fn(tape)
+            n += 1
+        per = (time.perf_counter() - start) / n
+        print(f"{label:<38}{first:>10.4f} s{per:>10.4f} s{tape.bits_consumed / (n + 1):>10.1f}",
+              flush=True)
     if ref is not None:
         print("speed x = dpspec samples/s divided by the faster of the two reference runs")
     return 0

@@ -14,6 +14,7 @@ exact PMF.
 from __future__ import annotations
 
 import os
+from itertools import groupby
 from typing import Any
 
 from dpspec.conformance.jsonargs import COUNT, DEC, HEX, count_arg, hex_arg
@@ -172,11 +173,21 @@ TEXTS: dict[str, list[str]] = {
         " n > 1000000 is refused (CostTooLarge)."],
     "binomial_rr": [
         "binomial_rr(n, eps), eps >= 0 (success probability p = 1/(1 + exp(eps))): eps = 0 is"
-        " binomial(n, 1/2). Otherwise the loop of binomial for p <= 1/2 (if n = 0 return 0; S = 0,"
-        " P = 0; loop { P = P + G + 1; if P > n return S; S = S + 1 }) with each G ="
-        " hg(1/(1 + exp(-eps)), m), m = the largest integer >= 0 with 2^m <= 1 + exp(eps)."
-        " The numbers compared are irrational. Cost limit: n p > 1000000 is refused"
-        " (CostTooLarge; eps = 0: n / 2 > 1000000)."],
+        " binomial(n, 1/2). Otherwise p is irrational; let q = 1/(1 + exp(-eps)) = 1 - p and"
+        " m = the largest integer >= 0 with 2^m <= 1 + exp(eps). gaps(n, G) denotes the loop of"
+        " binomial for p <= 1/2 with the geometric variates G: if n = 0 return 0; S = 0, P = 0;"
+        " loop { P = P + G + 1; if P > n return S; S = S + 1 }. Cost limit: n p > 1000000 is"
+        " refused (CostTooLarge; eps = 0: n / 2 > 1000000). If n p <= 256 and eps <= 64: return"
+        " gaps(n, hg(q, m)). If n p > 256 or eps > 64 (steps version 2, the DYADIC SPLIT; version"
+        " 1 used the gaps for all parameters, and its vectors, all with n p <= 256 and eps <= 20,"
+        " are unchanged): k = bitlen(n)"
+        " + 1 (bitlen(n) = the number of binary digits of n), c = floor(2^k p) + 1, p0 = c / 2^k"
+        " (rational, p < p0 <= 1/2); X = binomial(n, p0); s = 1 - p / p0 (irrational); m_s ="
+        " the largest integer >= 0 with 2^m_s s <= 1; return X - gaps(X, hg(1 - s, m_s))."
+        " (Each success of Binomial(n, p0) is kept with probability p / p0; fewer than 1/2 are"
+        " removed on average.) n p > 256, n p > 1000000 and floor(2^k p) are decided with"
+        " rigorous bounds on exp(-eps) (n p is irrational). The numbers compared by hg are"
+        " irrational."],
     "poisson": [
         f"poisson(lam), 0 <= lam <= {MAX_MEAN} (larger means are refused): lam = 0 returns 0 (no"
         " bits). Otherwise k = ceil(2 lam), mu = lam / k (<= 1/2), m = the largest integer >= 0"
@@ -193,15 +204,33 @@ TEXTS: dict[str, list[str]] = {
         " if lc(1/J) = 1: total = total + J }; return total. (Compound Poisson: NB(r, p) ="
         " sum_j j Poisson(r p^j / j), obtained by thinning; exact.) But if r >= 1, lam = r p /"
         " (1 - p) > 256 and 256 r >= lam: return env(rho, M, d, none) with rho(k) = (k + r) p /"
-        " (k + 1), M = floor((r - 1) p / (1 - p)), d = isqrt(floor(lam / (1 - p))) + 1."],
+        " (k + 1), M = floor((r - 1) p / (1 - p)), d = isqrt(floor(lam / (1 - p))) + 1."
+        " Cost limit of the compound steps: when the envelope is not used and lam > 10000,"
+        " the call is refused (CostTooLarge)."],
     "negative_binomial_exp": [
         "negative_binomial_exp(r, gamma), r > 0, gamma > 0: NB(r, p) with the irrational"
         " p = exp(-gamma). The mean lambda = r / (exp(gamma) - 1) is irrational (refused if"
-        f" > {MAX_MEAN}). N = Poisson(lambda) by the steps of poisson with k = ceil(2 lambda) ="
-        " floor(2 lambda) + 1 pieces of mean mu = lambda / k < 1/2, each piece: loop { K = 0;"
-        " while lc(mu) = 1: K = K + 1; if lc(1 / K!) = 1: the piece is K, stop }. Then total = 0;"
-        " N times { J = 1 + geometric_exp(gamma); if lc(1/J) = 1: total = total + J };"
-        " return total."],
+        f" > {MAX_MEAN}). Let y_j = exp(-2^j gamma) (so y_0 = p); every comparison of lambda,"
+        " mu_i or tau below with a rational is decided with rigorous bounds (never an equality)."
+        " PB(x), Poisson of an irrational x > 0: k = floor(2 x) + 1 pieces of mean mu = x / k"
+        " < 1/2, each piece: loop { K = 0; while lc(mu) = 1: K = K + 1; if lc(1 / K!) = 1: the"
+        " piece is K, stop }; the sum of the pieces. CASE 1, lambda <= 256 (the steps of version"
+        " 1): N = PB(lambda); total = 0; N times { J = 1 + geometric_exp(gamma); if lc(1/J) = 1:"
+        " total = total + J }; return total. Steps version 2 (cost sublinear in lambda; version"
+        " 1 used case 1 for every lambda, and its vectors, all with lambda <= 256, are"
+        " unchanged): CASE 2, lambda > 256, r >= 1 and r^3 > lambda (DYADIC SPLIT): L ="
+        " ceil(r) + floor(lambda) + 1, k = 2 bitlen(L) + 2, c = floor(2^k p) + 1, p0 = c / 2^k;"
+        " X = env(rho, M, d, none) with rho(i) = (i + r) p0 / (i + 1), M = floor((r - 1) p0 /"
+        " (1 - p0)), d = isqrt(floor(r p0 / (1 - p0)^2)) + 1; s = (p0 - p) / (p0 (1 - p))"
+        " (irrational), m_s = the largest integer >= 0 with 2^m_s s <= 1; return X - gaps(X,"
+        " hg(1 - s, m_s)) (gaps as in binomial_rr). (Thinning NB(r, p0) with keep probability"
+        " 1 - s gives NB(r, p).) CASE 3, lambda > 256 and (r < 1 or r^3 < lambda) (SIZE BLOCKS):"
+        " B = the smallest integer >= 0 with tau = r y_B / (1 - p) < 1; total = 0; for i = 0, 1,"
+        " ..., B - 1: mu_i = r y_i (1 - y_i) / (2^i (1 - p)); N_i = poisson(floor(mu_i)) +"
+        " PB(mu_i - floor(mu_i)); N_i times { R = sum_{j = 0}^{i - 1} 2^j lc(y_j / (1 + y_j))"
+        " (j ascending); J = 2^i + R; if lc(2^i / J) = 1: total = total + J }. Then N = PB(tau);"
+        " N times { J = 2^B + geometric_exp(gamma); if lc(1/J) = 1: total = total + J }; return"
+        " total. (The points of case 1 with a size in [2^i, 2^(i+1)), thinned by 2^-i first.)"],
 }
 
 ENVELOPE_TEXT = [
@@ -264,7 +293,7 @@ DEPENDS: dict[str, list[str]] = {
     "binomial_rr": ["binomial"],
     "poisson": ["geometric", "ENV"],
     "negative_binomial": ["poisson", "geometric"],
-    "negative_binomial_exp": ["geometric_exp"],
+    "negative_binomial_exp": ["poisson", "geometric_exp"],
 }
 
 
@@ -523,8 +552,8 @@ NOTES = {
     "OutOfRange": "A parameter lies outside the sampler's domain; the call must be rejected.",
     "NotRational": "A parameter is not an exact rational number; it must be rejected.",
     "NotInteger": "An integer parameter (n, dim) is given a non-integral value.",
-    "MeanTooLarge": f"The mean exceeds {MAX_MEAN}; dpspec refuses it because the exact method's"
-                    " cost grows linearly with the mean.",
+    "MeanTooLarge": f"The mean exceeds {MAX_MEAN}, the sampler's cost limit; the call must be"
+                    " rejected.",
     "EdgeCase": "A degenerate parameter: the output is fixed and no bits are read.",
     "TooLong": "A parameter's text is longer than the grammar allows (1000 characters).",
     "ExponentTooLarge": "A decimal exponent beyond +-10000 (validation step 4 of the grammar).",
@@ -640,6 +669,53 @@ CAPS: list[tuple[str, str, dict[str, str], int | None]] = [
      {"r": "1000000", "p": "1/2"}, 2),
     ("negative_binomial", "r = 1/2, mean 1000: compound steps (linear cost)",
      {"r": "1/2", "p": "1999/2000"}, 2),
+    # Added with steps version 2 of binomial_rr and negative_binomial_exp (appended, so that the
+    # tcIds above keep their meaning): valid vectors at every cap and the first refused values.
+    ("binomial_textbook", "n = 10^6, the cap (linear by definition: seconds)",
+     {"n": "1000000", "p": "1/2"}, 1),
+    ("binomial_rr", "n p = 255.76: the last gaps (version 1 steps)", {"n": "951", "eps": "1"}, 4),
+    ("binomial_rr", "n p = 256.03: the first dyadic split", {"n": "952", "eps": "1"}, 8),
+    ("binomial_rr", "eps = 0, n / 2 = 10^6: the cap", {"n": "2000000", "eps": "0"}, 2),
+    ("binomial_rr", "eps = 1, n = 3718281: the largest n (n p = 999999.8)",
+     {"n": "3718281", "eps": "1"}, 2),
+    ("binomial_rr", "eps = 1, n = 3718282: just above the cap (n p = 1000000.07)",
+     {"n": "3718282", "eps": "1"}, None),
+    ("binomial_rr", "eps = 10, n = 22027465794: the largest n (p = 4.5e-5)",
+     {"n": "22027465794", "eps": "10"}, 2),
+    ("binomial_rr", "eps = 10, n = 22027465795: just above the cap",
+     {"n": "22027465795", "eps": "10"}, None),
+    ("negative_binomial", "r = 1/2, mean 10^4: the cap of the compound steps",
+     {"r": "1/2", "p": "20000/20001"}, 1),
+    ("negative_binomial", "r = 1/2, mean 10001: just above the compound cap",
+     {"r": "1/2", "p": "20002/20003"}, None),
+    ("negative_binomial", "r = 3000, mean 10^6 > 256 r: compound steps, above their cap",
+     {"r": "3000", "p": "1000000/1003000"}, None),
+    ("negative_binomial_exp", "r = 300, mean 268.6: the dyadic split (case 2)",
+     {"r": "300", "gamma": "3/4"}, 8),
+    ("negative_binomial_exp", "r = 2, mean 399.0: size blocks (case 3)",
+     {"r": "2", "gamma": "1/200"}, 8),
+    ("negative_binomial_exp", "r = 1/3, mean 333.2: size blocks (case 3)",
+     {"r": "1/3", "gamma": "1/1000"}, 8),
+    ("negative_binomial_exp", "r = 100, mean 999950: r^3 > mean, dyadic split at the cap",
+     {"r": "100", "gamma": "1/10000"}, 1),
+    ("negative_binomial_exp", "r = 99, mean 989950.5: r^3 < mean, size blocks near the cap",
+     {"r": "99", "gamma": "1/10000"}, 1),
+    ("negative_binomial_exp", "r = 1718281, gamma = 1: mean 999999.5, the largest r",
+     {"r": "1718281", "gamma": "1"}, 2),
+    ("negative_binomial_exp", "r = 1718282, gamma = 1: mean 1000000.08, just above the cap",
+     {"r": "1718282", "gamma": "1"}, None),
+    ("negative_binomial_exp", "r = 1, gamma = 10^-6: mean 999999.5 (size blocks)",
+     {"r": "1", "gamma": "1/1000000"}, 2),
+    ("negative_binomial_exp", "r = 1, gamma = 1/1000001: mean 1000000.5, just above the cap",
+     {"r": "1", "gamma": "1/1000001"}, None),
+    ("negative_binomial_exp", "share r = 1/100, gamma = 10^-8: mean 999999.995",
+     {"r": "1/100", "gamma": "1/100000000"}, 2),
+    ("binomial_rr", "eps = 64, n = 10^30: the gaps (n p = 160.38)",
+     {"n": "1000000000000000000000000000000", "eps": "64"}, 2),
+    ("binomial_rr", "eps = 65 > 64: the dyadic split although n p = 11.8",
+     {"n": "200000000000000000000000000000", "eps": "65"}, 4),
+    ("binomial_rr", "eps = 10^6, n = 10^9: p = e^-10^6, the split", {"n": "1000000000",
+                                                                     "eps": "1000000"}, 4),
 ]
 
 
@@ -672,13 +748,14 @@ class SamplersFamily(Family):
         tc = TestNumberer()
         groups = []
         ops = list(dict.fromkeys(op for op, *_ in CAPS))
-        for op in ops:
+        # one group per run of consecutive entries of one op, in the order of CAPS
+        runs = [list(run) for _, run in groupby(enumerate(CAPS), key=lambda e: e[1][0])]
+        for run in runs:
+            op = run[0][1][0]
             sampler = SAMPLERS[op]
             handler = _handler(sampler)
             tests = []
-            for i, (name, comment, params, count) in enumerate(CAPS):
-                if name != op:
-                    continue
+            for i, (_name, comment, params, count) in run:
                 inputs: dict[str, Any] = {"seed": vector_seed(f"samplers/caps/{i}").hex(),
                                           **params, "count": count or 1}
                 if count is None:
@@ -700,8 +777,11 @@ class SamplersFamily(Family):
                 if line not in header:
                     header.append(line)
         header.append("This file tests the COST LIMITS: each sampler's largest allowed"
-                      " parameters (sampled well under a second by the stated steps) and the"
-                      " first refused ones, and the switch to the mode envelope at mean 256.")
+                      " parameters (sampled in well under a second by the stated steps, except"
+                      " binomial_textbook and the compound steps of negative_binomial, whose cost"
+                      " is linear: about a second or more) and the first refused ones, and the"
+                      " switches of steps at mean 256. Tests appear in the order they were"
+                      " added, so an op may have several groups.")
         doc = envelope(algorithm="dpspec sampler cost limits", family=self.name,
                        schema=SCHEMA, header=header, notes=NOTES, groups=groups)
         return VectorFile("samplers/cost_caps.json", doc, SCHEMA)

@@ -247,11 +247,17 @@ def geometric_exp(tape: RandomTape, gamma: object) -> int:
 # -- discrete Laplace and Gaussian -------------------------------------------------------------
 
 
-def _dlap(tape: RandomTape, a: int, b: int) -> int:
-    """Discrete Laplace with scale a/b."""
+#: A sampler of the geometric with ratio exp(-a/b): (tape, a, b) -> K. Each profile has its own
+#: (this module's :func:`_geometric_exp`, or the rational-only profile's); the discrete Laplace
+#: and Gaussian loops below are shared and take it as an argument.
+GeometricExp = Callable[[RandomTape, int, int], int]
+
+
+def _dlap(tape: RandomTape, a: int, b: int, geometric: GeometricExp = _geometric_exp) -> int:
+    """Discrete Laplace with scale a/b, the magnitude drawn by ``geometric`` with ratio exp(-b/a)."""
     bits = tape.bits
     while True:
-        y = _geometric_exp(tape, b, a)
+        y = geometric(tape, b, a)
         if bits(1):
             if y == 0:
                 continue
@@ -277,14 +283,14 @@ def _sigma_floor(n: int, d: int) -> int:
     return isqrt(n * d) // d
 
 
-def _dgauss(tape: RandomTape, n: int, d: int) -> int:
-    """Discrete Gaussian with sigma^2 = n/d; Algorithm 3 of [CKS20]."""
+def _dgauss(tape: RandomTape, n: int, d: int, geometric: GeometricExp = _geometric_exp) -> int:
+    """Discrete Gaussian with sigma^2 = n/d; Algorithm 3 of [CKS20] over ``_dlap(.., geometric)``."""
     t = _sigma_floor(n, d) + 1
     # gamma = (|Y| - sigma^2/t)^2 / (2 sigma^2) = (|Y| t d - n)^2 / (2 t^2 d n)
     den = 2 * t * t * d * n
     td = t * d
     while True:
-        y = _dlap(tape, t, 1)
+        y = _dlap(tape, t, 1, geometric)
         z = abs(y) * td - n
         if _bern_exp(tape, z * z, den):
             return y

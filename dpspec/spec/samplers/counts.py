@@ -11,13 +11,20 @@ is exactly the stated one, with no truncation and no floating point. They are bu
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from math import isqrt
+from math import isqrt, prod
 
 from dpspec.spec.rational import format_rational
 from dpspec.spec.samplers.core import _exp_machine, _geometric_machine, _HalvingGeometric
-from dpspec.spec.samplers.lazy import Oracle, bernoulli_bounded, bernoulli_ratio, exp_neg_bounds
+from dpspec.spec.samplers.lazy import (
+    START_PRECISION,
+    Oracle,
+    bernoulli_bounded,
+    bernoulli_ratio,
+    exp_neg_bounds,
+)
 from dpspec.spec.samplers.params import (
     CostTooLargeError,
     SamplerParameterError,
@@ -29,8 +36,15 @@ from dpspec.spec.tape import RandomTape
 
 #: Poisson and negative binomial cost grows linearly with the mean; refuse means beyond this.
 MAX_MEAN = 10**6
+#: negative_binomial's compound steps (used when the mode envelope is not: r < 1 or a mean above
+#: 256 r) cost O(mean) Poisson points; refuse means beyond this there (about a second).
+MAX_COMPOUND_MEAN = 10**4
 #: binomial and binomial_rr draw about n min(p, 1 - p) geometrics; refuse more than this.
 MAX_BINOMIAL_WORK = 10**6
+#: binomial_rr uses the dyadic split when eps exceeds this (whatever n p): the gaps' geometric
+#: has m = floor(log2(1 + e^eps)) digits, compared with numbers within e^-eps of 1 (28 s at
+#: eps = 1000), while the split compares with numbers near 2^k p, cheap to bound.
+RR_SPLIT_EPS = 64
 #: binomial_textbook draws n Bernoulli trials; refuse n beyond this.
 MAX_TEXTBOOK_TRIALS = 10**6
 
@@ -52,12 +66,33 @@ def _binomial_by_gaps(tape: RandomTape, n: int, machine: _HalvingGeometric) -> i
 ENVELOPE_THRESHOLD = 256
 
 
+#: (lo, hi) -> (ups, downs): the factors of rho(lo) rho(lo + 1) ... rho(hi - 1), as a Ratio.
+RatioTerms = Callable[[int, int], "Ratio"]
+
+
+@dataclass
+class Ratio:
+    """prod(ups) prod(b^e for (b, e) in up_powers) / (the same for downs): positive integers."""
+
+    ups: list[int] = field(default_factory=list)
+    downs: list[int] = field(default_factory=list)
+    up_powers: list[tuple[int, int]] = field(default_factory=list)
+    down_powers: list[tuple[int, int]] = field(default_factory=list)
+
+    def inverse(self) -> Ratio:
+        return Ratio(self.downs, self.ups, self.down_powers, self.up_powers)
+
+
 def _mode_envelope(tape: RandomTape, rho: Callable[[int], Fraction], mode: int, d: int,
-                   top: int | None) -> int:
+                   top: int | None, terms: RatioTerms | None = None) -> int:
     """Rejection from a flat-top two-sided geometric envelope; exact for log-concave PMFs.
 
     f is a PMF on 0..top (top None: unbounded) with f(k+1)/f(k) = rho(k) rational and strictly
     decreasing in k, and mode M: rho(M) <= 1 <= rho(M - 1). See :func:`poisson` for the steps.
+    ``terms``, if given, lists the factors of the products of step 3 directly (faster than
+    ``rho`` for long ranges; the value, hence every bit read, is the same). The rational R/h of
+    step 3 has up to millions of bits when |k - M| is large; it is compared lazily
+    (:func:`_ratio_oracle`), exactly, without being written out.
     """
     a = max(0, mode - d)
     b = mode + d if top is None else min(top, mode + d)
@@ -73,36 +108,95 @@ def _mode_envelope(tape: RandomTape, rho: Callable[[int], Fraction], mode: int, 
     while True:
         if bernoulli_ratio(tape, choose_mid.numerator, choose_mid.denominator):
             k = a + tape.uniform(b - a + 1)
-            h = Fraction(1)
+            h, g = Fraction(1), -1
         elif bernoulli_ratio(tape, choose_right.numerator, choose_right.denominator):
             assert right_machine is not None
             g = right_machine.sample(tape)
             k = b + 1 + g
-            h = right ** (g + 1)
+            h = right
         else:
             assert left_machine is not None
             g = left_machine.sample(tape)
             k = a - 1 - g
-            h = left ** (g + 1)
+            h = left
             if k < 0:
                 continue
         if top is not None and k > top:
             continue
-        # R / h with R = f(k) / f(M), as one unreduced integer ratio num / den
-        terms = [rho(i) for i in range(mode, k)] if k > mode else [rho(i) for i in range(k, mode)]
-        up = _product([t.numerator for t in terms]) if terms else 1
-        down = _product([t.denominator for t in terms]) if terms else 1
+        # R / h^(g + 1) with R = f(k) / f(M): the factors of its numerator and denominator
+        lo, hi = (mode, k) if k > mode else (k, mode)
+        if terms is not None and hi > lo:
+            ratio = terms(lo, hi)
+        else:
+            factors = [rho(i) for i in range(lo, hi)]
+            ratio = Ratio([t.numerator for t in factors], [t.denominator for t in factors])
         if k < mode:
-            up, down = down, up
-        if bernoulli_ratio(tape, up * h.denominator, down * h.numerator):
+            ratio = ratio.inverse()
+        ratio.up_powers.append((h.denominator, g + 1))
+        ratio.down_powers.append((h.numerator, g + 1))
+        if bernoulli_bounded(tape, _ratio_oracle(ratio)):
             return k
 
 
 def _product(xs: list[int]) -> int:
     """The product of xs by halves (fast for many large factors)."""
+    if not xs:
+        return 1
     while len(xs) > 1:
         xs = [xs[i] * xs[i + 1] if i + 1 < len(xs) else xs[i] for i in range(0, len(xs), 2)]
     return xs[0]
+
+
+_CHUNK = 64
+
+
+Bounds = tuple[int, int, int]  # (lo, hi, e): lo 2^e <= x <= hi 2^e
+
+
+def _mul_bounds(x: Bounds, y: Bounds, w: int) -> Bounds:
+    """Bounds of the product, truncated to w bits (exact if it fits)."""
+    lo, hi, e = x[0] * y[0], x[1] * y[1], x[2] + y[2]
+    extra = hi.bit_length() - w
+    if extra > 0:
+        return lo >> extra, -((-hi) >> extra), e + extra
+    return lo, hi, e
+
+
+def _product_bounds(xs: list[int], powers: list[tuple[int, int]], w: int) -> Bounds:
+    """Bounds of prod(xs) prod(b^e for (b, e) in powers), at most w bits (exact if it fits)."""
+    acc: Bounds = (1, 1, 0)
+    for start in range(0, len(xs), _CHUNK):
+        chunk = prod(xs[start:start + _CHUNK])
+        acc = _mul_bounds(acc, (chunk, chunk, 0), w)
+    for base, exponent in powers:
+        square: Bounds = (base, base, 0)
+        while exponent:
+            if exponent & 1:
+                acc = _mul_bounds(acc, square, w)
+            exponent >>= 1
+            if exponent:
+                square = _mul_bounds(square, square, w)
+    return acc
+
+
+def _ratio_oracle(x: Ratio) -> Oracle:
+    """Rigorous bounds of the rational x, computed with products truncated to a working
+    precision that grows with the requested one; once that precision holds the exact products,
+    the bounds are floor and ceil of 2^P x, so that a lazy comparison with a rational x that is
+    dyadic still ends (the exact fallback)."""
+    size = len(x.ups) + len(x.downs) + sum(e for _, e in x.up_powers + x.down_powers)
+    guard = 64 + 2 * size.bit_length()
+
+    def bounds(p: int) -> tuple[int, int]:
+        w = p + guard
+        nlo, nhi, ne = _product_bounds(x.ups, x.up_powers, w)
+        dlo, dhi, de = _product_bounds(x.downs, x.down_powers, w)
+        shift = p + ne - de
+        if shift >= 0:
+            return (nlo << shift) // dhi, -((-(nhi << shift)) // dlo)
+        return nlo // (dhi << -shift), -((-nhi) // (dlo << -shift))
+
+    return bounds
 
 
 def _binomial(tape: RandomTape, n: int, p: Fraction) -> int:
@@ -186,13 +280,27 @@ def _rr_machine(eps: Fraction) -> _HalvingGeometric:
 def binomial_rr(tape: RandomTape, n: object, eps: object) -> int:
     """Binomial(n, 1/(1 + exp(eps))) for rational eps >= 0: the number of randomized-response flips.
 
-    Exact and efficient: eps = 0 is ``binomial(n, 1/2)``. For eps > 0, p = 1/(1 + exp(eps)) < 1/2
-    and the steps of :func:`binomial` for p <= 1/2 are used, with the geometric(p) variates drawn
-    by the steps of :func:`dpspec.spec.samplers.core.geometric` for this irrational p: q = 1 - p =
-    1/(1 + exp(-eps)) and m = the largest integer >= 0 with 2^m <= 1 + exp(eps). The numbers
-    q^(2^j) and q^(2^j)/(1 + q^(2^j)) are irrational; the lazy comparison needs as many of their
-    binary digits as it reads, computed here with rigorous interval bounds on exp(-eps).
-    Cost limit: n / (1 + exp(eps)) > 10^6 is refused (CostTooLarge).
+    Exact, cost sublinear in the mean n p. eps = 0 is ``binomial(n, 1/2)``. For eps > 0,
+    p = 1/(1 + exp(eps)) < 1/2 is irrational, and:
+
+    * if n p <= 256 (decided with rigorous bounds; n p is irrational) and eps <= 64: the steps of
+      :func:`binomial` for p <= 1/2 (the gaps), with the geometric(p) variates drawn by the steps
+      of :func:`dpspec.spec.samplers.core.geometric` for this p: ratio q = 1 - p =
+      1/(1 + exp(-eps)) and m = the largest integer >= 0 with 2^m <= 1 + exp(eps);
+    * if n p > 256 or eps > 64, a *dyadic split* (steps version 2; version 1 used the gaps for
+      all parameters, and its vectors, all with n p <= 256 and eps <= 20, are unchanged):
+      k = bitlen(n) + 1,
+      c = floor(2^k p) + 1 and p0 = c / 2^k (so p < p0 <= 1/2 and p0 - p < 2^-k);
+      X = ``binomial(n, p0)`` (rational: the mode envelope); then each of the X successes is
+      kept with probability p / p0, by removing Binomial(X, s) of them with
+      s = 1 - p/p0 = (p0 - p)/p0, drawn by the gaps over ``hg(1 - s, m_s)``, m_s the largest
+      integer >= 0 with 2^m_s s <= 1; return X minus the removed ones. (Thinning: a
+      Binomial(n, p0) count whose successes are kept independently with probability p/p0 is
+      Binomial(n, p); about n (p0 - p) < 1/2 successes are removed on average.)
+
+    The numbers compared by the irrational steps (q^(2^j) and their digit forms, (1 - s)^(2^j))
+    are irrational; the lazy comparison evaluates them with rigorous interval bounds on exp(-eps).
+    Cost limit: n p > 10^6 is refused (CostTooLarge; eps = 0: n / 2 > 10^6).
     """
     k = count(n, "n")
     e = rational_in(eps, "eps", low=0)
@@ -200,24 +308,99 @@ def binomial_rr(tape: RandomTape, n: object, eps: object) -> int:
         if k > 2 * MAX_BINOMIAL_WORK:
             raise CostTooLargeError(f"binomial_rr: n / 2 exceeds {MAX_BINOMIAL_WORK} (cost)")
         return _binomial(tape, k, Fraction(1, 2))
-    _rr_cost_check(k, e)
+    if _exceeds(_scaled(k, _rr_p(e)), Fraction(MAX_BINOMIAL_WORK)):
+        raise CostTooLargeError(f"binomial_rr: n / (1 + exp(eps)) exceeds {MAX_BINOMIAL_WORK}"
+                                " (cost)")
+    if e > RR_SPLIT_EPS or (k > ENVELOPE_THRESHOLD
+                            and _exceeds(_scaled(k, _rr_p(e)), Fraction(ENVELOPE_THRESHOLD))):
+        p0, thin = _rr_split(e, k.bit_length() + 1)
+        x = _binomial(tape, k, p0)
+        return x - _binomial_by_gaps(tape, x, thin)
     return _binomial_by_gaps(tape, k, _rr_machine(e))
 
 
-def _rr_cost_check(n: int, eps: Fraction) -> None:
-    """CostTooLarge if n / (1 + exp(eps)) > MAX_BINOMIAL_WORK (decided with rigorous bounds)."""
-    if n <= MAX_BINOMIAL_WORK:
-        return
-    w = 64
+# -- irrational parameters: rigorous bounds, floors, a dyadic split ---------------------------------
+
+
+def _floor_irrational(x: Oracle) -> int:
+    """floor(x) for an irrational x >= 0 known through rigorous bounds."""
+    p = START_PRECISION
     while True:
-        lo, hi = exp_neg_bounds(eps, w)  # p = y / (1 + y), y = exp(-eps), increasing in y
+        lo, hi = x(p)
+        if lo >> p == hi >> p:
+            return lo >> p
+        p *= 2
+
+
+def _exceeds(x: Oracle, c: Fraction) -> bool:
+    """x > c, for an irrational x >= 0 (never equal to the rational c) known through bounds."""
+    p = START_PRECISION
+    while True:
+        lo, hi = x(p)
+        if lo * c.denominator > c.numerator << p:
+            return True
+        if hi * c.denominator <= c.numerator << p:
+            return False
+        p *= 2
+
+
+def _memo(x: Oracle) -> Oracle:
+    """The oracle x, remembering its answers (the lazy comparisons ask for the same precisions)."""
+    cache: dict[int, tuple[int, int]] = {}
+
+    def bounds(p: int) -> tuple[int, int]:
+        got = cache.get(p)
+        if got is None:
+            got = cache[p] = x(p)
+        return got
+
+    return bounds
+
+
+def _scaled(n: int, x: Oracle) -> Oracle:
+    """Bounds of n x from bounds of x."""
+    return lambda p: tuple(n * v for v in x(p))  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=256)
+def _rr_p(eps: Fraction) -> Oracle:
+    """Bounds of p = 1/(1 + exp(eps)) = y/(1 + y), y = exp(-eps) (increasing in y)."""
+    def bounds(p: int) -> tuple[int, int]:
+        w = p + 4
+        lo, hi = exp_neg_bounds(eps, w)
         one = 1 << w
-        if n * hi <= MAX_BINOMIAL_WORK * (one + hi):
-            return
-        if n * lo > MAX_BINOMIAL_WORK * (one + lo):
-            raise CostTooLargeError(
-                f"binomial_rr: n / (1 + exp(eps)) exceeds {MAX_BINOMIAL_WORK} (cost)")
-        w *= 2
+        return (lo << p) // (one + lo), -((-(hi << p)) // (one + hi))
+    return _memo(bounds)
+
+
+def _success_machine(s: Oracle) -> _HalvingGeometric:
+    """The halving geometric with an irrational success probability s in (0, 1) known through
+    bounds: ratio 1 - s, and m the largest integer >= 0 with 2^m s <= 1."""
+    m = 0
+    while not _exceeds(s, Fraction(1, 1 << (m + 1))):
+        m += 1
+
+    def ratio(w: int) -> tuple[int, int]:
+        lo, hi = s(w)
+        one = 1 << w
+        return max(one - hi, 0), min(one - lo, one)
+
+    return _HalvingGeometric(ratio, m, irrational=True)
+
+
+@lru_cache(maxsize=256)
+def _rr_split(eps: Fraction, k: int) -> tuple[Fraction, _HalvingGeometric]:
+    """p0 = (floor(2^k p) + 1) / 2^k for p = 1/(1 + exp(eps)), and the geometric of the
+    thinning, success probability s = 1 - p/p0."""
+    p_bounds = _rr_p(eps)
+    c = _floor_irrational(lambda w: p_bounds(w + k)) + 1
+
+    def s(w: int) -> tuple[int, int]:
+        # 2^w s = 2^w - 2^(w + k) p / c
+        lo, hi = p_bounds(w + k)
+        return max((1 << w) - -((-hi) // c), 0), (1 << w) - lo // c
+
+    return Fraction(c, 1 << k), _success_machine(_memo(s))
 
 
 def _poisson(tape: RandomTape, lam: Fraction) -> int:
@@ -293,7 +476,11 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
     f(k+1)/f(k) = (k + r) p / (k + 1) and mode M = floor((r - 1) p / (1 - p)): the steps of the
     mode envelope of :func:`poisson` with d = isqrt(floor(r p / (1 - p)^2)) + 1 and no upper end.
     Other parameters keep the compound-Poisson steps, whose cost is linear in the mean (not
-    sublinear: NB with a small r and p near 1 has a standard deviation close to its mean).
+    sublinear: NB with a small r and p near 1 has a standard deviation close to its mean); there,
+    means above 10^4 (MAX_COMPOUND_MEAN) are refused (CostTooLarge), so that every allowed
+    parameter samples in about a second or less. (:func:`negative_binomial_exp` has sublinear
+    steps for those parameters; with a rational p their numbers can be dyadic, which needs exact
+    fallbacks not written yet.)
     """
     rr = rational_in(r, "r", low=0, low_open=True)
     q = rational_in(p, "p", low=0, high=1, high_open=True)
@@ -303,7 +490,12 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
     if lam > MAX_MEAN:
         raise SamplerParameterError(
             f"negative_binomial: the mean r p / (1 - p) exceeds {MAX_MEAN} (cost)")
-    if rr >= 1 and lam > ENVELOPE_THRESHOLD and rr * ENVELOPE_THRESHOLD >= lam:
+    envelope = rr >= 1 and lam > ENVELOPE_THRESHOLD and rr * ENVELOPE_THRESHOLD >= lam
+    if not envelope and lam > MAX_COMPOUND_MEAN:
+        raise CostTooLargeError(
+            f"negative_binomial: the compound steps (r < 1 or r p / (1 - p) > 256 r) are refused"
+            f" for means above {MAX_COMPOUND_MEAN} (cost)")
+    if envelope:
         var = lam / (1 - q)
         return _mode_envelope(tape, lambda k: (k + rr) * q / (k + 1),
                               ((rr - 1) * q / (1 - q)).__floor__(), isqrt(var.__floor__()) + 1,
@@ -388,27 +580,54 @@ def _nb_exp_mean(r: Fraction, gamma: Fraction) -> Oracle:
 
 
 def negative_binomial_exp(tape: RandomTape, r: object, gamma: object) -> int:
-    """NB(r, exp(-gamma)) for rational r > 0 and rational gamma > 0, exact.
+    """NB(r, exp(-gamma)) for rational r > 0 and rational gamma > 0, exact; cost sublinear in the mean.
 
     The parameterisation of Ghazi et al. (sec. 3: NB(r, p) with p = e^(-0.1 eps / Delta) in
-    Theorem 13, and NB(1/n, e^(-eps)) shares whose difference is a discrete Laplace), where p is
-    irrational. Steps, as in :func:`negative_binomial` with p = exp(-gamma): N = Poisson(lambda)
-    with the irrational mean lambda = r / (exp(gamma) - 1), drawn by the steps of
-    :func:`_poisson_bounded`; total = 0; N times { J = 1 + ``geometric_exp(gamma)``; if
-    lazy_compare(1/J) = 1: total = total + J }; return total. Means lambda > 10^6 are refused.
+    Theorem 13, and NB(1/n, e^(-eps)) shares whose difference is a discrete Laplace), where
+    p = exp(-gamma) is irrational, and so is the mean lambda = r p / (1 - p) = r / (exp(gamma) - 1).
+    Means lambda > 10^6 are refused. Three cases, decided with rigorous bounds (lambda and r^3
+    never coincide):
+
+    1. lambda <= 256 (the steps of version 1, unchanged): the compound-Poisson steps of
+       :func:`negative_binomial` with p = exp(-gamma): N = Poisson(lambda) by the steps of
+       :func:`_poisson_bounded`; total = 0; N times { J = 1 + ``geometric_exp(gamma)``; if
+       lazy_compare(1/J) = 1: total = total + J }; return total.
+    2. lambda > 256, r >= 1 and r^3 > lambda: a *dyadic split* (:func:`_nb_exp_split`): L =
+       ceil(r) + floor(lambda) + 1, k = 2 bitlen(L) + 2, c = floor(2^k p) + 1, p0 = c / 2^k
+       (so p < p0 < 1 and p0 - p < 2^-k); X = the mode envelope of NB(r, p0) (the steps of
+       :func:`negative_binomial`'s envelope: rho(i) = (i + r) p0 / (i + 1),
+       M = floor((r - 1) p0 / (1 - p0)), d = isqrt(floor(r p0 / (1 - p0)^2)) + 1, no top);
+       then remove Binomial(X, s) with s = (p0 - p) / (p0 (1 - p)) by the gaps over
+       ``hg(1 - s, m_s)`` (m_s the largest integer >= 0 with 2^m_s s <= 1) and return the rest.
+       (Thinning NB(r, p0) with keep probability t = 1 - s gives NB(r, t p0 / (1 - p0 + t p0))
+       = NB(r, p); on average r (p0 - p) / ((1 - p0)(1 - p)) < 1/2 are removed.)
+    3. otherwise (lambda > 256 and r < 1 or r^3 < lambda: a spread of order lambda / sqrt(r)):
+       *size blocks* (:func:`_nb_exp_blocks`), the compound-Poisson steps of case 1 reorganised
+       so that the candidate sizes are drawn block by block, cost O(r log(lambda)^2 + log(lambda)^2).
+       With y_j = exp(-2^j gamma): B = the smallest integer >= 0 with
+       tau = r y_B / (1 - p) < 1. For i = 0, 1, ..., B - 1 in order: N_i = Poisson(mu_i),
+       mu_i = r y_i (1 - y_i) / (2^i (1 - p)); N_i times { R = sum_{j < i} 2^j
+       lazy_compare(y_j / (1 + y_j)) (the digits of ``hg(p, i)``); J = 2^i + R; if
+       lazy_compare(2^i / J) = 1: total = total + J }. Then N = Poisson(tau) by the steps of
+       :func:`_poisson_bounded`; N times { J = 2^B + ``geometric_exp(gamma)``; if
+       lazy_compare(1/J) = 1: total = total + J }; return total. Poisson(mu) for the irrational
+       mu_i is ``poisson(floor(mu_i))`` followed by the steps of :func:`_poisson_bounded` for
+       mu_i - floor(mu_i). (Of the Poisson(lambda) points of case 1, those with a size J in
+       [2^i, 2^(i+1)) are Poisson(lambda P[J in block i]), J - 2^i given the block is the
+       truncated geometric that the i digits of the halving geometric draw, and keeping with
+       probability 1/J = 2^-i (2^i/J) is first a Poisson thinning by 2^-i; sizes >= 2^B are
+       geometric by memorylessness.)
     """
     rr = rational_in(r, "r", low=0, low_open=True)
     g = rational_in(gamma, "gamma", low=0, low_open=True)
     lam = _nb_exp_mean(rr, g)
-    p = 64
-    while True:
-        lo, hi = lam(p)
-        if hi <= MAX_MEAN << p:
-            break
-        if lo > MAX_MEAN << p:
-            raise SamplerParameterError(
-                f"negative_binomial_exp: the mean r / (exp(gamma) - 1) exceeds {MAX_MEAN} (cost)")
-        p *= 2
+    if _exceeds(lam, Fraction(MAX_MEAN)):
+        raise SamplerParameterError(
+            f"negative_binomial_exp: the mean r / (exp(gamma) - 1) exceeds {MAX_MEAN} (cost)")
+    if _exceeds(lam, Fraction(ENVELOPE_THRESHOLD)):
+        if rr >= 1 and not _exceeds(lam, rr ** 3):
+            return _nb_exp_split(tape, rr, g)
+        return _nb_exp_blocks(tape, rr, g)
     n = _poisson_bounded(tape, lam)
     machine = _exp_machine(g.numerator, g.denominator)
     total = 0
@@ -416,4 +635,116 @@ def negative_binomial_exp(tape: RandomTape, r: object, gamma: object) -> int:
         j = 1 + machine.sample(tape)
         if bernoulli_ratio(tape, 1, j):
             total += j
+    return total
+
+
+@lru_cache(maxsize=64)
+def _nb_exp_split_plan(r: Fraction, gamma: Fraction) -> tuple[Fraction, _HalvingGeometric]:
+    """p0 of case 2 of :func:`negative_binomial_exp` and the geometric of its thinning."""
+    lam = _floor_irrational(_nb_exp_mean(r, gamma))
+    big = -((-r.numerator) // r.denominator) + lam + 1
+    k = 2 * big.bit_length() + 2
+    c = _floor_irrational(lambda w: exp_neg_bounds(gamma, w + k)) + 1
+
+    def s(p: int) -> tuple[int, int]:
+        # s = (p0 - p) / (p0 (1 - p)) = 2^k (2^w p0 - 2^w p) / (c (2^w - 2^w p))
+        w = p + 2 * k + 64
+        ylo, yhi = exp_neg_bounds(gamma, w)
+        one, big_c = 1 << w, c << (w - k)
+        lo = (max(big_c - yhi, 0) << (p + k)) // (c * (one - ylo))
+        hi = -((-((big_c - ylo) << (p + k))) // (c * (one - yhi)))
+        return lo, hi
+
+    return Fraction(c, 1 << k), _success_machine(_memo(s))
+
+
+def _nb_exp_split(tape: RandomTape, r: Fraction, gamma: Fraction) -> int:
+    """Case 2 of :func:`negative_binomial_exp`: NB(r, p0) by the mode envelope, thinned to NB(r, p)."""
+    p0, thin = _nb_exp_split_plan(r, gamma)
+    a, b = r.numerator, r.denominator
+    c, two_k = p0.numerator, p0.denominator
+
+    def terms(lo: int, hi: int) -> Ratio:
+        length = hi - lo
+        return Ratio([i * b + a for i in range(lo, hi)], list(range(lo + 1, hi + 1)),
+                     [(c, length)], [(b * two_k, length)])
+
+    mode = ((r - 1) * p0 / (1 - p0)).__floor__()
+    d = isqrt((r * p0 / (1 - p0) ** 2).__floor__()) + 1
+    x = _mode_envelope(tape, lambda i: (i + r) * p0 / (i + 1), mode, d, None, terms)
+    return x - _binomial_by_gaps(tape, x, thin)
+
+
+def _minus(x: Oracle, whole: int) -> Oracle:
+    """Bounds of x - whole, for x > whole."""
+    def bounds(p: int) -> tuple[int, int]:
+        lo, hi = x(p)
+        return max(lo - (whole << p), 0), hi - (whole << p)
+    return bounds
+
+
+def _nb_block_mass(r: Fraction, gamma: Fraction, i: int, tail: bool) -> Oracle:
+    """Bounds of r y_i (1 - y_i) / (2^i (1 - y)) (or of r y_i / (1 - y) if ``tail``), with
+    y = exp(-gamma) and y_i = exp(-2^i gamma)."""
+    extra = 32 + (-((-r.numerator) // r.denominator)).bit_length() \
+        + (gamma.denominator // gamma.numerator + 1).bit_length()
+    a, b = r.numerator, r.denominator
+    shift = 0 if tail else i
+
+    def bounds(p: int) -> tuple[int, int]:
+        w = p + extra
+        ylo, yhi = exp_neg_bounds(gamma, w)
+        zlo, zhi = exp_neg_bounds(gamma * (1 << i), w)
+        one = 1 << w
+        if tail:
+            num_lo, num_hi = zlo << w, zhi << w
+        else:
+            num_lo, num_hi = zlo * max(one - zhi, 0), zhi * (one - zlo)
+        den_lo, den_hi = one - yhi, one - ylo
+        assert den_lo > 0
+        lo = (a * num_lo << p) // (b * den_hi << (w + shift))
+        hi = -((-(a * num_hi << p)) // (b * den_lo << (w + shift)))
+        return lo, hi
+
+    return _memo(bounds)
+
+
+@lru_cache(maxsize=64)
+def _nb_exp_block_plan(r: Fraction, gamma: Fraction) -> tuple[list[tuple[int, Oracle, int]],
+                                                              Oracle, int]:
+    """Case 3 of :func:`negative_binomial_exp`: per block i < B (floor(mu_i), bounds of
+    mu_i - floor(mu_i), its number of pieces), then the bounds of tau and its pieces."""
+    b = 0
+    while _exceeds(_nb_block_mass(r, gamma, b, True), Fraction(1)):
+        b += 1
+    blocks = []
+    for i in range(b):
+        mu = _nb_block_mass(r, gamma, i, False)
+        whole = _floor_irrational(mu)
+        frac = _minus(mu, whole)
+        blocks.append((whole, frac, _floor_irrational(_scaled(2, frac)) + 1))
+    tau = _nb_block_mass(r, gamma, b, True)
+    return blocks, tau, _floor_irrational(_scaled(2, tau)) + 1
+
+
+def _nb_exp_blocks(tape: RandomTape, r: Fraction, gamma: Fraction) -> int:
+    """Case 3 of :func:`negative_binomial_exp` (size blocks)."""
+    blocks, tau, tau_pieces = _nb_exp_block_plan(r, gamma)
+    machine = _exp_machine(gamma.numerator, gamma.denominator)
+    total = 0
+    for i, (whole, frac, pieces) in enumerate(blocks):
+        n = _poisson(tape, Fraction(whole)) + _poisson_pieces(tape, frac, pieces)
+        low = 1 << i
+        for _ in range(n):
+            rest = 0
+            for j in range(i):
+                rest |= machine.trial(tape, True, j) << j
+            if bernoulli_ratio(tape, low, low + rest):
+                total += low + rest
+    n = _poisson_pieces(tape, tau, tau_pieces)
+    low = 1 << len(blocks)
+    for _ in range(n):
+        size = low + machine.sample(tape)
+        if bernoulli_ratio(tape, 1, size):
+            total += size
     return total

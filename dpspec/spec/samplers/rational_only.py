@@ -23,6 +23,10 @@ its own tape tags (``dpspec/sampler/rational.NAME``) and its own vectors
   is ``rr(2^j gamma)``. The lazy profile compares a uniform with those irrational numbers
   directly; here each is a small exact experiment that has the same probability.
 
+The discrete Laplace and Gaussian loops are the lazy profile's (``core._dlap`` and
+``core._dgauss``, the constructions of Algorithms 2 and 3 of [CKS20]) called with this profile's
+geometric sampler, so the two profiles differ only in how the geometric is drawn.
+
 Cost: ``be(g)`` for g <= 1 reads about 2 (1 + g) bits on average, so a geometric_exp sample
 costs O(log(1/gamma)) coins, like the lazy profile's, but each coin is a few lazy comparisons
 instead of one (bits per sample: ``tests/benchmarks/bench_samplers.py``).
@@ -31,9 +35,8 @@ instead of one (bits per sample: ``tests/benchmarks/bench_samplers.py``).
 from __future__ import annotations
 
 from functools import lru_cache
-from math import isqrt
 
-from dpspec.spec.samplers.core import MAX_DIMENSION, _bern_exp, _bern_rr
+from dpspec.spec.samplers.core import MAX_DIMENSION, _bern_exp, _bern_rr, _dgauss, _dlap
 from dpspec.spec.samplers.params import SamplerParameterError, count, rational_in
 from dpspec.spec.tape import RandomTape
 
@@ -92,18 +95,6 @@ def geometric_exp(tape: RandomTape, gamma: object) -> int:
     return _geometric_exp(tape, g.numerator, g.denominator)
 
 
-def _dlap(tape: RandomTape, a: int, b: int) -> int:
-    """Discrete Laplace with scale a/b (ratio exp(-b/a))."""
-    bits = tape.bits
-    while True:
-        y = _geometric_exp(tape, b, a)
-        if bits(1):
-            if y == 0:
-                continue
-            return -y
-        return y
-
-
 def discrete_laplace(tape: RandomTape, t: object) -> int:
     """Discrete Laplace, P[X = x] proportional to exp(-|x| / t), rational t > 0.
 
@@ -112,19 +103,7 @@ def discrete_laplace(tape: RandomTape, t: object) -> int:
     continue; return Y if B = 0 else -Y }.
     """
     q = rational_in(t, "t", low=0, low_open=True)
-    return _dlap(tape, q.numerator, q.denominator)
-
-
-def _dgauss(tape: RandomTape, n: int, d: int) -> int:
-    """Discrete Gaussian with sigma^2 = n/d (Algorithm 3 of [CKS20]) over this profile's Laplace."""
-    t = isqrt(n * d) // d + 1
-    den = 2 * t * t * d * n
-    td = t * d
-    while True:
-        y = _dlap(tape, t, 1)
-        z = abs(y) * td - n
-        if _bern_exp(tape, z * z, den):
-            return y
+    return _dlap(tape, q.numerator, q.denominator, _geometric_exp)
 
 
 def discrete_gaussian(tape: RandomTape, sigma2: object) -> int:
@@ -135,7 +114,7 @@ def discrete_gaussian(tape: RandomTape, sigma2: object) -> int:
     (2 sigma^2) written over integers).
     """
     s2 = rational_in(sigma2, "sigma2", low=0, low_open=True)
-    return _dgauss(tape, s2.numerator, s2.denominator)
+    return _dgauss(tape, s2.numerator, s2.denominator, _geometric_exp)
 
 
 def discrete_gaussian_vector(tape: RandomTape, sigma2: object, dim: object) -> list[int]:
@@ -144,4 +123,4 @@ def discrete_gaussian_vector(tape: RandomTape, sigma2: object, dim: object) -> l
     k = count(dim, "dim", maximum=MAX_DIMENSION)
     if k == 0:
         raise SamplerParameterError("dim must be >= 1, got 0")
-    return [_dgauss(tape, s2.numerator, s2.denominator) for _ in range(k)]
+    return [_dgauss(tape, s2.numerator, s2.denominator, _geometric_exp) for _ in range(k)]

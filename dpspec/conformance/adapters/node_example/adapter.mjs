@@ -7,7 +7,8 @@
 //
 // It implements, from the specifications and the vector headers alone:
 //   exact mode   xof.next, xof.derive_seed, xof.expand_into_vec   (VDAF draft-20 sec. 6.2.1)
-//                tape.uniform, tape.uniform_mixed                   (the random tape, dpspec/spec/tape.py)
+//                tape.uniform, tape.uniform_mixed, tape.bits         (the random tape, dpspec/spec/tape.py)
+//                xof.format_dst                                      (VDAF draft-20 sec. 6.2.3)
 //                sampler.bernoulli, sampler.bernoulli_exp, sampler.bernoulli_rr {seed, tag, ..., count}
 //                the whole rational-only profile: sampler.rational.{bernoulli_exp, bernoulli_rr,
 //                geometric_exp, discrete_laplace, discrete_gaussian, discrete_gaussian_vector}
@@ -329,6 +330,25 @@ export const handlers = {
     const values = [];
     for (let i = 0; i < count; i++) values.push(tape.uniform(n));
     return tapeResult(tape, values);
+  },
+  "tape.bits"(args) {
+    // bits(k) for each k in order from one tape: the next k bits, the first least significant
+    const tape = new RandomTape(hexArg(args, "seed"), args.tag);
+    if (!Array.isArray(args.counts)) throw new RejectedInput("counts must be a list");
+    const values = args.counts.map((k) => {
+      if (!Number.isInteger(k) || k < 0) throw new RejectedInput("bit count must be an integer >= 0");
+      return tape.bits(BigInt(k));
+    });
+    return tapeResult(tape, values);
+  },
+  "xof.format_dst"(args) {
+    // VDAF draft-20 sec. 6.2.3: VERSION (18) || algoClass (1 byte) || be32(algo) || be16(usage)
+    const fields = [["algoClass", 1], ["algo", 4], ["usage", 2]].map(([key, size]) => {
+      const v = intArg(args, key);
+      if (v < 0n || v >= 1n << BigInt(8 * size)) throw new RejectedInput(`${key} out of range`);
+      return leBytes(v, size).reverse();
+    });
+    return { dst: hex(Uint8Array.from([18, ...fields.flatMap((b) => [...b])])) };
   },
   "tape.uniform_mixed"(args) {
     const tape = new RandomTape(hexArg(args, "seed"), args.tag);
