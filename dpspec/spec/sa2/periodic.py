@@ -1,4 +1,5 @@
-"""Periodic sub-aggregation with raw shares discarded ([SA2] sec. 4.4, 4.5).
+"""Periodic sub-aggregation with raw shares discarded ([SA2] sec. 4.7 "Limited Logging and Periodic
+Sub-Aggregation" of seed 000, sec. 4.8 of seed 001; the aggregation of sec. 4.4, 4.5).
 
 The Leader and the Helper need not hold a whole batch of reports until collection: they process
 the reports in *periods* (sub-batches, here a fixed number of reports in arrival order), and at
@@ -7,7 +8,8 @@ running aggregate share, and discard the period's raw material -- the sealed inp
 everything opened from them. Between periods an Aggregator's state is only what
 :class:`dpspec.spec.sa2.protocol.Aggregator` keeps (the running aggregate share, counters and the
 spent-token set), so a later compromise of an Aggregator exposes no individual report of a closed
-period.
+period ("this can reduce the privacy risk to the already sub-aggregated contributions", as the
+paper puts it).
 
 The release is the same as one-shot aggregation (:func:`dpspec.spec.sa2.protocol.aggregate_batch`
 on the whole arrival sequence): the reports are processed in the same order by the same code, and
