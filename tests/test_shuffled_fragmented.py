@@ -150,12 +150,30 @@ def test_expected_linf_bounds() -> None:
         expected_linf(f, n, [n - 1])
 
 
-@settings(max_examples=20, deadline=None)
-@given(st.integers(1, 4), st.integers(1, 3), st.fractions(0, Fraction(49, 100)))
-def test_variance_formula_is_data_free(b: int, n: int, f: Fraction) -> None:
-    mech = FragmentedRappor(f, b, n)
-    assert mech.variance() == n * f * (1 - f) / (1 - 2 * f) ** 2
-    assert mech.expected_messages() == 1 + (b - 2) * f
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 12), st.fractions(0, Fraction(49, 100), max_denominator=1000),
+       st.integers(0, 12))
+def test_expected_linf_one_and_two_buckets_exact(n: int, f: Fraction, h: int) -> None:
+    """E[max] against exact rational sums: one bucket, E[max] = E|err| exactly; two buckets
+    (counts h, n - h, independent errors), E[max] >= E|err of bucket 0|."""
+    h = min(h, n)
+    exact = Fraction(0)
+    for c in range(n + 1):  # C = Bin(n, 1 - f) for a bucket holding everyone
+        p = math.comb(n, c) * (1 - f) ** c * f ** (n - c)
+        exact += p * abs(c - n * (1 - f)) / (1 - 2 * f)
+    with mpmath.workdps(30):
+        want = mpmath.mpf(exact.numerator) / exact.denominator
+        assert abs(expected_linf(f, n, [n]) - want) < mpmath.mpf(10) ** -24
+    two = Fraction(0)
+    for a in range(h + 1):
+        for d in range(n - h + 1):
+            p = (math.comb(h, a) * f ** a * (1 - f) ** (h - a)
+                 * math.comb(n - h, d) * f ** d * (1 - f) ** (n - h - d))
+            c0 = h - a + d                    # count of bucket 0
+            two += p * abs(c0 - (h * (1 - f) + (n - h) * f)) / (1 - 2 * f)
+    with mpmath.workdps(30):
+        got = expected_linf(f, n, [h, n - h])
+        assert got + mpmath.mpf(10) ** -24 >= mpmath.mpf(two.numerator) / two.denominator
 
 
 # -- the randomizer's law, seeded ---------------------------------------------------------------
