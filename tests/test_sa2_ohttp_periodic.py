@@ -270,3 +270,31 @@ def test_no_raw_share_survives_a_period() -> None:
     assert raw & set(state_bytes(open_))
     with pytest.raises(ideal.Sa2Error):
         PeriodicAggregation(leader, helper, 0)
+
+
+# -- the CLI: dpspec sa2 simulate --anonymizer ohttp --period P ---------------------------------
+CLI_SEED = "00112233445566778899aabbccddeeff"
+
+
+def test_cli_simulate_with_ohttp_and_periods(tmp_path: Any, capsys: pytest.CaptureFixture[str]
+                                              ) -> None:
+    import json
+
+    from dpspec.conformance.cli import main
+
+    assert main(["sa2", "recipe", "--seed", CLI_SEED, "--B", "5", "--q", "1/2", "--k", "4",
+                 "--flip", "1/3", "--chunk-length", "2"]) == 0
+    path = tmp_path / "r.json"
+    path.write_text(capsys.readouterr().out)
+    base = ["sa2", "simulate", "--recipe", str(path), "--clients", "20", "--seed", CLI_SEED,
+            "--device-budget", "1000", "--json", "-q"]
+    assert main(base) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert main(base + ["--anonymizer", "ohttp", "--period", "3"]) == 0
+    relayed = json.loads(capsys.readouterr().out)
+    assert relayed["release"] == plain["release"] is not None
+    for bad, msg in ((["--period", "0"], "--period must be >= 1"),
+                     (["--engine", "population", "--anonymizer", "ohttp"], "--engine protocol")):
+        assert main(base + bad) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and msg in err[0]

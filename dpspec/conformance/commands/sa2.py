@@ -83,6 +83,12 @@ def register(sub: Any) -> None:
     sim.add_argument("--arrival-spacing", default="1",
                      help="time between successive report arrivals, from the window's t0, for a "
                           "time-bounded recipe (default 1)")
+    sim.add_argument("--anonymizer", choices=["ideal", "ohttp"], default="ideal",
+                     help="ideal shuffle, or an Oblivious HTTP relay (RFC 9458) in front of the "
+                          "Leader (protocol engine only; default ideal)")
+    sim.add_argument("--period", type=int, default=None, metavar="P",
+                     help="aggregate in periods of P reports, discarding raw shares after each "
+                          "(protocol engine only)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     sa2_scale.add_options(sim)
@@ -226,6 +232,10 @@ class _Progress:
 
 def run_simulate(args: argparse.Namespace) -> int:
     seed = _seed(args.seed)
+    if args.engine == "population" and (args.anonymizer != "ideal" or args.period is not None):
+        raise CliError("--anonymizer ohttp and --period need --engine protocol")
+    if args.period is not None and args.period < 1:
+        raise CliError("--period must be >= 1")
     if args.clients < 0 or args.malicious < 0:
         raise CliError("--clients and --malicious must be >= 0")
     try:
@@ -269,8 +279,14 @@ def run_simulate(args: argparse.Namespace) -> int:
         data = [synthetic_record(recipe.query, data_tape) for _ in range(args.clients)]
     arrival = (None if recipe.window is None
                else protocol.evenly_spaced(recipe.window[0], spacing))
+    relay = None
+    if args.anonymizer == "ohttp":
+        from dpspec.spec.sa2.ohttp import OhttpAnonymizer
+
+        relay = OhttpAnonymizer(seed)
     res = protocol.run_collection(recipe, dep, vdaf, data, seed, malicious=args.malicious,
-                                  drop_rate=drop, progress=progress, arrival=arrival)
+                                  drop_rate=drop, progress=progress, arrival=arrival,
+                                  anonymizer=relay, period=args.period)
     progress.done()
     elapsed = time.monotonic() - start
     out: dict[str, Any] = {
