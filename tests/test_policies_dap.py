@@ -76,3 +76,29 @@ def test_mismatched_vdaf_refused() -> None:
     rec = recipe(Randomizer("randomized_response", 4, Fraction(1, 2)), B=3, chunk_length=2)
     with pytest.raises(ValueError):
         run_policy_in_dap(pol, rec, DEP, [0], SEED)
+
+
+def test_overweight_client_is_not_uploaded() -> None:
+    """The upload hook's failure branch: a Client whose noised multi-hot vector is heavier than
+    max_weight cannot shard it (Prio3MultihotCountVec), so it uploads nothing; the batch is the
+    other Clients' and meas_count counts only them."""
+    pol = MultiHotHistogramWithClientRandomization(length=8, eps0="1/2", p="1/2", chunk_length=2)
+    assert pol.max_weight == 4
+    rec = recipe(Randomizer("rappor", 8, Fraction(3775, 10000), Fraction(1, 2)), B=3,
+                 chunk_length=2)
+    meas = [3] * 12
+    run = run_policy_in_dap(pol, rec, DEP, meas, SEED)
+    heavy = [i for i, v in enumerate(run.noisy_measurements) if sum(v) > pol.max_weight]
+    assert heavy, "this seed should produce at least one overweight Client"
+    assert run.not_uploaded == heavy
+    assert run.outcome is not None and run.meas_count == len(meas) - len(heavy)
+    kept = [v for i, v in enumerate(run.noisy_measurements) if i not in heavy]
+    assert run.agg_result == [sum(int(v[k]) for v in kept) for k in range(8)]
+
+
+@pytest.mark.parametrize("skip", [[2], [-1], [0, 5]])
+def test_skip_noise_rejects_bad_aggregator_ids(skip: list[int]) -> None:
+    pol = HistogramWithAggregatorRandomization(length=4, sigma2=16, chunk_length=2)
+    rec = recipe(Randomizer("randomized_response", 4, Fraction(1, 2)), B=3, chunk_length=2)
+    with pytest.raises(ValueError, match="skip_noise"):
+        run_policy_in_dap(pol, rec, DEP, [0], SEED, skip_noise=skip)

@@ -263,13 +263,13 @@ def _plot(path: Path, sweep: list[tuple[str, list[Row]]], over: str, title: str,
     labels = {r.key: r.label for r in sweep[0][1]}
     styles = {"central_dlap": "k--", "correlated": "C0o-", "correlated_thm": "C0x:",
               "poisson": "C1s-", "poisson_thm": "C1+:", "rr": "C2^-", "brr": "C2^-",
-              "rappor": "C3v-"}
+              "rappor": "C3v-", "frappor": "C4d-"}
     fig, ax = plt.subplots(figsize=(5.2, 3.6), dpi=90)
     for key in keys:
         if metric == "messages":
             ys = [float(r.messages - 1) if r.messages is not None else math.nan
                   for _, rows in sweep for r in rows if r.key == key]
-            if key in ("central_dlap", "rr", "brr", "rappor"):
+            if key in ("central_dlap", "rr", "brr", "rappor", "frappor"):
                 continue
         else:
             ys = [float(r.rmse) for _, rows in sweep for r in rows if r.key == key]
@@ -323,7 +323,9 @@ def _notes(one: list[Row], eps_sweep: list[tuple[str, list[Row]]], n: int) -> li
         f"- Randomized response is analysed with the proven worst-case [FMT22] clone bound; its "
         f"RMSE is {_fmt(100 * rr, 2)}% above Poisson's (paper: \"essentially the same\"). B-ary "
         "randomized response uses the generic [FMT20] clone bound (valid for every eps0-DP local "
-        "randomizer) and RAPPOR two binary coordinates at (eps/2, delta/2), so their order may "
+        "randomizer), and so does RAPPOR (one message per user, eps0 = 2 ln((1-f)/f)); Fragmented "
+        "RAPPOR (one message per set bit, unlinkable) releases only the bucket counts, and each of "
+        "the two changed counts is made (eps/2, delta/2)-DP by the fmt22 pair. Their order may "
         "differ from the paper's figures (whose analysis is in its supplementary material, not in "
         "seed 004).",
         "- Seed 004 states Theorem 18's third condition for D3; its proof needs it for D2, which "
@@ -340,7 +342,8 @@ def write_figures(folder: Path, n: int, buckets: int, factor: Fraction) -> int:
         f"--buckets {buckets}`. n = {n} users; every shuffled protocol is (eps, delta)-DP with the "
         f"parameters listed by `dpspec experiment ghazi --epsilon E --delta D --n {n}`. RMSEs are "
         "exact (closed forms); messages are expected messages per user (Observations 10 and 17; "
-        "randomized response, B-ary randomized response and RAPPOR send exactly one).",
+        "randomized response, B-ary randomized response and RAPPOR send exactly one; Fragmented "
+        "RAPPOR sends (1 - f) + (B - 1) f fragments).",
         "",
         f"The correlated mechanism uses D1 = D2 = NB(1, a) with a chosen so that its RMSE is "
         f"{compare.exact_decimal(factor)} times the central discrete Laplace RMSE (sec. 5.1); D3 is the "
@@ -446,20 +449,27 @@ def print_histogram_growth(eps: mpmath.mpf, delta: mpmath.mpf, n: int, as_json: 
     """Sec. 5.2: error against B on the synthetic distributions (exact RMSE and l-infinity)."""
     from dpspec.spec.shuffled.histogram_experiment import error_growth
 
-    rows = error_growth(eps, delta, n, [2, 8, 32, 128, 512, 2048])
+    try:
+        rows = error_growth(eps, delta, n, [2, 8, 32, 128, 512, 2048],
+                            progress=lambda what: _PROGRESS.step(f"experiment ghazi: {what}"))
+    finally:
+        _PROGRESS.done()
     if as_json:
         print(json.dumps({"epsilon": _fmt(eps), "delta": _fmt(delta), "n": n,
                           "rows": [r.as_json() for r in rows]}, indent=2))
         return 0
     print(f"Histogram error vs B, eps = {_fmt(eps)}, delta = {_fmt(delta)}, n = {n} "
-          "(exact; RMSE over buckets, E[l-inf] for the discrete-Laplace errors)")
+          "(exact; RMSE over buckets, E[l-inf] = expected largest bucket error)")
     print("| B | data | central RMSE | correlated RMSE | B-ary RR RMSE | B-ary RR worst bucket | "
-          "RAPPOR RMSE | central E[l-inf] | correlated E[l-inf] |")
-    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+          "RAPPOR RMSE | Fragmented RAPPOR RMSE | central E[l-inf] | correlated E[l-inf] | "
+          "RAPPOR E[l-inf] | Fragmented RAPPOR E[l-inf] |")
+    print("|---:|---|" + "---:|" * 10)
     for r in rows:
         m, li = r.rmse, r.linf
         print(f"| {r.buckets} | {r.distribution} | {_fmt(m['central_dlap'])} | "
               f"{_fmt(m['correlated'])} | {_fmt(m['bary_rr'])} | "
               f"{_fmt(m['bary_rr_worst_bucket'])} | {_fmt(m['rappor'])} | "
-              f"{_fmt(li['central_dlap'])} | {_fmt(li['correlated'])} |")
+              f"{_fmt(m['fragmented_rappor'])} | "
+              f"{_fmt(li['central_dlap'])} | {_fmt(li['correlated'])} | "
+              f"{_fmt(li['rappor'])} | {_fmt(li['fragmented_rappor'])} |")
     return 0

@@ -103,6 +103,12 @@ def register(sub: Any) -> None:
     sim.add_argument("--rounds", type=int, default=None,
                      help="federated learning: rounds to run (default: the recipe's); rounds past "
                           "the recipe's are refused by the devices")
+    sim.add_argument("--anonymizer", choices=["ideal", "ohttp"], default="ideal",
+                     help="ideal shuffle, or an Oblivious HTTP relay (RFC 9458) in front of the "
+                          "Leader (protocol engine only; default ideal)")
+    sim.add_argument("--period", type=int, default=None, metavar="P",
+                     help="aggregate in periods of P reports, discarding raw shares after each "
+                          "(protocol engine only)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     sa2_scale.add_options(sim)
@@ -259,6 +265,10 @@ class _Progress:
 
 def run_simulate(args: argparse.Namespace) -> int:
     seed = _seed(args.seed)
+    if args.engine == "population" and (args.anonymizer != "ideal" or args.period is not None):
+        raise CliError("--anonymizer ohttp and --period need --engine protocol")
+    if args.period is not None and args.period < 1:
+        raise CliError("--period must be >= 1")
     if args.clients < 0 or args.malicious < 0:
         raise CliError("--clients and --malicious must be >= 0")
     if args.rounds is not None and not 1 <= args.rounds <= protocol.MAX_ROUNDS:
@@ -287,6 +297,9 @@ def run_simulate(args: argparse.Namespace) -> int:
         if args.engine == "population":
             raise CliError(f"the population engine does not replay {fl.NAME}; use --engine "
                            "protocol")
+        if args.anonymizer != "ideal" or args.period is not None:
+            raise CliError(f"--anonymizer ohttp and --period are not supported for {fl.NAME} "
+                           "recipes (rounds use the ideal anonymizer)")
         return run_rounds(args, recipe, stmt, vdaf, seed, drop)
     if args.rounds is not None:
         raise CliError(f"--rounds applies to {fl.NAME} recipes only")
@@ -311,8 +324,14 @@ def run_simulate(args: argparse.Namespace) -> int:
         data = [synthetic_record(recipe.query, data_tape) for _ in range(args.clients)]
     arrival = (None if recipe.window is None
                else protocol.evenly_spaced(recipe.window[0], spacing))
+    relay = None
+    if args.anonymizer == "ohttp":
+        from dpspec.spec.sa2.ohttp import OhttpAnonymizer
+
+        relay = OhttpAnonymizer(seed)
     res = protocol.run_collection(recipe, dep, vdaf, data, seed, malicious=args.malicious,
-                                  drop_rate=drop, progress=progress, arrival=arrival)
+                                  drop_rate=drop, progress=progress, arrival=arrival,
+                                  anonymizer=relay, period=args.period)
     progress.done()
     elapsed = time.monotonic() - start
     out: dict[str, Any] = {

@@ -42,6 +42,7 @@ from dpspec.spec.shuffled.divisible import (
     format_rational,
 )
 from dpspec.spec.shuffled.fast import TAG_FAST_HISTOGRAM, randomize_fast
+from dpspec.spec.shuffled.fragmented import TAG_FRAGMENTED_RAPPOR, FragmentedRappor
 from dpspec.spec.shuffled.histogram import TAG_HISTOGRAM, HistogramMechanism
 from dpspec.spec.tape import RandomTape
 
@@ -49,6 +50,7 @@ DISTRIBUTED_SCHEMA = "ghazi_distributed-v1.json"
 CORRELATED_SCHEMA = "ghazi_correlated-v1.json"
 HISTOGRAM_SCHEMA = "ghazi_histogram-v1.json"
 HISTOGRAM_FAST_SCHEMA = "ghazi_histogram_fast-v1.json"
+FRAGMENTED_SCHEMA = "ghazi_fragmented_rappor-v1.json"
 
 _NOISE: dict[str, Any] = {
     "type": "object",
@@ -100,7 +102,27 @@ def _histogram(args: dict[str, Any]) -> HistogramMechanism:
     return HistogramMechanism(bucket, int_arg(args, "B"))
 
 
+def _fragmented(args: dict[str, Any]) -> FragmentedRappor:
+    return FragmentedRappor(args["f"], int_arg(args, "B"), int_arg(args, "n"))
+
+
 # -- reference handlers ----------------------------------------------------------------------
+def fragmented_randomize(args: dict[str, Any]) -> dict[str, Any]:
+    mech = _fragmented(args)
+    tape = RandomTape(hex_arg(args, "seed"), TAG_FRAGMENTED_RAPPOR)
+    out = mech.randomize(int_arg(args, "x"), tape)
+    return {"fragments": [str(j) for j in out], "bitsConsumed": tape.bits_consumed}
+
+
+def fragmented_analyze(args: dict[str, Any]) -> dict[str, Any]:
+    mech = _fragmented(args)
+    counts = args["counts"]
+    if not isinstance(counts, list):
+        raise ParameterError("counts must be a list")
+    return {"estimates": [format_rational(e)
+                          for e in mech.analyze([int_arg({"c": c}, "c") for c in counts])]}
+
+
 def distributed_randomize(args: dict[str, Any]) -> dict[str, Any]:
     mech = _distributed(args)
     tape = RandomTape(hex_arg(args, "seed"), TAG_DISTRIBUTED)
@@ -217,6 +239,25 @@ HISTOGRAM_HEADER = COMMON_HEADER + [
 ]
 
 
+FRAGMENTED_HEADER = [
+    "Source: Fragmented RAPPOR as compared in sec. 5.2 of Ghazi, Kumar, Manurangsi, Pagh (ICML"
+    " 2020), from Erlingsson, Feldman, Mironov, Raghunathan, Song, Talwar, Thakurta, 'Encode,"
+    " Shuffle, Analyze Privacy Revisited' (arXiv:2001.03618, 2020): one-time symmetric RAPPOR whose"
+    " set bits are sent as separate, unlinkable messages (fragments); dpspec.spec.shuffled.fragmented.",
+    f"ghazi.fragmented_rappor.randomize: tape = RandomTape(seed, '{TAG_FRAGMENTED_RAPPOR}'); for"
+    " j = 0..B-1 in order, b_j = [j == x] XOR bernoulli(tape, f) (dpspec.spec.samplers.bernoulli:"
+    " an exact comparison with the rational f; no bits when f = 0). Output: fragments = the j"
+    " with b_j = 1, increasing. x in {0..B-1}.",
+    "ghazi.fragmented_rappor.analyze: counts[j] = number of fragments j in the shuffled output;"
+    " estimates[j] = (counts[j] - n f) / (1 - 2 f), exact rationals 'a' or 'a/b'.",
+    "Parameters: f an exact rational in [0, 1/2) (decimal or 'a/b'), B >= 1, n >= 1 decimal"
+    " strings. bitsConsumed counts tape bits handed out. Vector seeds are TurboSHAKE128(b'dpspec"
+    " vector seed ' || label, D = 1, 32 bytes); in production each user draws a fresh seed.",
+    "Invalid: x outside {0..B-1}, f outside [0, 1/2), B < 1, n < 1, a count list of the wrong"
+    " length or with a negative count.",
+]
+
+
 class ShuffledFamily(Family):
     name = "shuffled"
     summary = "shuffled-model counting and histograms of Ghazi, Kumar, Manurangsi, Pagh (ICML 2020)"
@@ -230,6 +271,8 @@ class ShuffledFamily(Family):
             "ghazi.histogram.randomize": histogram_randomize,
             "ghazi.histogram.analyze": histogram_analyze,
             "ghazi.histogram.randomize_fast": histogram_randomize_fast,
+            "ghazi.fragmented_rappor.randomize": fragmented_randomize,
+            "ghazi.fragmented_rappor.analyze": fragmented_analyze,
         }
 
     def schemas(self) -> dict[str, dict[str, Any]]:
@@ -272,7 +315,20 @@ class ShuffledFamily(Family):
                  "properties": {"buckets": dec_list, "plus": dec_list, "minus": dec_list,
                                 "bitsConsumed": COUNT}}),
         }
+        frag_args = {"f": RAT, "B": DEC, "n": DEC, "seed": HEX, "x": DEC}
+        ops_r: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "ghazi.fragmented_rappor.randomize": (
+                {"properties": frag_args},
+                {"type": "object", "required": ["fragments", "bitsConsumed"],
+                 "properties": {"fragments": dec_list, "bitsConsumed": COUNT}}),
+            "ghazi.fragmented_rappor.analyze": (
+                {"properties": {**frag_args, "counts": dec_list}},
+                {"type": "object", "required": ["estimates"],
+                 "properties": {"estimates": {"type": "array", "items": RAT}}}),
+        }
         return {
+            FRAGMENTED_SCHEMA: family_schema(
+                FRAGMENTED_SCHEMA, "Fragmented RAPPOR vectors (GKMP20 sec. 5.2)", ops_r),
             HISTOGRAM_FAST_SCHEMA: family_schema(
                 HISTOGRAM_FAST_SCHEMA, "GKMP20 fast histogram randomizer vectors", ops_f),
             DISTRIBUTED_SCHEMA: family_schema(DISTRIBUTED_SCHEMA,
@@ -284,7 +340,7 @@ class ShuffledFamily(Family):
 
     def files(self) -> list[VectorFile]:
         return [self._distributed_file(), self._correlated_file(), self._histogram_file(),
-                self._histogram_fast_file()]
+                self._histogram_fast_file(), self._fragmented_file()]
 
     # -- generators ------------------------------------------------------------------------
     def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -478,6 +534,54 @@ class ShuffledFamily(Family):
                                 " (sec. 1.2)", schema=HISTOGRAM_FAST_SCHEMA,
                                 header=HISTOGRAM_FAST_HEADER, notes=_NOTES, groups=groups)
 
+    def _fragmented_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups: list[dict[str, Any]] = []
+        op = "ghazi.fragmented_rappor.randomize"
+        profiles: list[tuple[str, dict[str, Any]]] = [
+            # f of dpspec experiment ghazi at eps = 1, delta = 1e-6, n = 10^4 (fmt22, eps/2)
+            ("f = 0.01381019023, B = 10, n = 10000 (the experiment's calibration)",
+             {"f": "0.01381019023", "B": "10", "n": "10000"}),
+            ("f = 1/4, B = 5, n = 3", {"f": "1/4", "B": "5", "n": "3"}),
+            ("f = 0 (no randomization, no tape), B = 4, n = 2", {"f": "0", "B": "4", "n": "2"}),
+            ("f = 499/1000 (near 1/2), B = 8, n = 5", {"f": "499/1000", "B": "8", "n": "5"}),
+            ("B = 1, f = 1/3, n = 1 (a single bucket)", {"f": "1/3", "B": "1", "n": "1"}),
+        ]
+        for i, (label, params) in enumerate(profiles):
+            buckets = int(params["B"])
+            cases = [(f"{label}, x = {(3 * j) % buckets}", {"seed": s, "x": str((3 * j) % buckets)})
+                     for j, s in enumerate(self._seeds(f"frag/{i}", 4))]
+            invalid: list[tuple[str, dict[str, Any], str]] = []
+            if i == 1:
+                seed = self._seeds("frag/bad", 1)[0]
+                invalid = [("input equal to B", {"seed": seed, "x": "5"}, "BadInput"),
+                           ("negative input", {"seed": seed, "x": "-1"}, "BadInput"),
+                           ("15-byte seed", {"seed": "00" * 15, "x": "0"}, "BadSeed")]
+            groups.append(self._group(tc, op, params, cases, invalid))
+        seed = self._seeds("frag/badparams", 1)[0]
+        base = {"f": "1/4", "B": "3", "n": "3", "seed": seed, "x": "0"}
+        groups.append(self._group(tc, op, {}, [], [
+            (label, {**base, **change}, flag) for label, change, flag in [
+                ("f = 1/2 (no information)", {"f": "1/2"}, "BadFlip"),
+                ("negative f", {"f": "-1/10"}, "BadFlip"),
+                ("f above 1/2", {"f": "0.7"}, "BadFlip"),
+                ("B = 0", {"B": "0"}, "BadBuckets"),
+                ("n = 0", {"n": "0"}, "BadUsers")]]))
+        op = "ghazi.fragmented_rappor.analyze"
+        params = {"f": "1/4", "B": "3", "n": "8"}
+        count_cases: list[tuple[str, dict[str, Any]]] = [
+            ("counts 3, 2, 6", {"counts": ["3", "2", "6"]}),
+            ("all zero", {"counts": ["0", "0", "0"]}),
+            ("every user sent every bucket", {"counts": ["8", "8", "8"]})]
+        groups.append(self._group(
+            tc, op, params, count_cases,
+            [("two counts for B = 3", {"counts": ["1", "2"]}, "BadCount"),
+             ("a negative count", {"counts": ["1", "-2", "0"]}, "BadCount")]))
+        return self.vector_file("shuffled/ghazi_fragmented_rappor.json",
+                                algorithm="Fragmented RAPPOR (EFMRSTT20; compared in GKMP20 sec. 5.2)",
+                                schema=FRAGMENTED_SCHEMA, header=FRAGMENTED_HEADER,
+                                notes=_FRAGMENTED_NOTES, groups=groups)
+
 
 _NOTES = {
     "BadInput": "The user input is outside the mechanism's input domain.",
@@ -486,6 +590,12 @@ _NOTES = {
     "BadUsers": "The number of users n must be a positive integer.",
     "BadDelta": "Delta must be a positive integer.",
     "BadCount": "Message counts must be non-negative integers, one pair per bucket.",
+}
+_FRAGMENTED_NOTES = {
+    "BadInput": _NOTES["BadInput"], "BadSeed": _NOTES["BadSeed"], "BadUsers": _NOTES["BadUsers"],
+    "BadFlip": "The flip probability f must be an exact rational in [0, 1/2).",
+    "BadBuckets": "B must be a positive integer.",
+    "BadCount": "Bucket counts must be non-negative integers, one per bucket.",
 }
 
 FAMILY = ShuffledFamily()

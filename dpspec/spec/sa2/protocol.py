@@ -963,7 +963,9 @@ def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[An
                    *, malicious: int = 0, drop_rate: Fraction = Fraction(0),
                    arrival: Callable[[int], list[Fraction]] | None = None,
                    progress: Callable[[str, int, int], None] | None = None,
-                   trace: list[dict[str, str]] | None = None) -> CollectionResult:
+                   trace: list[dict[str, str]] | None = None,
+                   anonymizer: Callable[..., tuple[list[Report], list[bool]]] | None = None,
+                   period: int | None = None) -> CollectionResult:
     """One collection: ``len(data)`` honest devices (device ``i`` holds ``data[i]``: a bucket
     index, or a record that the recipe's query maps to one, :meth:`Recipe.bucket`), ``malicious``
     adversarial devices (kinds cycling through :data:`MALICIOUS_KINDS`), the anonymizer, the
@@ -978,6 +980,11 @@ def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[An
 
     ``arrival(n)`` gives the arrival times of the ``n`` delivered reports (non-decreasing), for a
     recipe with a time window (App. A; e.g. :func:`evenly_spaced`).
+
+    ``anonymizer`` replaces :func:`anonymize` by a callable of the same signature (e.g. the OHTTP
+    relay of :class:`dpspec.spec.sa2.ohttp.OhttpAnonymizer`); ``period`` makes the Leader and
+    Helper aggregate in periods of that many reports, discarding each period's raw shares
+    (:func:`dpspec.spec.sa2.periodic.aggregate_in_periods`). Neither changes the release.
 
     Simulation note: devices that send nothing fetch no token here; a deployment should have
     every device fetch its token at a random time (sec. 4.3) so the fetch reveals nothing.
@@ -1018,8 +1025,8 @@ def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[An
         reports += new
         if trace is not None:
             trace += [{"sender": f"malicious {j} ({kind})", **r.to_json()} for r in new]
-    delivered, dropped = anonymize(reports, drop_rate, RandomTape(seed, TAGS["network"]),
-                                   RandomTape(seed, TAGS["shuffle"]))
+    delivered, dropped = (anonymize if anonymizer is None else anonymizer)(
+        reports, drop_rate, RandomTape(seed, TAGS["network"]), RandomTape(seed, TAGS["shuffle"]))
     leader = Aggregator(ROLE_LEADER, recipe.task_config(dep.verify_key),
                         dep.leader_hpke.private_key, vdaf)
     helper = Aggregator(ROLE_HELPER, recipe.task_config(dep.verify_key),
@@ -1030,7 +1037,12 @@ def run_collection(recipe: Recipe, dep: Deployment, vdaf: Any, data: Sequence[An
             progress("reports", k, len(delivered))
 
     times = None if arrival is None else arrival(len(delivered))
-    outcome = aggregate_batch(leader, helper, delivered, tick, times)
+    if period is None:
+        outcome = aggregate_batch(leader, helper, delivered, tick, times)
+    else:
+        from dpspec.spec.sa2.periodic import aggregate_in_periods
+
+        outcome = aggregate_in_periods(leader, helper, delivered, period, tick, times)
     return CollectionResult(collect(vdaf, outcome), outcome, participants, dummies, overweight,
                             len(reports),
                             sum(dropped), dropped, issuer.issued, reports, delivered)

@@ -17,6 +17,8 @@ mechanisms here are:
   (Observations 10, 17), and the closed-form errors of the baselines (randomized response, B-ary
   randomized response, RAPPOR);
 * :mod:`dpspec.spec.shuffled.baselines` -- the baselines' randomizers and analyzers;
+* :mod:`dpspec.spec.shuffled.fragmented` -- Fragmented RAPPOR (sec. 5.2's fourth protocol, from
+  Erlingsson et al. 2020): one message per set bit, its calibration and exact l-infinity error;
 * :mod:`dpspec.spec.shuffled.exact` -- the exact privacy curve of the correlated mechanism with geometric
   D1 = D2 (derived in its docstring; Theorem 18 is only a sufficient condition);
 * :mod:`dpspec.spec.shuffled.params`, :mod:`dpspec.spec.shuffled.privacy` -- from (eps, delta, n) to the

@@ -6,7 +6,8 @@ and binary randomized response, each with parameters that make it (eps, delta)-D
 
 Histograms over B buckets (sec. 5.2): the same mechanisms per bucket at (eps/2, delta/2) (two
 buckets change when one user's value changes; basic composition), the central ``DLap(eps/2)`` per
-bucket, B-ary randomized response and RAPPOR. Errors are per-bucket RMSEs (for B-ary randomized
+bucket, B-ary randomized response, RAPPOR and Fragmented RAPPOR
+(:mod:`dpspec.spec.shuffled.fragmented`). Errors are per-bucket RMSEs (for B-ary randomized
 response the root of the mean over buckets of the MSE, which depends on the data only through n).
 
 Every RMSE is exact (closed form; :mod:`dpspec.spec.shuffled.accuracy`); expected messages per user are
@@ -24,6 +25,7 @@ import mpmath
 from dpspec.spec.shuffled import accuracy as acc
 from dpspec.spec.shuffled import privacy
 from dpspec.spec.shuffled.divisible import Poisson, format_rational
+from dpspec.spec.shuffled.fragmented import FragmentedRappor
 from dpspec.spec.shuffled.params import (
     DEFAULT_RMSE_FACTOR,
     DPS,
@@ -184,4 +186,8 @@ def histogram_comparison(eps: mpmath.mpf, delta: mpmath.mpf, n: int, buckets: in
     f, how = privacy.rappor_flip_probability(float(eps), float(delta), n)
     rows.append(Row("rappor", "RAPPOR", acc.rmse(acc.mse_rappor(f, n)), Fraction(1),
                     how, {"f": exact_decimal(f)}))
+    f, how = privacy.fragmented_rappor_flip_probability(float(eps), float(delta), n)
+    frag = FragmentedRappor(f, buckets, n)
+    rows.append(Row("frappor", "Fragmented RAPPOR", acc.rmse(frag.variance()),
+                    frag.expected_messages(), how, {"f": exact_decimal(f)}))
     return rows

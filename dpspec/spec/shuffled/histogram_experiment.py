@@ -13,24 +13,28 @@ changes), with parameters from :mod:`dpspec.spec.shuffled.compare` / ``privacy``
 * central discrete Laplace ``DLap(eps/2)`` per bucket (the yardstick);
 * the correlated mechanism per bucket at ``(eps/2, delta/2)``, D3 by the exact curve;
 * B-ary randomized response (blanket ``gamma`` by the fmt20 clone bound, which depends on B);
-* RAPPOR (flip ``f`` per bit, fmt22 at ``(eps/2, delta/2)`` per coordinate).
+* RAPPOR (flip ``f`` per bit, one message per user: the fmt20 clone reduction of
+  ``eps0 = 2 ln((1-f)/f)``);
+* Fragmented RAPPOR ([EFMRSTT20], :mod:`dpspec.spec.shuffled.fragmented`; flip ``f`` per bit, one
+  message per set bit: fmt22 at ``(eps/2, delta/2)`` per coordinate of the count vector).
 
 Errors, all exact: the RMSE over buckets ``sqrt(mean_j MSE_j)``, and for B-ary RR also the worst
 bucket's RMSE (its bucket MSE depends on the bucket's count,
 :func:`dpspec.spec.shuffled.accuracy.mse_bary_rr_bucket`, though the mean over buckets depends on n
 only; the other mechanisms' bucket errors do not depend on the data),
-and for the two discrete-Laplace errors the expected l-infinity error ``E[max_j |X_j|]`` over the B
-independent buckets: ``sum_{t >= 0} (1 - (1 - 2 a^(t+1)/(1+a))^B)`` for decay ``a`` (series summed in
-mpmath until the term is below 10^-25).
+and the expected l-infinity error ``E[max_j |X_j|]`` over the B independent buckets: for the two
+discrete-Laplace errors ``sum_{t >= 0} (1 - (1 - 2 a^(t+1)/(1+a))^B)`` for decay ``a`` (series
+summed in mpmath until the term is below 10^-25); for RAPPOR and Fragmented RAPPOR (independent
+buckets, binomial laws that depend on the bucket's count) from the exact PMFs,
+:func:`dpspec.spec.shuffled.fragmented.expected_linf` (an upper bound within ``10^-30``).
 
-Not computed: the l-infinity error of B-ary RR and RAPPOR (their per-bucket laws are binomial
-mixtures; an exact expected maximum needs the full PMFs), and Fragmented RAPPOR (its shuffled-model
-privacy calibration, from Erlingsson et al. 2020, is not implemented in dpspec).
+Not computed: the l-infinity error of B-ary RR (its buckets are not independent: the counts are
+multinomial, and an exact expected maximum needs their joint law).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -40,6 +44,7 @@ from dpspec.spec.shuffled import accuracy as acc
 from dpspec.spec.shuffled import privacy
 from dpspec.spec.shuffled.compare import correlated_design
 from dpspec.spec.shuffled.divisible import discrete_laplace_decay
+from dpspec.spec.shuffled.fragmented import FragmentedRappor, expected_linf
 
 DISTRIBUTIONS = ("uniform", "zipf", "point")
 DPS = 30
@@ -91,8 +96,10 @@ class GrowthRow:
 
 
 def error_growth(eps: mpmath.mpf, delta: mpmath.mpf, n: int, bucket_grid: Sequence[int],
-                 distributions: Sequence[str] = DISTRIBUTIONS) -> list[GrowthRow]:
-    """The rows of the error-growth experiment (module docstring)."""
+                 distributions: Sequence[str] = DISTRIBUTIONS,
+                 progress: Callable[[str], None] | None = None) -> list[GrowthRow]:
+    """The rows of the error-growth experiment (module docstring); ``progress`` is told each
+    (B, distribution) before its row is computed."""
     rows = []
     with mpmath.workdps(DPS):
         a_central = discrete_laplace_decay(eps / 2, DPS)
@@ -100,9 +107,13 @@ def error_growth(eps: mpmath.mpf, delta: mpmath.mpf, n: int, bucket_grid: Sequen
         a_corr = mpmath.mpf(corr.a.numerator) / corr.a.denominator
         f, _ = privacy.rappor_flip_probability(float(eps), float(delta), n)
         rappor = acc.rmse(acc.mse_rappor(f, n), DPS)
+        f_frag, _ = privacy.fragmented_rappor_flip_probability(float(eps), float(delta), n)
+        frappor = acc.rmse(FragmentedRappor(f_frag, 1, n).variance(), DPS)
         for b in bucket_grid:
             g, _ = privacy.bary_rr_blanket(float(eps), float(delta), n, b)
             for dist in distributions:
+                if progress is not None:
+                    progress(f"B = {b}, {dist}")
                 counts = synthetic_counts(dist, n, b)
                 mse_rr = sum((acc.mse_bary_rr_bucket(g, b, n, c) for c in counts),
                              Fraction(0)) / b
@@ -113,7 +124,9 @@ def error_growth(eps: mpmath.mpf, delta: mpmath.mpf, n: int, bucket_grid: Sequen
                      "bary_rr": acc.rmse(mse_rr, DPS),
                      "bary_rr_worst_bucket": acc.rmse(max(acc.mse_bary_rr_bucket(g, b, n, c)
                                                           for c in counts), DPS),
-                     "rappor": rappor},
+                     "rappor": rappor, "fragmented_rappor": frappor},
                     {"central_dlap": dlap_expected_linf(a_central, b),
-                     "correlated": dlap_expected_linf(a_corr, b)}))
+                     "correlated": dlap_expected_linf(a_corr, b),
+                     "rappor": expected_linf(f, n, counts),
+                     "fragmented_rappor": expected_linf(f_frag, n, counts)}))
     return rows

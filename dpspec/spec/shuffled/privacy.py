@@ -12,8 +12,10 @@ users' data:
 * binary randomized response: the [FMT22] clone pair, proven for binary randomized response
   (``dpspec.spec.accounting.shuffle.clone_delta(..., "fmt22")``);
 * B-ary randomized response: the [FMT20] clone reduction, valid for every eps0-DP randomizer;
-* RAPPOR: two coordinates change under replacement; each coordinate is binary randomized response
-  made (eps/2, delta/2)-DP by the fmt22 pair, and basic composition gives (eps, delta).
+* RAPPOR (one message per user): the [FMT20] clone reduction of its local ``eps0 = 2 ln((1-f)/f)``;
+* Fragmented RAPPOR (one message per set bit, unlinkable): two coordinates of the count vector
+  change under replacement; each is binary randomized response made (eps/2, delta/2)-DP by the
+  fmt22 pair, and basic composition gives (eps, delta).
 """
 
 from __future__ import annotations
@@ -83,10 +85,36 @@ def bary_rr_blanket(eps: float, delta: float, n: int, buckets: int) -> tuple[Fra
 
 
 def rappor_flip_probability(eps: float, delta: float, n: int) -> tuple[Fraction, str]:
-    """RAPPOR's per-bit flip probability: each of the two changed coordinates is binary randomized
-    response at (eps/2, delta/2) (fmt22 clone pair); basic composition."""
+    """The smallest per-bit flip probability f (multiple of 10^-12) for which RAPPOR -- each user
+    sends its whole randomized B-bit vector as one message -- is (eps, delta)-DP in the shuffled
+    model, by the fmt20 clone reduction of its local guarantee ``eps0 = 2 ln((1-f)/f)``.
+
+    The shuffled output is the multiset of vectors, not only the bucket counts, so the
+    per-coordinate analysis of :func:`fragmented_rappor_flip_probability` does not apply to it
+    (with small f, a vector with two or zero ones is rare among the others' reports and
+    identifies more than its coordinates' counts do)."""
+    from dpspec.spec.accounting.shuffle import clone_delta
+
+    def delta_at(e: float, e0: float) -> float:
+        return clone_delta(e, e0, n, "fmt20")
+
+    e0 = _largest_eps0(delta_at, eps, delta)
+    if e0 <= 0:
+        raise ValueError("no RAPPOR is (eps, delta)-DP here")
+    f = decimal_up(mpmath.mpf(1) / (mpmath.exp(e0 / 2) + 1), PROB_DIGITS)
+    e0_rounded = 2 * math.log((1 - f) / f)
+    if not delta_at(eps, e0_rounded) <= delta:  # pragma: no cover - rounding only lowers eps0
+        raise AssertionError("rounded RAPPOR is not private")
+    return f, "fmt20 clone reduction of eps0 = 2 ln((1-f)/f) (one message per user)"
+
+
+def fragmented_rappor_flip_probability(eps: float, delta: float, n: int) -> tuple[Fraction, str]:
+    """Fragmented RAPPOR's per-bit flip probability (:mod:`dpspec.spec.shuffled.fragmented`): the
+    shuffled output is the vector of bucket counts, whose coordinates are independent sums of
+    binary randomized responses; two change under replacement, each is made (eps/2, delta/2)-DP
+    by the fmt22 clone pair (proven for summed binary randomized response), basic composition."""
     f, _ = rr_flip_probability(eps / 2, delta / 2, n)
-    return f, "per coordinate fmt22 clone pair at (eps/2, delta/2), basic composition"
+    return f, "per coordinate fmt22 clone pair at (eps/2, delta/2), basic composition (fragments)"
 
 
 # -- the D-distributed and correlated mechanisms ([GKMP20] Theorems 11, 13, 18) -----------------
