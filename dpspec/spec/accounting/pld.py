@@ -42,8 +42,8 @@ bounds is second order in h, not ``T h``.
 ``mass_bits``): P-masses of the upper bound and Q-masses of the lower bound are rounded *up*,
 P-masses of the lower bound *down* (every bound is monotone in these masses, so this keeps both
 bounds valid; one extra unit covers the mpmath error). Composition is exact integer convolution
-(FLINT's ``fmpz_poly`` multiplication if python-flint is installed, else Kronecker substitution
-with Python integers: the same integers either way), by repeated squaring of the one-step
+(Kronecker substitution: one product of two large integers, by FLINT/GMP if python-flint is
+installed, else by Python's own integers: the same integers either way), by repeated squaring of the one-step
 vectors, each product rescaled by ``2^-s`` with the same directed rounding, then truncated in the
 safe direction (tail masses below ``tail`` are moved as above). Evaluation is exact: the bounds
 are rationals built from the integers and from ``e^eps`` bracketed by integers at ``2^-64``
@@ -81,7 +81,7 @@ from dpspec.spec.accounting.numeric import (
 
 #: decimal digits of the mpmath computation of the one-step bucket masses (absolute error far
 #: below the quantum ``2^-mass_bits``; one extra quantum covers it)
-MASS_DPS = 60
+MASS_DPS = 50
 #: default mass quantum exponent: masses are integers at scale 2^MASS_BITS
 MASS_BITS = 128
 #: default resolution: the grid width is about (std of the composed loss) / RESOLUTION, rounded
@@ -96,28 +96,42 @@ DIRECTIONS = ("remove", "add")
 
 
 # -- exact integer convolution -----------------------------------------------------------------
-def _convolve_python(a: list[int], b: list[int]) -> list[int]:
-    """Exact product of integer polynomials by Kronecker substitution (non-negative entries)."""
+def _multiply_python(x: int, y: int) -> int:
+    return x * y
+
+
+def _multiply_flint(x: int, y: int) -> int:
+    import flint
+
+    fx = flint.fmpz(x)
+    return int(fx * fx if x is y else fx * flint.fmpz(y))
+
+
+def _kronecker(a: list[int], b: list[int], multiply: Callable[[int, int], int]) -> list[int]:
+    """Exact product of integer polynomials with non-negative coefficients by Kronecker
+    substitution: pack each into one integer with slots wide enough for any product
+    coefficient, multiply, unpack."""
     if not a or not b:
         return []
-    bound = max(a) * max(b) * min(len(a), len(b))
-    width = bound.bit_length() + 1
-    pack = sum(x << (width * i) for i, x in enumerate(a))
-    if a is b:
-        prod = pack * pack
-    else:
-        prod = pack * sum(x << (width * i) for i, x in enumerate(b))
-    mask = (1 << width) - 1
-    return [(prod >> (width * i)) & mask for i in range(len(a) + len(b) - 1)]
+    bits = max(a).bit_length() + max(b).bit_length() + min(len(a), len(b)).bit_length() + 1
+    nb = (bits + 7) // 8
+
+    def pack(v: list[int]) -> int:
+        return int.from_bytes(b"".join(x.to_bytes(nb, "little") for x in v), "little")
+
+    pa = pack(a)
+    prod = multiply(pa, pa) if a is b else multiply(pa, pack(b))
+    n = len(a) + len(b) - 1
+    raw = prod.to_bytes(n * nb, "little")
+    return [int.from_bytes(raw[i * nb:(i + 1) * nb], "little") for i in range(n)]
+
+
+def _convolve_python(a: list[int], b: list[int]) -> list[int]:
+    return _kronecker(a, b, _multiply_python)
 
 
 def _convolve_flint(a: list[int], b: list[int]) -> list[int]:
-    import flint
-
-    pa = flint.fmpz_poly(a)
-    prod = pa * pa if a is b else pa * flint.fmpz_poly(b)
-    out = [int(c) for c in prod.coeffs()]
-    return out + [0] * (len(a) + len(b) - 1 - len(out))
+    return _kronecker(a, b, _multiply_flint)
 
 
 def _pick_convolution() -> Callable[[list[int], list[int]], list[int]]:
@@ -143,11 +157,15 @@ class _Upper:
 
 @dataclass
 class _Lower:
-    """Bucket atoms (P-mass, Q-mass) at grid indices ``offset + i`` (integers, scale 2^s)."""
+    """Bucket atoms at grid indices ``k = offset + i``: P-masses ``p`` and the Q-masses scaled by
+    the bucket's base likelihood ratio, ``r_k = Q_k e^(k h)`` (integers, scale 2^s). The scaling
+    is multiplicative over index sums, so convolving ``r`` convolves the Q-masses, and ``r`` is
+    of the order of ``p`` even where ``Q`` is far below the quantum (large losses)."""
 
     offset: int
     p: list[int]
-    q: list[int]
+    r: list[int]
+    h: Fraction
 
 
 _D = TypeVar("_D", "_Upper", "_Lower")
@@ -183,15 +201,36 @@ def _trim_upper(u: _Upper, tail: int) -> _Upper:
     return _Upper(u.offset + lo, p, u.inf + sum(u.p[hi + 1:]))
 
 
+_EXP_CACHE: dict[tuple[Fraction, int], list[int]] = {}
+
+
+def _exp_steps(h: Fraction, sign: int, count: int) -> list[int]:
+    """``[F_0, ..., F_count]`` with ``F_d >= e^(sign d h) 2^W`` (rounded up at every step)."""
+    cached = _EXP_CACHE.setdefault((h, sign), [1 << _WEIGHT_BITS])
+    if len(cached) <= count:
+        step = _exp_fixed(sign * h, _WEIGHT_BITS, up=True)
+        while len(cached) <= count:
+            cached.append(-((-(cached[-1] * step)) >> _WEIGHT_BITS))
+    return cached
+
+
 def _trim_lower(w: _Lower, tail: int) -> _Lower:
-    """Merge the tails into the edge buckets (merging atoms is a post-processing)."""
-    lo, hi = _window([x + y for x, y in zip(w.p, w.q, strict=True)], tail)
-    p, q = w.p[lo:hi + 1], w.q[lo:hi + 1]
+    """Merge the tails into the edge buckets (merging atoms is a post-processing); a merged
+    atom's Q-mass is rescaled to its new bucket's base ratio, rounded up."""
+    lo, hi = _window([x + y for x, y in zip(w.p, w.r, strict=True)], tail)
+    p, r = w.p[lo:hi + 1], w.r[lo:hi + 1]
     p[0] += sum(w.p[:lo])
-    q[0] += sum(w.q[:lo])
     p[-1] += sum(w.p[hi + 1:])
-    q[-1] += sum(w.q[hi + 1:])
-    return _Lower(w.offset + lo, p, q)
+    if lo:
+        up = _exp_steps(w.h, 1, lo)  # moving from index lo - d up to lo: factor e^(d h)
+        acc = sum(w.r[lo - d] * up[d] for d in range(1, lo + 1))
+        r[0] += -((-acc) >> _WEIGHT_BITS)
+    extra = len(w.p) - 1 - hi
+    if extra:
+        down = _exp_steps(w.h, -1, extra)
+        acc = sum(w.r[hi + d] * down[d] for d in range(1, extra + 1))
+        r[-1] += -((-acc) >> _WEIGHT_BITS)
+    return _Lower(w.offset + lo, p, r, w.h)
 
 
 def _compose_upper(x: _Upper, y: _Upper, s: int, tail: int) -> _Upper:
@@ -203,8 +242,8 @@ def _compose_upper(x: _Upper, y: _Upper, s: int, tail: int) -> _Upper:
 
 def _compose_lower(x: _Lower, y: _Lower, s: int, tail: int) -> _Lower:
     p = _shift_down(convolve(x.p, y.p), s)
-    q = _shift_up(convolve(x.q, y.q), s)
-    return _trim_lower(_Lower(x.offset + y.offset, p, q), tail)
+    r = _shift_up(convolve(x.r, y.r), s)
+    return _trim_lower(_Lower(x.offset + y.offset, p, r, x.h), tail)
 
 
 def _power(one: _D, steps: int, compose: Callable[[_D, _D], _D]) -> _D:
@@ -335,16 +374,19 @@ def one_step_upper(g: Grid, direction: str, s: int) -> _Upper:
 
 
 def one_step_lower(g: Grid, direction: str, s: int) -> _Lower:
-    """The coarsened pair (one atom per bucket), P quantised down and Q up."""
+    """The coarsened pair (one atom per bucket), P quantised down and ``r = Q e^(k h)`` up."""
     first, buckets, low, high = _buckets(g, direction)
     with mpmath.workdps(MASS_DPS):
+        hh = mpf(g.h)
         p = [b[0] for b in buckets]
         q = [b[1] for b in buckets]
         p[0] += low[0]
         q[0] += low[1]
         p[-1] += high[0]
         q[-1] += high[1]
-        return _Lower(first, [_quantum(x, s, False) for x in p], [_quantum(x, s, True) for x in q])
+        r = [x * mpmath.exp((first + i) * hh) for i, x in enumerate(q)]
+        return _Lower(first, [_quantum(x, s, False) for x in p], [_quantum(x, s, True) for x in r],
+                      g.h)
 
 
 # -- evaluation --------------------------------------------------------------------------------
@@ -393,18 +435,28 @@ class _UpperCurve:
 
 
 class _LowerCurve:
-    """``max over subsets S of sum_{k in S} (p_k - e^eps q_k)`` (scale 2^s), bounded below: the
-    buckets sorted by ``p_k / q_k``, the subset a prefix (any subset gives a lower bound)."""
+    """``max over subsets S of sum_{k in S} (p_k - e^eps Q_k)`` (scale 2^s), bounded below: the
+    buckets sorted by their likelihood ratio ``p_k / Q_k`` (approximately: any subset gives a
+    lower bound), the subset a prefix."""
 
     def __init__(self, w: _Lower, s: int) -> None:
         self.s = s
-        order = sorted(range(len(w.p)), key=lambda k: (-((w.p[k] << 200) // w.q[k]), k))
-        self.keys = [(w.p[k] << 200) // w.q[k] for k in order]
+        n = len(w.p)
+        # g[k] >= e^(-l_k) 2^W, rounded up at every step
+        g = [0] * n
+        g[0] = _exp_fixed(-w.offset * w.h, _WEIGHT_BITS, up=True)
+        step = _exp_fixed(-w.h, _WEIGHT_BITS, up=True)
+        for k in range(1, n):
+            g[k] = -((-(g[k - 1] * step)) >> _WEIGHT_BITS)
+        qw = [w.r[k] * g[k] for k in range(n)]  # >= Q_k 2^(s + W)
+        keys = [(w.p[k] << (_WEIGHT_BITS + 200)) // max(qw[k], 1) for k in range(n)]
+        order = sorted(range(n), key=lambda k: (-keys[k], k))
+        self.keys = [keys[k] for k in order]
         self.pp = [0]
         self.qq = [0]
         for k in order:
             self.pp.append(self.pp[-1] + w.p[k])
-            self.qq.append(self.qq[-1] + w.q[k])
+            self.qq.append(self.qq[-1] + qw[k])
 
     def delta(self, eps: Fraction) -> Fraction:
         e_up = _exp_fixed(eps, _FIX, up=True)  # >= e^eps 2^64
@@ -416,8 +468,8 @@ class _LowerCurve:
                 lo = mid + 1
             else:
                 hi = mid
-        num = (self.pp[lo] << _FIX) - e_up * self.qq[lo]
-        return Fraction(max(num, 0), 1 << (self.s + _FIX))
+        num = (self.pp[lo] << (_FIX + _WEIGHT_BITS)) - e_up * self.qq[lo]
+        return Fraction(max(num, 0), 1 << (self.s + _FIX + _WEIGHT_BITS))
 
 
 @dataclass(frozen=True)
