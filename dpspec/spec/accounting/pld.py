@@ -65,6 +65,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 from fractions import Fraction
 from typing import TypeVar
 
@@ -72,6 +73,7 @@ import mpmath
 
 from dpspec.spec.accounting.numeric import (
     Real,
+    compact,
     mpf,
     positive,
     positive_int,
@@ -567,8 +569,19 @@ def composed(q: Real, sigma: Real, steps: int, *, h: Real | None = None,
 
 def delta_bounds(q: Real, sigma: Real, steps: int, eps: Real, **kw: object
                  ) -> tuple[Fraction, Fraction]:
-    """Certified (lower, upper) on the optimal delta(eps) of ``steps`` subsampled Gaussians."""
+    """Certified (lower, upper) on the optimal delta(eps) of ``steps`` subsampled Gaussians
+    (``eps >= 0``)."""
+    if to_fraction(eps, "eps") < 0:
+        raise ValueError("eps must be >= 0")
     return composed(q, sigma, steps, **kw).delta(eps)  # type: ignore[arg-type]
+
+
+def default_tail(delta: Real) -> Fraction:
+    """The tail threshold for eps(delta): ``delta 2^-30`` (at most 1e-6)."""
+    d = to_fraction(delta, "delta")
+    if not 0 < d < 1:
+        raise ValueError("delta must be in (0, 1)")
+    return min(d / 2 ** 30, Fraction(1, 10 ** 6))
 
 
 def epsilon_bounds(q: Real, sigma: Real, steps: int, delta: Real, *, digits: int = 12,
@@ -577,8 +590,19 @@ def epsilon_bounds(q: Real, sigma: Real, steps: int, delta: Real, *, digits: int
 
     The tail threshold defaults to ``delta 2^-30`` (so truncation costs at most that per step).
     """
+    kw.setdefault("tail", default_tail(delta))
     d = to_fraction(delta, "delta")
-    if not 0 < d < 1:
-        raise ValueError("delta must be in (0, 1)")
-    kw.setdefault("tail", min(d / 2 ** 30, Fraction(1, 10 ** 6)))
     return composed(q, sigma, steps, **kw).epsilon(d, digits=digits)  # type: ignore[arg-type]
+
+
+def decimal_bound(x: Fraction | None, digits: int, *, up: bool) -> str:
+    """An exact rational bound rounded outward (``up`` for an upper end) to ``digits``
+    significant digits (Decimal division is correctly rounded); None (infinite) is "inf"."""
+    if x is None:
+        return "inf"
+    if x == 0:
+        return "0"
+    with localcontext() as ctx:
+        ctx.prec = digits
+        ctx.rounding = ROUND_CEILING if up else ROUND_FLOOR
+        return compact(str(Decimal(x.numerator) / Decimal(x.denominator)))
