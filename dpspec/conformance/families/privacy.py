@@ -161,9 +161,14 @@ def t_pld_eps(a: Mapping[str, Any]) -> tuple[Fraction, Fraction | None]:
     return pld.epsilon_bounds(q, sigma, steps, a["delta"])
 
 
+#: grid resolution of the delta op (a delta interval is wider, relatively, than an eps one: delta
+#: falls steeply in eps), twice the default
+DELTA_RESOLUTION = 2 * pld.RESOLUTION
+
+
 def t_pld_delta(a: Mapping[str, Any]) -> tuple[Fraction, Fraction]:
     q, sigma, steps = _pld_args(a)
-    return pld.delta_bounds(q, sigma, steps, a["eps"])
+    return pld.delta_bounds(q, sigma, steps, a["eps"], resolution=DELTA_RESOLUTION)
 
 
 def _interval(bounds: tuple[Fraction, Fraction | None]) -> dict[str, str]:

@@ -552,8 +552,8 @@ def composed(q: Real, sigma: Real, steps: int, *, h: Real | None = None,
         raise ValueError("tail must be in (0, 1e-3)")
     s = positive_int(mass_bits, "mass_bits", 32)
     width = default_grid_width(q, sigma, t, resolution) if h is None else to_fraction(h, "h")
-    if not 0 < width <= 1:
-        raise ValueError("h must be in (0, 1]")
+    if not 0 < width:
+        raise ValueError("h must be > 0")
     grid = one_step_grid(q, sigma, width, mpmath.mpf(tau.numerator) / tau.denominator)
     tail_int = max(int(tau * (1 << s)), 1)
     lowers, uppers = [], []
