@@ -20,6 +20,11 @@ library does and with the library's own functions only (no argument is checked h
 * ``privacy.gaussian_kfold_delta``: the PLD of the Gaussian mechanism self-composed k times,
   answered as the certified interval (optimistic estimate, pessimistic estimate), at
   ``value_discretization_interval=1e-3`` (the default 1e-4 makes 1000 compositions slow);
+* ``privacy.subsampled_gaussian_optimal_epsilon`` / ``_delta``: ``from_gaussian_mechanism(sigma,
+  sampling_prob=q)`` self-composed ``steps`` times, answered as the interval (optimistic estimate,
+  pessimistic estimate) at ``value_discretization_interval=1e-4`` (the pessimistic one is what
+  ``PLDAccountant`` returns; the optimistic one is the library's privacy-buckets estimate, as
+  connect-the-dots has no optimistic mode);
 * ``privacy.advanced_composition``: ``pld.accountant.advanced_composition`` at total delta
   ``k delta + deltaSlack`` (the delta output is that total).
 
@@ -111,6 +116,20 @@ def handlers() -> dict[str, Handler]:
             bounds.append(pld.self_compose(integer(a["k"])).get_delta_for_epsilon(num(a["eps"])))
         return {"delta": {"lower": out(bounds[0]), "upper": out(bounds[1])}}
 
+    def _subsampled(a: dict[str, Any], pessimistic: bool) -> Any:
+        pld = privacy_loss_distribution.from_gaussian_mechanism(
+            num(a["sigma"]), sampling_prob=num(a["q"]), pessimistic_estimate=pessimistic,
+            value_discretization_interval=1e-4, use_connect_dots=pessimistic)
+        return pld.self_compose(integer(a["steps"]))
+
+    def sg_eps(a: dict[str, Any]) -> dict[str, Any]:
+        lo, hi = (_subsampled(a, p).get_epsilon_for_delta(num(a["delta"])) for p in (False, True))
+        return {"eps": {"lower": out(lo), "upper": out(hi)}}
+
+    def sg_delta(a: dict[str, Any]) -> dict[str, Any]:
+        lo, hi = (_subsampled(a, p).get_delta_for_epsilon(num(a["eps"])) for p in (False, True))
+        return {"delta": {"lower": out(lo), "upper": out(hi)}}
+
     def advanced(a: dict[str, Any]) -> dict[str, Any]:
         k = integer(a["k"])
         total = k * num(a["delta"]) + num(a["deltaSlack"])
@@ -134,6 +153,8 @@ def handlers() -> dict[str, Handler]:
         "privacy.optimal_composition_delta": opt_delta,
         "privacy.optimal_composition_epsilon": opt_eps,
         "privacy.gaussian_kfold_delta": kfold,
+        "privacy.subsampled_gaussian_optimal_epsilon": sg_eps,
+        "privacy.subsampled_gaussian_optimal_delta": sg_delta,
         "privacy.advanced_composition": advanced,
     }
 

@@ -11,6 +11,12 @@ harness gives a longer time limit than the other requests). From
   ``accounting.subsampled_gaussian_epsilon``: ``compute_rdp(..., steps=steps)`` then
   ``get_privacy_spent(orders=orders, rdp=..., delta=delta)``;
 * ``accounting.rdp_to_dp``: ``get_privacy_spent(orders=[alpha], rdp=[rdp], delta=delta)``.
+
+and from ``opacus.accountants.PRVAccountant`` (the [GLW21] PRV accountant):
+
+* ``privacy.subsampled_gaussian_optimal_epsilon``: ``step(noise_multiplier=sigma,
+  sample_rate=q)`` ``steps`` times, then ``get_epsilon(delta)`` at its defaults (``eps_error``
+  0.01, ``delta_error`` delta / 1000), which returns the upper end of its estimate.
 """
 
 from __future__ import annotations
@@ -61,8 +67,19 @@ def rdp_to_dp(a: dict[str, Any]) -> dict[str, Any]:
     return {"eps": out(eps)}
 
 
+def prv_epsilon(a: dict[str, Any]) -> dict[str, Any]:
+    from opacus.accountants import PRVAccountant
+
+    acc = PRVAccountant()
+    sigma, q = num(a["sigma"]), num(a["q"])
+    for _ in range(integer(a["steps"])):
+        acc.step(noise_multiplier=sigma, sample_rate=q)
+    return {"eps": out(acc.get_epsilon(num(a["delta"])))}
+
+
 def handlers() -> dict[str, Handler]:
     return {
+        "privacy.subsampled_gaussian_optimal_epsilon": prv_epsilon,
         "privacy.sampled_gaussian_rdp_curve": curve,
         "accounting.sampled_gaussian_rdp": one,
         "privacy.subsampled_gaussian_epsilon": subsampled_named,

@@ -10,7 +10,7 @@ from typing import Any
 import mpmath
 
 from dpspec.conformance.cli import CliError
-from dpspec.spec.accounting import shuffle, shuffle_mp, subsampling
+from dpspec.spec.accounting import pld, shuffle, shuffle_mp, subsampling
 from dpspec.spec.accounting.numeric import round_up, strict_int
 
 
@@ -30,6 +30,9 @@ def register(sub: Any) -> None:
     g.add_argument("--q", required=True, help="Poisson sampling rate")
     g.add_argument("--steps", required=True, type=integer)
     g.add_argument("--delta", required=True)
+    g.add_argument("--method", choices=("rdp", "pld"), default="rdp",
+                   help="rdp: the moments accountant (default); pld: the optimal epsilon, as a "
+                        "certified interval (dpspec.spec.accounting.pld), rounded outward")
     g.add_argument("--json", action="store_true")
     g.add_argument("--no-cross-check", action="store_true",
                    help="do not run the optional dp-accounting PLD cross-check (it runs in a "
@@ -96,7 +99,44 @@ def _cross_check(q: str, sigma: str, steps: int, delta: str) -> dict[str, Any]:
                       f"{CROSS_CHECK_BYTES >> 20} MiB; not part of this specification"}
 
 
+def _run_pld(args: argparse.Namespace) -> dict[str, Any]:
+    """The certified interval of the optimal epsilon (prints its line unless --json)."""
+    import sys
+
+    print("dpspec: certified PLD bounds (exact convolution; seconds to a minute) ...",
+          file=sys.stderr, flush=True)
+    try:
+        curves = pld.composed(args.q, args.sigma, args.steps, tail=pld.default_tail(args.delta))
+        lo, hi = curves.epsilon(args.delta)
+    except (ValueError, TypeError, ArithmeticError) as exc:
+        raise CliError(str(exc)) from exc
+    lo_s, hi_s = pld.decimal_bound(lo, 10, up=False), pld.decimal_bound(hi, 10, up=True)
+    rel = None if hi is None or hi == 0 else (hi - lo) / hi
+    width = "inf" if rel is None else mpmath.nstr(mpmath.mpf(rel.numerator) / rel.denominator, 3)
+    if not args.json:
+        print(f"eps in [{lo_s}, {hi_s}] at delta = {args.delta} (optimal accounting, certified "
+              f"PLD bounds; relative width {width}, grid {curves.h})", flush=True)
+    return {"lower": lo_s, "upper": hi_s, "relativeWidth": width, "grid": str(curves.h),
+            "rounding": "outward, 10 digits",
+            "method": "certified PLD bounds of the optimal epsilon (add/remove, both "
+                      "directions): dpspec.spec.accounting.pld"}
+
+
 def run_subsampled(args: argparse.Namespace) -> int:
+    if args.method == "pld":
+        doc: dict[str, Any] = {"mechanism": "poisson-subsampled-gaussian", "sigma": args.sigma,
+                               "q": args.q, "steps": args.steps, "delta": args.delta,
+                               "optimal": _run_pld(args), "pld": None}
+        if not args.no_cross_check:
+            doc["pld"] = _cross_check(args.q, args.sigma, args.steps, args.delta)
+            if not args.json:
+                check = doc["pld"]
+                print(f"PLD cross-check (dp-accounting, not part of this specification): "
+                      f"eps = {check['epsilon']}" if check["status"] == "ok" else
+                      f"PLD cross-check {check['status']}: {check['reason']}")
+        if args.json:
+            print(json.dumps(doc, indent=2, sort_keys=True))
+        return 0
     try:
         eps, order = subsampling.subsampled_gaussian_epsilon(args.q, args.sigma, args.steps,
                                                              args.delta)
@@ -104,7 +144,7 @@ def run_subsampled(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from exc
     eps_s = round_up(eps, 10)
     order_s = mpmath.nstr(order, 10) if order > 0 else "none (q = 0 or the zCDP bound)"
-    doc: dict[str, Any] = {
+    doc = {
         "mechanism": "poisson-subsampled-gaussian", "sigma": args.sigma, "q": args.q,
         "steps": args.steps, "delta": args.delta,
         "rdp": {"epsilon": eps_s, "order": order_s, "rounding": "up, 10 digits",

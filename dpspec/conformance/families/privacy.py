@@ -14,6 +14,11 @@ implements one bound is not judged on four:
   method named: RDP at the given ``orders`` ([MTZ19]) with the named ``conversion`` (``sa2``: SA2
   Thm 1 = [CKS20] Prop. 12; ``mironov``: [Mir17] Prop. 3); ``sampled_gaussian_rdp_curve``: the
   RDP curve at given orders (fractional orders included);
+* ``subsampled_gaussian_optimal_epsilon`` / ``_delta``: the *optimal* eps(delta) (delta(eps)) of
+  ``steps`` Poisson-subsampled Gaussian steps (add/remove neighbours), the value a PLD or PRV
+  accountant estimates. The truth is a certified interval (:mod:`dpspec.spec.accounting.pld`);
+  an answer below its lower end is UNSAFE, one inside EXACT, one above CONSERVATIVE (the
+  looseness stated over the upper end, so at least that much);
 * the discrete mechanisms' privacy maps: ``discrete_laplace_epsilon`` / ``discrete_laplace_scale``
   (pure DP, exact) and ``discrete_gaussian_rho`` (zCDP, [CKS20] Thm 4, exact at integer shifts);
 * calibrations for libraries that only calibrate inside their samplers:
@@ -28,6 +33,7 @@ The grid includes extremes (delta down to 1e-16, eps up to 20).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 import mpmath
@@ -44,7 +50,15 @@ from dpspec.conformance.vectors import (
     family_schema,
     test_entry,
 )
-from dpspec.spec.accounting import composition, definitions, discrete, gaussian, laplace, subsampling
+from dpspec.spec.accounting import (
+    composition,
+    definitions,
+    discrete,
+    gaussian,
+    laplace,
+    pld,
+    subsampling,
+)
 from dpspec.spec.accounting.numeric import DPS, compact, mpf, positive_int, round_up
 
 SCHEMA = "privacy-v1.json"
@@ -131,6 +145,37 @@ def t_dg_rho(a: Mapping[str, Any]) -> mpmath.mpf:
     return discrete.discrete_gaussian_zcdp(a["sigma"], _vec(a))
 
 
+#: significant digits of the published ends of a certified interval (lower rounded down, upper up)
+INTERVAL_DIGITS = 12
+
+
+def _directed(x: Fraction | None, up: bool) -> str:
+    return pld.decimal_bound(x, INTERVAL_DIGITS, up=up)
+
+
+def _pld_args(a: Mapping[str, Any]) -> tuple[Any, Any, int]:
+    return a["q"], a["sigma"], positive_int(a["steps"], "steps")
+
+
+def t_pld_eps(a: Mapping[str, Any]) -> tuple[Fraction, Fraction | None]:
+    q, sigma, steps = _pld_args(a)
+    return pld.epsilon_bounds(q, sigma, steps, a["delta"])
+
+
+#: grid resolution of the delta op (a delta interval is wider, relatively, than an eps one: delta
+#: falls steeply in eps), twice the default
+DELTA_RESOLUTION = 2 * pld.RESOLUTION
+
+
+def t_pld_delta(a: Mapping[str, Any]) -> tuple[Fraction, Fraction]:
+    q, sigma, steps = _pld_args(a)
+    return pld.delta_bounds(q, sigma, steps, a["eps"], resolution=DELTA_RESOLUTION)
+
+
+def _interval(bounds: tuple[Fraction, Fraction | None]) -> dict[str, str]:
+    return {"lower": _directed(bounds[0], False), "upper": _directed(bounds[1], True)}
+
+
 def _fractional(a: Mapping[str, Any]) -> bool:
     return any(mpf(o) != int(mpf(o)) for o in a["orders"])
 
@@ -164,6 +209,8 @@ HANDLERS: dict[str, Handler] = {
     "privacy.gaussian_kfold_delta": lambda a: {"delta": _up(t_kfold(a))},
     "privacy.subsampled_gaussian_epsilon": lambda a: {"eps": _up(t_subsampled(a), 13)},
     "privacy.sampled_gaussian_rdp_curve": lambda a: {"rdp": [_up(r, 13) for r in t_curve(a)]},
+    "privacy.subsampled_gaussian_optimal_epsilon": lambda a: {"eps": _interval(t_pld_eps(a))},
+    "privacy.subsampled_gaussian_optimal_delta": lambda a: {"delta": _interval(t_pld_delta(a))},
     "privacy.discrete_laplace_epsilon": lambda a: {"eps": _up(t_dlap_eps(a))},
     "privacy.discrete_laplace_scale": h_dlap_scale,
     "privacy.discrete_gaussian_rho": lambda a: {"rho": _up(t_dg_rho(a))},
@@ -191,6 +238,69 @@ def _one(key: str, truth: Any, basis: str = "exact") -> verdicts.Rule:
     def rule(a: Got, got: Got, exp: Exp) -> list[verdicts.Verdict]:
         value = verdicts.memo(f"{truth.__name__}:", a, lambda: truth(a))
         return [verdicts.judge_privacy(key, key, got[key], value, basis)]
+    return rule
+
+
+def _fmt(x: mpmath.mpf) -> str:
+    return "inf" if mpmath.isinf(x) else str(mpmath.nstr(x, 12, min_fixed=-4, max_fixed=12))
+
+
+def judge_bracket(output: str, measure: str, answer: Any, lower: mpmath.mpf, upper: mpmath.mpf,
+                  basis: str) -> verdicts.Verdict:
+    """A claimed privacy parameter (a number or ``{"lower", "upper"}``) against a truth known to
+    lie in the certified interval ``[lower, upper]``: UNSAFE when the answer (its upper end) is
+    below ``lower``, WRONG when an interval answer lies above ``upper``, CONSERVATIVE when a
+    number is above ``upper`` (looseness over ``upper``: the true looseness is at least that),
+    EXACT otherwise (the reported width is the certified interval's, or the answer's)."""
+    tol = verdicts.PRIVACY_REL
+    truth = f"in [{_fmt(lower)}, {_fmt(upper)}]"
+    cert_width = (upper - lower) / upper if upper > 0 else upper - lower
+
+    def ratio(claim: mpmath.mpf) -> str:
+        if claim > 0:
+            return _fmt(lower / claim)
+        return "1" if lower == 0 and claim == 0 else "inf"
+
+    with mpmath.workdps(DPS):
+        if isinstance(answer, dict):
+            lo, hi = verdicts.number(answer["lower"]), verdicts.number(answer["upper"])
+            if lo > hi:
+                raise ValueError(f"{output}: lower {answer['lower']} is above upper "
+                                 f"{answer['upper']}")
+            width = (hi - lo) / upper if upper > 0 else hi - lo
+            if hi < lower * (1 - tol):
+                return verdicts.Verdict(verdicts.UNSAFE, output, measure, truth, _fmt(hi),
+                                        ratio(hi), "0", _fmt(width), basis)
+            if lo > upper * (1 + tol):
+                return verdicts.Verdict(verdicts.WRONG, output, measure, truth, _fmt(lo),
+                                        ratio(lo), "0", _fmt(width), basis)
+            return verdicts.Verdict(verdicts.EXACT, output, measure, truth, _fmt(hi), ratio(hi),
+                                    "0", _fmt(width), basis)
+        x = verdicts.number(answer)
+        if x < lower * (1 - tol):
+            return verdicts.Verdict(verdicts.UNSAFE, output, measure, truth, _fmt(x), ratio(x),
+                                    "0", basis=basis)
+        if x <= upper * (1 + tol):
+            return verdicts.Verdict(verdicts.EXACT, output, measure, truth, _fmt(x), ratio(x),
+                                    "0", _fmt(cert_width), basis)
+        slack = x / upper - 1 if upper > 0 else mpmath.inf
+        return verdicts.Verdict(verdicts.CONSERVATIVE, output, measure, truth, _fmt(x),
+                                ratio(x), _fmt(slack), basis=basis)
+
+
+def _pld_rule(key: str, truth: Any) -> verdicts.Rule:
+    """The certified interval from the vector (its published, outward-rounded ends) or, in sweep
+    mode, computed (once per argument set)."""
+    def rule(a: Got, got: Got, exp: Exp) -> list[verdicts.Verdict]:
+        given = exp.get(key) if exp is not None else None
+        if isinstance(given, dict):
+            lower, upper = verdicts.number(given["lower"]), verdicts.number(given["upper"])
+        else:
+            bounds = verdicts.memo(f"{truth.__name__}:", a, lambda: truth(a))
+            lower = mpf(_directed(bounds[0], False))
+            upper = verdicts.number(_directed(bounds[1], True))
+        return [judge_bracket(key, key, got[key], lower, upper,
+                              "optimal (PLD), certified interval of dpspec.spec.accounting.pld")]
     return rule
 
 
@@ -231,6 +341,8 @@ for _op, _rule, _keys in (
     ("privacy.subsampled_gaussian_epsilon",
      _one("eps", t_subsampled, "RDP at the given orders, the named conversion"), ("eps",)),
     ("privacy.sampled_gaussian_rdp_curve", r_curve, ("rdp",)),
+    ("privacy.subsampled_gaussian_optimal_epsilon", _pld_rule("eps", t_pld_eps), ("eps",)),
+    ("privacy.subsampled_gaussian_optimal_delta", _pld_rule("delta", t_pld_delta), ("delta",)),
     ("privacy.discrete_laplace_epsilon", _one("eps", t_dlap_eps), ("eps",)),
     ("privacy.discrete_laplace_scale", r_dlap_scale, ("scale",)),
     ("privacy.discrete_gaussian_rho", _one("rho", t_dg_rho), ("rho",)),
@@ -259,6 +371,14 @@ OPS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
         "`orders`, conversion sa2 or mironov"),
     "privacy.sampled_gaussian_rdp_curve": (("q", "sigma", "orders"), ("rdp",),
                                            "RDP of one subsampled Gaussian step at each order"),
+    "privacy.subsampled_gaussian_optimal_epsilon": (
+        ("q", "sigma", "steps", "delta"), ("eps",),
+        "optimal eps(delta) of `steps` Poisson-subsampled Gaussian steps (noise multiplier sigma, "
+        "add/remove), the PLD value; the truth is a certified interval"),
+    "privacy.subsampled_gaussian_optimal_delta": (
+        ("q", "sigma", "steps", "eps"), ("delta",),
+        "optimal delta(eps) of `steps` Poisson-subsampled Gaussian steps, the PLD value; the "
+        "truth is a certified interval"),
     "privacy.discrete_laplace_epsilon": (("scale", "sensitivity"), ("eps",),
                                          "pure eps of discrete Laplace noise (L1 sensitivity)"),
     "privacy.discrete_laplace_scale": (("eps", "sensitivity"), ("scale",),
@@ -279,12 +399,16 @@ HEADER = [
     "Numbers are decimal strings (sqrt(R) allowed for an L2 sensitivity); k, steps are JSON"
     " integers; outputs here are rounded up to 20 significant digits (13 for RDP values).",
     "Privacy answers (eps, delta, rho, rdp) may be certified intervals {\"lower\", \"upper\"}.",
+    "The subsampled_gaussian_optimal ops' outputs are certified intervals (dpspec.spec.accounting"
+    ".pld; ends rounded outward to 12 digits) that contain the optimal value: an answer below the"
+    " lower end is UNSAFE, inside EXACT, above the upper end CONSERVATIVE.",
 ]
 NOTES = {
     "Extreme": "delta below 1e-12 or eps at least 10",
     "Seed": "the parameters of a number printed in a seed (SA2 paper)",
     "BadParameter": "an argument outside its domain; the implementation must reject it",
     "Fractional": "fractional Renyi orders",
+    "Certified": "the output is a certified interval containing the optimal value",
 }
 
 
@@ -405,6 +529,32 @@ def _document() -> dict[str, Any]:
         ("q 0.3, sigma 0.8, fractional orders", {"q": "0.3", "sigma": "0.8",
                                                  "orders": ["1.5", "2.5", "10.5"]}, ["Fractional"]),
     ], tc, [("order 1", {"q": "0.1", "sigma": "1", "orders": ["1"]})]))
+    sg = {"q": "0.02", "sigma": "5.1", "steps": 2500}  # SA2 Example 5
+    g.append(_group("privacy.subsampled_gaussian_optimal_epsilon", {}, [
+        ("SA2 Example 5 (q 1/50, sigma 5.1, 2500 steps), delta 1e-8", {**sg, "delta": "1e-8"},
+         ["Seed", "Certified"]),
+        ("q 0.01, sigma 1.1, 1000 steps, delta 1e-5", {"q": "0.01", "sigma": "1.1",
+                                                       "steps": 1000, "delta": "1e-5"},
+         ["Certified"]),
+        ("SA2 Example 5 at delta 1e-15", {**sg, "delta": "1e-15"}, ["Certified", *x]),
+        ("many steps: q 0.005, sigma 1.5, 10000 steps, delta 1e-6",
+         {"q": "0.005", "sigma": "1.5", "steps": 10000, "delta": "1e-6"}, ["Certified"]),
+        ("q 1 (no sampling): sigma 2, 10 steps, delta 1e-6",
+         {"q": "1", "sigma": "2", "steps": 10, "delta": "1e-6"}, ["Certified"]),
+        ("small sigma: q 0.1, sigma 0.6, 10 steps, delta 1e-5",
+         {"q": "0.1", "sigma": "0.6", "steps": 10, "delta": "1e-5"}, ["Certified", *x]),
+    ], tc, [("steps 0", {"q": "0.1", "sigma": "1", "steps": 0, "delta": "1e-5"}),
+            ("q 0", {"q": "0", "sigma": "1", "steps": 10, "delta": "1e-5"}),
+            ("delta 1", {"q": "0.1", "sigma": "1", "steps": 10, "delta": "1"}),
+            ("sigma 0", {"q": "0.1", "sigma": "0", "steps": 10, "delta": "1e-5"})]))
+    g.append(_group("privacy.subsampled_gaussian_optimal_delta", {}, [
+        ("SA2 Example 5 at eps 1", {**sg, "eps": "1"}, ["Seed", "Certified"]),
+        ("eps 0 (total variation): q 0.1, sigma 1, 50 steps",
+         {"q": "0.1", "sigma": "1", "steps": 50, "eps": "0"}, ["Certified"]),
+        ("heavy tail: q 0.5, sigma 0.8, 100 steps, eps 70",
+         {"q": "0.5", "sigma": "0.8", "steps": 100, "eps": "70"}, ["Certified", *x]),
+    ], tc, [("eps -1", {"q": "0.1", "sigma": "1", "steps": 10, "eps": "-1"}),
+            ("q above 1", {"q": "1.5", "sigma": "1", "steps": 10, "eps": "1"})]))
     return envelope(algorithm="native accountant ops", family="privacy", schema=SCHEMA,
                     header=HEADER, notes=NOTES, groups=g)
 

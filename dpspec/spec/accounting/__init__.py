@@ -10,6 +10,8 @@ Modules (each cites its sources):
 * :mod:`~dpspec.spec.accounting.discrete` -- discrete Gaussian (exact, multivariate) and discrete Laplace;
 * :mod:`~dpspec.spec.accounting.subsampling` -- Poisson / without-replacement amplification, moments
   accountant of the subsampled Gaussian;
+* :mod:`~dpspec.spec.accounting.pld` -- certified PLD bounds (lower and upper, exact rationals) on the
+  optimal delta(eps) / eps(delta) of T Poisson-subsampled Gaussian steps;
 * :mod:`~dpspec.spec.accounting.composition` -- basic, advanced, KOV, optimal, RDP, zCDP composition and
   the randomized-donation-time bound (SA2 App. A);
 * :mod:`~dpspec.spec.accounting.shuffle` -- MJTB+22 Theorem 3.1, [FMT20]/[FMT22] numerical bounds, exact
