@@ -11,7 +11,7 @@ import mpmath
 
 from dpspec.conformance.cli import CliError
 from dpspec.spec.accounting import shuffle, shuffle_mp, subsampling
-from dpspec.spec.accounting.numeric import round_up, strict_int
+from dpspec.spec.accounting.numeric import positive, probability, round_up, strict_int
 
 
 def integer(text: str) -> int:
@@ -135,7 +135,18 @@ def _shuffle_limits(args: argparse.Namespace) -> None:
     if bound == "closed":  # may fall back to fmt20: checked only if it does
         return
     if bound in ("fmt20", "fmt22"):
-        shuffle_mp.clone_limits(args.eps0, args.n, bound, mpmath.mpf(args.delta))
+        with mpmath.workdps(shuffle_mp.WPS):
+            delta = probability(args.delta, "delta")
+            eps0 = positive(args.eps0, "eps0")
+            _, _, _, atoms = shuffle_mp.clone_limits(args.eps0, args.n, bound, delta)
+            unaided = (eps0 > shuffle.MAX_BINARY64_EPS0
+                       or delta < shuffle.MIN_BINARY64_DELTA)
+        if unaided and atoms > shuffle_mp.MAX_CLONE_ATOMS_UNAIDED:
+            raise CliError(f"--bound {bound} at n = {args.n} with eps0 above "
+                           f"{shuffle.MAX_BINARY64_EPS0:g} or delta below "
+                           f"{shuffle.MIN_BINARY64_DELTA:g}: the certified search has no binary64 "
+                           f"starting point there and is limited to "
+                           f"{shuffle_mp.MAX_CLONE_ATOMS_UNAIDED} atoms (here about {atoms})")
         return
     if args.worst_case:
         if args.n > shuffle.WORST_CASE_MAX_N:

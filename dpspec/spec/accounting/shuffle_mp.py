@@ -47,6 +47,10 @@ DIGITS = 10
 RDP_MAX_ORDER = 256
 #: largest number of tabulated atoms (beyond it the exact computation is refused)
 MAX_ATOMS = 2_000_000
+#: largest window of the clone count (about 10 s per evaluation on a busy machine)
+MAX_CLONE_ATOMS = 1_000_000
+#: largest window searched without a binary64 starting point (eps0 > 30 or delta < 1e-25)
+MAX_CLONE_ATOMS_UNAIDED = 100_000
 #: largest number of terms of the one binomial CDF a clone curve sums per evaluation
 MAX_CDF_TERMS = 2_000_000
 
@@ -243,8 +247,9 @@ def _binomial_half_lower_cdf(c: int, a: int, pmf_lo: int, cut: int) -> int:
 
 # -- clone pairs ([FMT20], [FMT22]) ---------------------------------------------------------------
 def clone_limits(eps0: Real, n: int, variant: str, delta: mpmath.mpf | None = None
-                 ) -> tuple[mpmath.mpf, mpmath.mpf, int]:
-    """``(clone probability pc, window cut-off, fixed-point bits)`` of :class:`CloneCurve`, or a
+                 ) -> tuple[mpmath.mpf, mpmath.mpf, int, int]:
+    """``(clone probability pc, window cut-off, fixed-point bits, about how many atoms)`` of
+    :class:`CloneCurve`, or a
     ValueError saying why the evaluation would be too large (checked before any work is done):
     at most :data:`MAX_ATOMS` atoms of ``Bin(n - 1, pc)`` and :data:`MAX_CDF_TERMS` terms of the
     one binomial CDF summed per evaluation. The cut-off is 1e-25 of the target delta (the mass
@@ -261,10 +266,10 @@ def clone_limits(eps0: Real, n: int, variant: str, delta: mpmath.mpf | None = No
             raise ValueError(f"unknown clone variant {variant!r} (fmt20 or fmt22)")
         cutoff = mpf(delta) * MP(10) ** -25 if delta is not None else cutoff_for(None)
         atoms = window_estimate(n - 1, pc, None, cutoff)
-        if atoms > MAX_ATOMS:
+        if atoms > MAX_CLONE_ATOMS:
             raise ValueError(f"the {variant} bound at n = {n} needs about {atoms} atoms of the "
-                             f"clone count's distribution, more than the {MAX_ATOMS} evaluated "
-                             "here (its spread grows like sqrt(n))")
+                             f"clone count's distribution, more than the {MAX_CLONE_ATOMS} "
+                             "evaluated here (its spread grows like sqrt(n))")
         bits = fixed_bits(cutoff, 2 * atoms)
         # the CDF of Bin(c, 1/2) is summed until its terms fall below 2^-bits: about
         # sqrt(c)/2 sqrt(2 bits log 2) terms below the Gaussian range of the threshold
@@ -274,7 +279,7 @@ def clone_limits(eps0: Real, n: int, variant: str, delta: mpmath.mpf | None = No
             raise ValueError(f"the {variant} bound at n = {n}: the clone count reaches about "
                              f"{mpmath.nstr(top, 3)}, whose binomial CDF needs more than "
                              f"{MAX_CDF_TERMS} terms")
-        return pc, cutoff, bits
+        return pc, cutoff, bits, atoms
 
 
 class CloneCurve:
@@ -296,7 +301,7 @@ class CloneCurve:
 
     def __init__(self, eps0: Real, n: int, variant: str, delta: mpmath.mpf | None = None) -> None:
         n = positive_int(n, "n", 2)
-        _, self.cutoff, self.bits = clone_limits(eps0, n, variant, delta)
+        _, self.cutoff, self.bits, _ = clone_limits(eps0, n, variant, delta)
         # every input of the fixed-point sums at the precision of its grid (fixed_dps), eps0
         # included (a decimal string is read exactly to that precision)
         with mpmath.workdps(fixed_dps(self.bits)):
