@@ -393,3 +393,14 @@ def test_large_n_is_certified(capsys: pytest.CaptureFixture[str]) -> None:
     printed = Decimal(doc["epsilon"])
     assert curve.delta(mpf(doc["epsilon"])) <= mpf("1e-9")
     assert curve.delta(mpf(str(grid_step_down(printed, 10)))) > mpf("1e-9")
+
+
+def test_clone_curve_at_eps_0_is_the_total_variation() -> None:
+    # at eps = 0 the threshold share (c + 1) = (c + 1)/2 meets an integer at every odd c: an exact
+    # tie (a zero term), formerly counted as undecided with the whole weight of c (delta 0.5)
+    for eps0, n in (("1.5", 40), ("0.000001", 10**9)):
+        curve = shuffle_mp.CloneCurve(eps0, n, "fmt20", mpf("1e-9"))
+        d0, d1 = curve.delta("0"), curve.delta("1e-12")
+        assert d1 <= d0 < 2 * d1  # continuous at 0 (formerly 0.5 at n = 10^9)
+    assert shuffle_mp.CloneCurve("1.5", 40, "fmt20").delta("0") == pytest.approx(
+        float(brute_clone_delta(0.0, 1.5, 40, "fmt20")), rel=1e-12)

@@ -327,7 +327,10 @@ class CloneCurve:
             share = thr / (1 + thr)
             bits = w.bits
             tb = bits + 64
-            sh_lo, sh_hi = _fix(share, tb)
+            if e == 0:  # share = 1/2 exactly: ties are exact, and their terms are zero
+                sh_lo = sh_hi = 1 << (tb - 1)
+            else:  # share is irrational: an undecided m_c needs share (c + 1) within 1e-40
+                sh_lo, sh_hi = _fix(share, tb)
             k1_hi = _fix(ee * al - bl, bits)[1]
             k2_lo = _fix(ee - 1, bits)[0] if e > 0 else 0
             c = w.lo
