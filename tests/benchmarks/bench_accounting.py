@@ -102,6 +102,7 @@ def shuffle_peers(folder: str | None) -> None:
     """The clone bounds beside the [FMT20] reference code. It computes the fmt20 bound only (no
     peer computes fmt22: its figures are dpspec's alone), to about 3 digits (10 bisection steps,
     a block bound over 100 clone counts at a time), in binary64."""
+    dpspec_clone("1", 100, "1e-6", "fmt20")  # imports (scipy) outside the timings
     print(f"{'shuffle, eps at delta (eps0, n, delta)':44} {'dpspec fmt20':>26} "
           f"{'dpspec fmt22':>26} {'FMT20 reference code':>30}")
     for eps0, n, delta in (("4", 10**4, "1e-10"), ("3", 10**6, "1e-6"), ("1", 10**8, "1e-9"),
