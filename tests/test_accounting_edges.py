@@ -280,8 +280,26 @@ HOSTILE = [
      "--bound", "exact-rr"),
     ("account", "shuffle", "--eps0", "nan", "--n", "1000", "--delta", "1e-6"),
     ("account", "shuffle", "--eps0", "1", "--n", "1", "--delta", "1e-6"),
+    # n far beyond what the clone bounds' window can hold: refused before any work
+    ("account", "shuffle", "--eps0", "1", "--n", "10000000000000", "--delta", "1e-6",
+     "--bound", "fmt20"),
+    ("account", "shuffle", "--eps0", "0.000001", "--n", "1000000000000000000000000000",
+     "--delta", "1e-6", "--bound", "fmt22"),
+    ("account", "shuffle", "--eps0", "1", "--n", "100000", "--delta", "1e-6",
+     "--bound", "exact-rr", "--worst-case"),
     ("account", "subsampled-gaussian", "--sigma", "1", "--q", "0.1",
      "--steps", "100000000000000000", "--delta", "1e-6", "--no-cross-check"),
+    # experiment ghazi: every input answers or is refused up front
+    ("experiment", "ghazi", "--epsilon", "1e-6", "--delta", "1e-6"),
+    ("experiment", "ghazi", "--epsilon", "0.001"),
+    ("experiment", "ghazi", "--delta", "1e-300"),
+    ("experiment", "ghazi", "--delta", "1e-100"),
+    ("experiment", "ghazi", "--epsilon", "1e400"),
+    ("experiment", "ghazi", "--delta", "nan"),
+    ("experiment", "ghazi", "--n", "1e400"),
+    ("experiment", "ghazi", "--simulate", "1_0"),
+    ("experiment", "ghazi", "--simulate", "1000000"),
+    ("experiment", "ghazi", "--buckets", "-inf"),
     ("account", "subsampled-gaussian", "--sigma", "1", "--q", "-inf", "--steps", "10",
      "--delta", "1e-6", "--no-cross-check"),
 ]
@@ -311,3 +329,78 @@ def test_extreme_but_valid_parameters_answer(capsys: pytest.CaptureFixture[str])
     ):
         status, out, err = run(capsys, *argv)
         assert status == 0 and err == "" and out.startswith(("eps = ", "sigma = ")), argv
+
+
+# -- the clone bounds at huge n and tiny delta (fixed-point evaluation) ----------------------------
+def exact_clone_delta(eps: str, eps0: int, n: int, variant: str, floor: str) -> mpmath.mpf:
+    """delta(eps) of the clone pair from its definition, with exact integer binomials for the
+    conditional pairs (each ``P_c - e^eps Q_c`` summed over the a where it is positive); the
+    values of C whose weight is below ``floor`` are skipped."""
+    with mpmath.workdps(420):
+        e0 = mpmath.mpf(eps0)
+        pc = mpmath.exp(-e0) if variant == "fmt20" else 2 / (mpmath.exp(e0) + 1)
+        al = 1 / (1 + mpmath.exp(-e0))
+        ee = mpmath.exp(mpmath.mpf(eps))
+        k1, k2 = al - ee * (1 - al), (1 - al) - ee * al
+        total = mpmath.mpf(0)
+        for c in range(n):
+            wc = mpmath.exp(mpmath.loggamma(n) - mpmath.loggamma(c + 1) - mpmath.loggamma(n - c)
+                            + c * mpmath.log(pc) + (n - 1 - c) * mpmath.log1p(-pc))
+            if wc < mpmath.mpf(floor):
+                continue
+            cur, prev, s = 1, 0, mpmath.mpf(0)  # C(c, a), C(c, a - 1)
+            for a in range(c + 2):
+                term = k1 * cur + k2 * prev
+                if term > 0:
+                    s += term
+                prev, cur = cur, (cur * (c - a) // (a + 1) if a < c else 0)
+            total += wc * s / mpmath.mpf(2) ** c
+        return total
+
+
+def test_clone_curve_at_delta_1e_300_is_tight() -> None:
+    # the former mpmath recurrence carried an absolute error of 1e-50 times the first CDF value
+    # (about 1e-230) through the window, so its curve was not monotone there (delta(0.5) = 2e-274
+    # above delta(0.4893) = 1e-330) and the published eps 0.4893 was not the smallest
+    curve = shuffle_mp.CloneCurve(1, 600, "fmt22", mpf("1e-300"))
+    for eps in ("0.9", "0.95"):
+        exact = exact_clone_delta(eps, 1, 600, "fmt22", "1e-340")
+        got = curve.delta(eps)  # (a string: parsed at the curve's precision, like the exact one)
+        with mpmath.workdps(60):
+            assert exact <= got <= exact * (1 + mpmath.mpf("1e-20")) + 2 * curve.window.lost
+    assert curve.delta("0.9") >= curve.delta("0.95")
+
+
+def test_binary64_recurrence_matches_the_per_atom_sum(monkeypatch: pytest.MonkeyPatch) -> None:
+    pc = shuffle.clone_probability(3.0, "fmt20")
+    c, w, lost = shuffle._clone_support(10**6, pc)
+    per_atom = [shuffle._clone_delta_on(eps, 3.0, c, w, lost) for eps in (0.01, 0.03)]
+    monkeypatch.setattr(shuffle, "RECURRENCE_ATOMS", 0)
+    recurrence = [shuffle._clone_delta_on(eps, 3.0, c, w, lost) for eps in (0.01, 0.03)]
+    assert recurrence == pytest.approx(per_atom, rel=1e-7)
+
+
+def test_large_n_is_certified(capsys: pytest.CaptureFixture[str]) -> None:
+    # n = 10^8: formerly a binary64 value with a margin; now the certified smallest 10-digit eps
+    status, out, _ = run(capsys, "account", "shuffle", "--eps0", "1", "--n", "100000000",
+                         "--delta", "1e-9", "--bound", "fmt22", "--json")
+    assert status == 0
+    import json
+
+    doc = json.loads(out)
+    assert doc["precision"].startswith("mpmath")
+    curve = shuffle_mp.CloneCurve(1, 10**8, "fmt22", mpf("1e-9"))
+    printed = Decimal(doc["epsilon"])
+    assert curve.delta(mpf(doc["epsilon"])) <= mpf("1e-9")
+    assert curve.delta(mpf(str(grid_step_down(printed, 10)))) > mpf("1e-9")
+
+
+def test_clone_curve_at_eps_0_is_the_total_variation() -> None:
+    # at eps = 0 the threshold share (c + 1) = (c + 1)/2 meets an integer at every odd c: an exact
+    # tie (a zero term), formerly counted as undecided with the whole weight of c (delta 0.5)
+    for eps0, n in (("1.5", 40), ("0.000001", 10**9)):
+        curve = shuffle_mp.CloneCurve(eps0, n, "fmt20", mpf("1e-9"))
+        d0, d1 = curve.delta("0"), curve.delta("1e-12")
+        assert d1 <= d0 < 2 * d1  # continuous at 0 (formerly 0.5 at n = 10^9)
+    assert shuffle_mp.CloneCurve("1.5", 40, "fmt20").delta("0") == pytest.approx(
+        float(brute_clone_delta(0.0, 1.5, 40, "fmt20")), rel=1e-12)

@@ -1,4 +1,5 @@
-"""Hostile-parameter sweep over the accounting subcommands (calibrate, account, budget, tables).
+"""Hostile-parameter sweep over the accounting subcommands (calibrate, account, budget, tables)
+and ``experiment ghazi``.
 
 Run: ``.venv/bin/python tests/benchmarks/sweep_accounting.py [--limit SECONDS]``. Every numeric
 parameter of every accounting subcommand is replaced, one at a time, by each hostile spelling
@@ -44,6 +45,18 @@ BASE: dict[str, list[str]] = {
                                        "--bound", "closed"],
     "account shuffle --bound exact-rr": ["--eps0", "1", "--n", "1000", "--delta", "1e-6",
                                          "--bound", "exact-rr"],
+    # huge n: the certified clone bounds at n = 10^9 (each parameter varied in turn)
+    "account shuffle --bound fmt20 (n 1e9)": ["--eps0", "1", "--n", "1000000000", "--delta",
+                                              "1e-9", "--bound", "fmt20"],
+    "account shuffle --bound fmt22 (n 1e9)": ["--eps0", "1", "--n", "1000000000", "--delta",
+                                              "1e-9", "--bound", "fmt22"],
+    "account shuffle --bound closed (n 1e9)": ["--eps0", "1", "--n", "1000000000", "--delta",
+                                               "1e-9", "--bound", "closed"],
+    "account shuffle --bound exact-rr (n 1e9)": ["--eps0", "1", "--n", "1000000000", "--delta",
+                                                 "1e-9", "--bound", "exact-rr"],
+    "experiment ghazi": ["--epsilon", "1", "--delta", "1e-6", "--n", "1000",
+                         "--rmse-factor", "1.2"],
+    "experiment ghazi --buckets --simulate": ["--n", "100", "--buckets", "10", "--simulate", "1"],
     "budget commit": ["--analysis", "keyboard", "--fields", "n-gram", "--eps0", "3",
                       "--eps", "0.5", "--min-cohort", "5000"],
 }

@@ -11,7 +11,7 @@ import mpmath
 
 from dpspec.conformance.cli import CliError
 from dpspec.spec.accounting import pld, shuffle, shuffle_mp, subsampling
-from dpspec.spec.accounting.numeric import round_up, strict_int
+from dpspec.spec.accounting.numeric import positive, probability, round_up, strict_int
 
 
 def integer(text: str) -> int:
@@ -169,8 +169,47 @@ def run_subsampled(args: argparse.Namespace) -> int:
     return 0
 
 
+def _shuffle_limits(args: argparse.Namespace) -> None:
+    """Refuse up front what the certified evaluation cannot reach in reasonable time."""
+    bound = args.bound
+    if bound == "closed":  # may fall back to fmt20: checked only if it does
+        return
+    if bound in ("fmt20", "fmt22"):
+        with mpmath.workdps(shuffle_mp.WPS):
+            delta = probability(args.delta, "delta")
+            eps0 = positive(args.eps0, "eps0")
+            _, _, _, atoms = shuffle_mp.clone_limits(args.eps0, args.n, bound, delta)
+            unaided = (eps0 > shuffle.MAX_BINARY64_EPS0
+                       or delta < shuffle.MIN_BINARY64_DELTA)
+        if unaided and atoms > shuffle_mp.MAX_CLONE_ATOMS_UNAIDED:
+            raise CliError(f"--bound {bound} at n = {args.n} with eps0 above "
+                           f"{shuffle.MAX_BINARY64_EPS0:g} or delta below "
+                           f"{shuffle.MIN_BINARY64_DELTA:g}: the certified search has no binary64 "
+                           f"starting point there and is limited to "
+                           f"{shuffle_mp.MAX_CLONE_ATOMS_UNAIDED} atoms (here about {atoms})")
+        return
+    if args.worst_case:
+        if args.n > shuffle.WORST_CASE_MAX_N:
+            raise CliError(f"--worst-case is limited to n <= {shuffle.WORST_CASE_MAX_N} "
+                           f"(it tries every composition); --bound fmt22 is the proven worst-case "
+                           "bound for the same mechanism")
+        return
+    with mpmath.workdps(shuffle_mp.WPS):
+        p = 1 / (mpmath.exp(mpmath.mpf(args.eps0)) + 1)
+        atoms = shuffle_mp.window_estimate(args.n - 1, p, mpmath.mpf(args.delta))
+    if args.n > shuffle.MAX_EXACT_RR_N and atoms > shuffle_mp.PUBLISH_MAX_ATOMS:
+        raise CliError(f"--bound exact-rr at n = {args.n}: the exact curve is computed up to "
+                       f"n = {shuffle.MAX_EXACT_RR_N} in binary64 or on a window of "
+                       f"{shuffle_mp.PUBLISH_MAX_ATOMS} atoms in mpmath (here about {atoms}); "
+                       "--bound fmt22 is the proven bound for the same mechanism")
+
+
 def run_shuffle(args: argparse.Namespace) -> int:
     try:
+        if args.bound != "exact-rr" and (args.neighbours != "replacement" or args.ones
+                                         or args.worst_case):
+            raise CliError("--neighbours, --ones and --worst-case apply to --bound exact-rr only")
+        _shuffle_limits(args)
         estimate: float | None
         delta_arg: Any = args.delta
         slack = shuffle_mp.binary64_slack(args.eps0, args.n, args.delta, args.bound)

@@ -28,6 +28,7 @@ import mpmath
 
 from dpspec.conformance.cli import CliError
 from dpspec.conformance.progress import Progress
+from dpspec.spec.accounting.numeric import strict_int
 from dpspec.spec.lazy import lazy_module
 from dpspec.spec.rational import RationalError, parse_rational
 
@@ -42,6 +43,17 @@ _PROGRESS = Progress()
 PAPER_RATIO = "3.5"  # sec. 5.1 of [GKMP20]: correlated RMSE "3.5 times less" than Poisson and RR
 EPS_GRID = ["0.1", "0.2", "0.3", "0.5", "0.75", "1", "1.5", "2", "3"]
 DELTA_GRID = ["1e-2", "1e-3", "1e-4", "1e-5", "1e-6", "1e-7", "1e-8", "1e-9", "1e-10", "1e-12"]
+
+
+#: input limits of ``experiment ghazi`` (beyond them a run would take minutes: refused up front)
+MIN_EPSILON = Fraction(1, 10)
+MIN_DELTA = Fraction(1, 10**40)
+MAX_SIMULATED_USERS = 20_000
+
+
+def _count(text: str) -> int:
+    """argparse type: a decimal integer as typed (no '_' separators)."""
+    return strict_int(text)
 
 
 def register(sub: Any) -> None:
@@ -65,7 +77,7 @@ def register(sub: Any) -> None:
                    help="print Theorem 3 and Lemma 15 illustrated beside exact errors, and stop")
     g.add_argument("--histogram-growth", action="store_true",
                    help="print the sec. 5.2 error growth with B on synthetic data, and stop")
-    g.add_argument("--simulate", type=int, default=0, metavar="K",
+    g.add_argument("--simulate", type=_count, default=0, metavar="K",
                    help="add Monte Carlo RMSEs from K seeded protocol runs")
     g.add_argument("--json", action="store_true", help="print JSON")
     g.add_argument("--figures", type=Path, default=None, metavar="DIR",
@@ -96,10 +108,13 @@ def _inputs(args: argparse.Namespace) -> tuple[mpmath.mpf, mpmath.mpf, int, int 
     eps, delta = _rational(args.epsilon, "--epsilon"), _rational(args.delta, "--delta")
     n = _rational(args.n, "--n")
     factor = _rational(args.rmse_factor, "--rmse-factor")
-    if not 0 < eps <= 10:
-        raise CliError("--epsilon must be in (0, 10]")
-    if not 0 < delta < Fraction(1, 10):
-        raise CliError("--delta must be in (0, 0.1)")
+    if not MIN_EPSILON <= eps <= 10:
+        raise CliError("--epsilon must be in [0.1, 10] (below 0.1 the exact "
+                       "minimal noise parameters of the correlated protocol take minutes: their "
+                       "distributions widen as epsilon falls; the paper's sweep starts at 0.1)")
+    if not MIN_DELTA <= delta < Fraction(1, 10):
+        raise CliError("--delta must be in [1e-40, 0.1) (below 1e-40 the exact designs "
+                       "tabulate distributions too far into their tails to finish in a minute)")
     if n.denominator != 1 or not 2 <= n <= 10**7:
         raise CliError("--n must be an integer in [2, 10^7]")
     if not 1 < factor <= 10:
@@ -110,8 +125,10 @@ def _inputs(args: argparse.Namespace) -> tuple[mpmath.mpf, mpmath.mpf, int, int 
         if b.denominator != 1 or not 2 <= b <= 10**4:
             raise CliError("--buckets must be an integer in [2, 10000]")
         buckets = int(b)
-    if args.simulate < 0 or args.simulate > 10**6:
-        raise CliError("--simulate must be in [0, 10^6]")
+    if args.simulate < 0 or args.simulate * int(n) > MAX_SIMULATED_USERS:
+        raise CliError(f"--simulate K runs K protocol executions of n users each (about a "
+                       f"millisecond per user): K x n must be at most {MAX_SIMULATED_USERS}, "
+                       f"so K <= {MAX_SIMULATED_USERS // int(n)} at n = {int(n)}")
     return _to_mpf(eps), _to_mpf(delta), int(n), buckets, factor
 
 

@@ -83,6 +83,8 @@ CLONE_TAIL = 1e-30
 #: binary64 limits of the fast path (shuffle_mp has none)
 MAX_BINARY64_EPS0 = 30.0
 MIN_BINARY64_DELTA = 1e-25
+#: windows of C with more atoms than this are summed by recurrence (:func:`_clone_delta_recurrence`)
+RECURRENCE_ATOMS = 20_000
 #: largest n of the binary64 exact summed-RR curve (it tabulates n + 1 atoms several times)
 MAX_EXACT_RR_N = 10_000_000
 #: largest n for the exhaustive worst case over compositions
@@ -231,7 +233,12 @@ def _clone_support(n: int, pc: float) -> tuple[NDArray[np.int64], Array, float]:
             break
         width *= 1.5
     c = np.arange(lo, hi + 1, dtype=np.int64)
-    w = np.exp(stats.binom.logpmf(c, n - 1, pc))
+    if len(c) > RECURRENCE_ATOMS:
+        # scipy's logpmf subtracts log-gammas of size n log n: about 1e-6 relative at n = 10^9;
+        # its pmf (the saddle-point form) stays at 1e-14 there
+        w = stats.binom.pmf(c, n - 1, pc)
+    else:
+        w = np.exp(stats.binom.logpmf(c, n - 1, pc))
     lost = below + above
     return c, w, lost
 
@@ -250,6 +257,8 @@ def _clone_delta_on(eps: float, eps0: float, c: NDArray[np.int64], w: Array, los
     if num <= 0:
         return min(lost, 1.0)
     thr = num / (ee * alpha - (1 - alpha))
+    if len(c) > RECURRENCE_ATOMS:
+        return _clone_delta_recurrence(ee, alpha, thr / (1 + thr), c, w, lost)
     # P_c(a)/Q_c(a) > e^eps  <=>  a/(c + 1 - a) < thr  <=>  a < thr (c + 1) / (1 + thr)
     amax = np.ceil(thr * (c + 1) / (1 + thr)) - 1
     f0 = stats.binom.cdf(amax - 1, c, 0.5)
@@ -258,6 +267,29 @@ def _clone_delta_on(eps: float, eps0: float, c: NDArray[np.int64], w: Array, los
     pc_ = alpha * f1 + (1 - alpha) * f0
     qc_ = (1 - alpha) * f1 + alpha * f0
     terms = np.maximum(pc_ - ee * qc_, 0.0)
+    return float(min(np.dot(w, terms) + lost, 1.0))
+
+
+def _clone_delta_recurrence(ee: float, alpha: float, share: float, c: NDArray[np.int64], w: Array,
+                            lost: float) -> float:
+    """:func:`_clone_delta_on` for a large window (n around 10^8 and more), where one binomial
+    CDF per atom costs seconds: with ``m_c`` the largest integer below ``share (c + 1)``, the
+    divergence given ``C = c`` is ``(e^eps alpha - (1 - alpha)) B_c(m_c) - (e^eps - 1) F_c(m_c)``
+    (B, F: PMF and CDF of Bin(c, 1/2)), and B, F move from c to c + 1 by exact ratios (adding a
+    fair coin), so one PMF and one CDF from scipy start two cumulative sums (the recurrence of
+    :class:`dpspec.spec.accounting.shuffle_mp.CloneCurve`, in binary64: a search aid)."""
+    cf = c.astype(np.float64)
+    m = np.maximum(np.ceil(share * (cf + 1)) - 1, 0.0)
+    a, c1 = m[:-1], cf[1:]
+    step = m[1:] - a  # 0 or 1 (share < 1/2)
+    dlog = np.log(c1) - np.log(2 * (c1 - a)) + step * (np.log(c1 - a) - np.log(a + 1))
+    pmf0 = float(stats.binom.pmf(m[0], c[0], 0.5))  # (logpmf is the less accurate)
+    logb0 = math.log(pmf0) if pmf0 > 1e-300 else float(stats.binom.logpmf(m[0], c[0], 0.5))
+    logb = logb0 + np.concatenate([[0.0], np.cumsum(dlog)])
+    b = np.exp(logb)
+    f = float(stats.binom.cdf(m[0], c[0], 0.5)) + np.concatenate(
+        [[0.0], np.cumsum(step * b[1:] - b[:-1] / 2)])
+    terms = np.maximum((ee * alpha - (1 - alpha)) * b - (ee - 1) * f, 0.0)
     return float(min(np.dot(w, terms) + lost, 1.0))
 
 

@@ -47,6 +47,12 @@ DIGITS = 10
 RDP_MAX_ORDER = 256
 #: largest number of tabulated atoms (beyond it the exact computation is refused)
 MAX_ATOMS = 2_000_000
+#: largest window of the clone count (about 10 s per evaluation on a busy machine)
+MAX_CLONE_ATOMS = 1_000_000
+#: largest window searched without a binary64 starting point (eps0 > 30 or delta < 1e-25)
+MAX_CLONE_ATOMS_UNAIDED = 100_000
+#: largest number of terms of the one binomial CDF a clone curve sums per evaluation
+MAX_CDF_TERMS = 2_000_000
 
 MP = mpmath.mpf
 
@@ -112,27 +118,202 @@ def _rounding(x: mpmath.mpf) -> mpmath.mpf:
     return abs(x) * MP(10) ** -(WPS - 10)
 
 
+# -- fixed-point interval arithmetic -------------------------------------------------------------
+# The clone curves sum up to 10^6 atoms per evaluation (n = 10^9); mpmath numbers cost microseconds
+# per operation there. They are evaluated instead on integers: a probability x is held as a pair
+# of integers (lo, hi) with lo <= x 2^S <= hi, every product or quotient rounded down in lo and up
+# in hi (Python integers are exact), so the result is a rigorous enclosure; the only inputs from
+# mpmath (a binomial probability at the mode, e^-eps0, e^eps, ...) are computed at
+# fixed_dps(S) digits (at least WPS; their relative error is then below 2^-S) and widened by
+# 10^-(dps - 5) relative before they are rounded outward onto the grid.
+
+
+def fixed_dps(bits: int) -> int:
+    """mpmath digits for the inputs of a fixed-point computation at scale 2^bits."""
+    return max(WPS, int(bits * 0.30103) + 20)
+
+
+def _fix(x: mpmath.mpf, bits: int) -> tuple[int, int]:
+    """``(lo, hi)`` with ``lo <= x 2^bits <= hi`` for an mpmath value x >= 0 computed at the
+    current working precision (which must be :func:`fixed_dps` of bits or more)."""
+    widen = MP(10) ** -(mpmath.mp.dps - 5)
+    lo = int(mpmath.floor(x * (1 - widen) * MP(2) ** bits))
+    hi = int(mpmath.ceil(x * (1 + widen) * MP(2) ** bits))
+    return max(lo, 0), hi
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -((-a) // b)
+
+
+def _from_fixed_up(x: int, bits: int) -> mpmath.mpf:
+    """The smallest WPS-precision mpf >= x / 2^bits."""
+    return mpmath.mpf(mpmath.libmp.from_man_exp(x, -bits, mpmath.mp.prec, "c"))
+
+
+@dataclass(frozen=True)
+class FixedWindow:
+    """Bin(m, p) on ``lo .. lo + len(hi) - 1`` as fixed-point enclosures at scale ``2^bits``
+    (``lo_pmf[i] <= pmf 2^bits <= hi_pmf[i]``); ``lost`` bounds the mass outside from above."""
+
+    lo: int
+    lo_pmf: list[int]
+    hi_pmf: list[int]
+    bits: int
+    lost: mpmath.mpf
+    lost_fixed: int  # lost, rounded up at scale 2^bits
+
+
+def fixed_binom_window(m: int, p: mpmath.mpf, cutoff: mpmath.mpf, bits: int,
+                       max_atoms: int = MAX_ATOMS) -> FixedWindow:
+    """:func:`binom_window` in fixed-point interval arithmetic: Bin(m, p) from its mode outward
+    by the exact term ratios, stopped once the geometric bound on the rest (the ratios decrease
+    away from the mode) is below ``cutoff``; that bound, rounded up, is ``lost``."""
+    one = 1 << bits
+    if m == 0 or p == 0:
+        return FixedWindow(0, [one], [one], bits, MP(0), 0)
+    if p == 1:
+        return FixedWindow(m, [one], [one], bits, MP(0), 0)
+    with mpmath.workdps(fixed_dps(bits)):
+        p = mpf(p)
+        odds_lo, odds_hi = _fix(p / (1 - p), bits)
+        inv_lo, inv_hi = _fix((1 - p) / p, bits)
+        mode = min(max(int(mpmath.floor((m + 1) * p)), 0), m)
+        top = mpmath.exp(mpmath.loggamma(m + 1) - mpmath.loggamma(mode + 1)
+                         - mpmath.loggamma(m - mode + 1) + mode * mpmath.log(p)
+                         + (m - mode) * mpmath.log1p(-p))
+        top_lo, top_hi = _fix(top, bits)
+        cut = int(mpmath.floor(cutoff * MP(2) ** bits))
+    lost = 0  # at scale 2^bits, rounded up
+    up_lo, up_hi = [top_lo], [top_hi]
+    k, cl, ch = mode, top_lo, top_hi
+    while k < m:  # pmf(k + 1) = pmf(k) (m - k) / (k + 1) odds
+        # ceil(x / (d 2^bits)) <= floor(x / 2^bits) // d + 1: a division by a small integer
+        ch = ((ch * (m - k) * odds_hi) >> bits) // (k + 1) + 1
+        cl = ((cl * (m - k) * odds_lo) >> bits) // (k + 1)
+        num, den = (m - k - 1) * odds_hi, (k + 2) << bits  # every later ratio is <= num/den
+        if num < den:
+            tail = _ceil_div(ch * den, den - num)
+            if tail <= cut:
+                lost += tail
+                break
+        up_lo.append(cl)
+        up_hi.append(ch)
+        k += 1
+        if len(up_hi) > max_atoms:
+            raise ValueError(f"Bin({m}, p) needs more than {max_atoms} atoms")
+    down_lo: list[int] = []
+    down_hi: list[int] = []
+    k, cl, ch = mode, top_lo, top_hi
+    while k > 0:  # pmf(k - 1) = pmf(k) k / ((m - k + 1) odds)
+        ch = ((ch * k * inv_hi) >> bits) // (m - k + 1) + 1
+        cl = ((cl * k * inv_lo) >> bits) // (m - k + 1)
+        num, den = (k - 1) * inv_hi, (m - k + 2) << bits
+        if num < den:
+            tail = _ceil_div(ch * den, den - num)
+            if tail <= cut:
+                lost += tail
+                break
+        down_lo.append(cl)
+        down_hi.append(ch)
+        k -= 1
+        if len(down_hi) > max_atoms:
+            raise ValueError(f"Bin({m}, p) needs more than {max_atoms} atoms")
+    with mpmath.workdps(WPS):
+        lost_mp = _from_fixed_up(lost, bits)
+    return FixedWindow(mode - len(down_hi), down_lo[::-1] + up_lo, down_hi[::-1] + up_hi, bits,
+                       lost_mp, lost)
+
+
+def fixed_bits(cutoff: mpmath.mpf, atoms: int) -> int:
+    """Fixed-point bits for a computation at ``cutoff`` over about ``atoms`` atoms: 2^-bits is
+    below the cut-off by a factor 2^64 times the number of atoms (the rounding of each step is
+    one unit of 2^-bits)."""
+    with mpmath.workdps(WPS):
+        return int(-mpmath.log(cutoff, 2)) + 64 + max(atoms, 1).bit_length()
+
+
+def _binomial_half_lower_cdf(c: int, a: int, pmf_lo: int, cut: int) -> int:
+    """A lower bound on ``P[Bin(c, 1/2) <= a] 2^bits`` from a lower bound on its last term: the
+    terms below a, summed down by the exact ratios j / (c - j + 1) while they exceed ``cut``."""
+    total = term = pmf_lo
+    j = a
+    while j > 0 and term > cut:
+        term = (term * j) // (c - j + 1)
+        total += term
+        j -= 1
+    return total
+
+
 # -- clone pairs ([FMT20], [FMT22]) ---------------------------------------------------------------
+def clone_limits(eps0: Real, n: int, variant: str, delta: mpmath.mpf | None = None
+                 ) -> tuple[mpmath.mpf, mpmath.mpf, int, int]:
+    """``(clone probability pc, window cut-off, fixed-point bits, about how many atoms)`` of
+    :class:`CloneCurve`, or a
+    ValueError saying why the evaluation would be too large (checked before any work is done):
+    at most :data:`MAX_ATOMS` atoms of ``Bin(n - 1, pc)`` and :data:`MAX_CDF_TERMS` terms of the
+    one binomial CDF summed per evaluation. The cut-off is 1e-25 of the target delta (the mass
+    left out is added to delta in full, so the bound moves by at most 1e-25 relative), 1e-60
+    without a target."""
+    n = positive_int(n, "n", 2)
+    with mpmath.workdps(WPS):
+        e0 = positive(eps0, "eps0")
+        if variant == "fmt20":
+            pc = mpmath.exp(-e0)
+        elif variant == "fmt22":
+            pc = 2 / (mpmath.exp(e0) + 1)
+        else:
+            raise ValueError(f"unknown clone variant {variant!r} (fmt20 or fmt22)")
+        cutoff = mpf(delta) * MP(10) ** -25 if delta is not None else cutoff_for(None)
+        atoms = window_estimate(n - 1, pc, None, cutoff)
+        if atoms > MAX_CLONE_ATOMS:
+            raise ValueError(f"the {variant} bound at n = {n} needs about {atoms} atoms of the "
+                             f"clone count's distribution, more than the {MAX_CLONE_ATOMS} "
+                             "evaluated here (its spread grows like sqrt(n))")
+        bits = fixed_bits(cutoff, 2 * atoms)
+        # the CDF of Bin(c, 1/2) is summed until its terms fall below 2^-bits: about
+        # sqrt(c)/2 sqrt(2 bits log 2) terms below the Gaussian range of the threshold
+        top = (n - 1) * pc + 20 * mpmath.sqrt((n - 1) * pc * (1 - pc)) + 20
+        terms = mpmath.sqrt(top) / 2 * (mpmath.sqrt(2 * bits * mpmath.log(2)) + 40)
+        if terms > MAX_CDF_TERMS:
+            raise ValueError(f"the {variant} bound at n = {n}: the clone count reaches about "
+                             f"{mpmath.nstr(top, 3)}, whose binomial CDF needs more than "
+                             f"{MAX_CDF_TERMS} terms")
+        return pc, cutoff, bits, atoms
+
+
 class CloneCurve:
-    """delta(eps) upper bounds of the clone pair of :func:`shuffle.clone_delta`, in mpmath."""
+    """delta(eps) upper bounds of the clone pair of :func:`shuffle.clone_delta`.
+
+    ``C ~ Bin(n - 1, pc)`` is tabulated on a :class:`FixedWindow` (the mass left out is added to
+    delta in full). Given ``C = c`` the hockey-stick divergence is a sum over ``a <= m_c``, the
+    largest integer below ``share (c + 1)`` (the likelihood ratio is decreasing in a); with
+    ``al + bl = 1`` it is ``(e^eps al - bl) B_c(m_c) - (e^eps - 1) F_c(m_c)``, B and F the PMF and
+    CDF of Bin(c, 1/2). So ``delta = K1 sum_c w_c B_c(m_c) - K2 sum_c w_c F_c(m_c)``, and both
+    sums are carried from one c to the next by exact recurrences (adding a fair coin:
+    ``F_{c+1}(a) = F_c(a) - B_c(a)/2``, ``B_{c+1}(a) = B_c(a) (c + 1) / (2 (c + 1 - a))``, and
+    ``m`` grows by at most one), in fixed-point interval arithmetic: an upper bound on the first
+    sum, a lower bound on the second. Where the interval of ``share`` leaves ``m_c`` undecided (an
+    integer within 10^-45 relative of ``share (c + 1)``) the whole weight ``w_c`` is added.
+    The initial CDF is summed down from its last term; that sum costs about ``13 sqrt(c)`` steps,
+    which :data:`MAX_CDF_TERMS` bounds.
+    """
 
     def __init__(self, eps0: Real, n: int, variant: str, delta: mpmath.mpf | None = None) -> None:
         n = positive_int(n, "n", 2)
-        with mpmath.workdps(WPS):
+        _, self.cutoff, self.bits, _ = clone_limits(eps0, n, variant, delta)
+        # every input of the fixed-point sums at the precision of its grid (fixed_dps), eps0
+        # included (a decimal string is read exactly to that precision)
+        with mpmath.workdps(fixed_dps(self.bits)):
             self.e0 = positive(eps0, "eps0")
-            if variant == "fmt20":
-                pc = mpmath.exp(-self.e0)
-            elif variant == "fmt22":
-                pc = 2 / (mpmath.exp(self.e0) + 1)
-            else:
-                raise ValueError(f"unknown clone variant {variant!r} (fmt20 or fmt22)")
-            self.window = binom_window(n - 1, pc, cutoff_for(delta))
+            pc = mpmath.exp(-self.e0) if variant == "fmt20" else 2 / (mpmath.exp(self.e0) + 1)
+            self.window = fixed_binom_window(n - 1, pc, self.cutoff, self.bits)
             self.alpha = 1 / (1 + mpmath.exp(-self.e0))
             self.beta = 1 / (1 + mpmath.exp(self.e0))  # 1 - alpha, without cancellation
 
     def delta(self, eps: mpmath.mpf) -> mpmath.mpf:
         """An upper bound on delta(eps) (both directions are equal)."""
-        with mpmath.workdps(WPS):
+        with mpmath.workdps(fixed_dps(self.window.bits)):
             e = mpf(eps)
             w = self.window
             if e >= self.e0:
@@ -144,53 +325,51 @@ class CloneCurve:
                 return min(w.lost, MP(1))
             thr = num / (ee * al - bl)
             share = thr / (1 + thr)
-            total = MP(0)
-            f_cdf = MP(0)  # P[Bin(c, 1/2) <= a]
-            b_pmf = MP(0)  # P[Bin(c, 1/2) = a]
-            a = -1
-            for i, wc in enumerate(w.pmf):
-                c = w.lo + i
-                a_new = int(mpmath.ceil(share * (c + 1))) - 1
-                if i == 0 or a < 0:
-                    a = a_new
-                    if a >= 0:
-                        b_pmf = mpmath.binomial(c, a) / MP(2) ** c
-                        f_cdf = _binomial_half_cdf(c, a, b_pmf)
-                else:
-                    # from Bin(c - 1, 1/2) at a to Bin(c, 1/2) at a (adding a fair coin)
-                    f_cdf -= b_pmf / 2
-                    b_pmf = b_pmf * c / (2 * (c - a))
-                    while a < a_new:  # a_new <= a + 1 since share <= 1/2
-                        b_pmf = b_pmf * (c - a) / (a + 1)
-                        a += 1
-                        f_cdf += b_pmf
-                if a < 0:
-                    continue
-                f0 = f_cdf - b_pmf
-                term = al * f_cdf + bl * f0 - ee * (bl * f_cdf + al * f0)
-                if term > 0:
-                    total += wc * term
-            return min(total + _rounding(total) + w.lost, MP(1))
-
-
-def _binomial_half_cdf(c: int, a: int, pmf_a: mpmath.mpf) -> mpmath.mpf:
-    """``P[Bin(c, 1/2) <= a]`` by summing down from ``pmf_a``; from the other side past c/2."""
-    if 2 * a >= c:
-        if a >= c:
-            return MP(1)
-        # 1 - P[X >= a + 1] = 1 - P[X <= c - a - 1] by symmetry
-        pmf_b = pmf_a * (c - a) / (a + 1)
-        return 1 - _binomial_half_cdf(c, c - a - 1, pmf_b)
-    total = pmf_a
-    term = pmf_a
-    j = a
-    while j > 0:
-        term = term * j / (c - j + 1)
-        total += term
-        if term < total * MP(10) ** -(WPS + 5):
-            break
-        j -= 1
-    return total
+            bits = w.bits
+            tb = bits + 64
+            if e == 0:  # share = 1/2 exactly: ties are exact, and their terms are zero
+                sh_lo = sh_hi = 1 << (tb - 1)
+            else:  # share is irrational: an undecided m_c needs share (c + 1) within 1e-40
+                sh_lo, sh_hi = _fix(share, tb)
+            k1_hi = _fix(ee * al - bl, bits)[1]
+            k2_lo = _fix(ee - 1, bits)[0] if e > 0 else 0
+            c = w.lo
+            x_lo, x_hi = sh_lo * (c + 1), sh_hi * (c + 1)
+            # the largest integer below share (c + 1) > 0 (so at least 0), from below
+            a = max((x_lo - 1) >> tb, 0)
+            undecided = 0 if ((x_hi - 1) >> tb) == a else w.hi_pmf[0]
+            b = mpmath.exp(mpmath.loggamma(c + 1) - mpmath.loggamma(a + 1)
+                           - mpmath.loggamma(c - a + 1) - c * mpmath.log(2))
+            b_lo, b_hi = _fix(b, bits)
+            f_lo = _binomial_half_lower_cdf(c, a, b_lo, 0)
+            sum_b = sum_f = 0
+            hi_pmf, lo_pmf = w.hi_pmf, w.lo_pmf
+            last = len(hi_pmf) - 1
+            for i in range(last + 1):
+                sum_b += hi_pmf[i] * b_hi
+                sum_f += lo_pmf[i] * f_lo
+                if i == last:
+                    break
+                # add a fair coin: from Bin(c, 1/2) to Bin(c + 1, 1/2) at the same a
+                f_lo -= (b_hi + 1) >> 1
+                c += 1
+                den = 2 * (c - a)
+                b_hi = -((-b_hi * c) // den)
+                b_lo = (b_lo * c) // den
+                x_lo += sh_lo
+                x_hi += sh_hi
+                nxt = (a + 1) << tb
+                if x_lo > nxt:  # m_c = a + 1 (m grows by at most one: share < 1/2)
+                    b_hi = -((-b_hi * (c - a)) // (a + 1))
+                    b_lo = (b_lo * (c - a)) // (a + 1)
+                    a += 1
+                    f_lo += b_lo
+                elif x_hi > nxt:
+                    undecided += hi_pmf[i + 1]
+            total = (k1_hi * sum_b - k2_lo * sum_f + (undecided << (2 * bits))
+                     + (w.lost_fixed << (2 * bits)))
+            with mpmath.workdps(WPS):
+                return min(_from_fixed_up(total, 3 * bits), MP(1))
 
 
 def certified_epsilon(delta_of: Callable[[mpmath.mpf], mpmath.mpf], delta: Real,
@@ -446,11 +625,14 @@ __all__ = [
 PUBLISH_MAX_ATOMS = 40_000
 
 
-def window_estimate(m: int, p: mpmath.mpf, delta: mpmath.mpf) -> int:
-    """About how many atoms :func:`binom_window` keeps for Bin(m, p) at the cut-off of delta."""
+def window_estimate(m: int, p: mpmath.mpf, delta: mpmath.mpf | None,
+                    cutoff: mpmath.mpf | None = None) -> int:
+    """About how many atoms :func:`binom_window` keeps for Bin(m, p) at the cut-off of delta
+    (or at ``cutoff``)."""
     with mpmath.workdps(WPS):
         sd = mpmath.sqrt(m * p * (1 - p))
-        width = mpmath.sqrt(2 * mpmath.log(1 / cutoff_for(delta))) + 2
+        cut = cutoff if cutoff is not None else cutoff_for(delta)
+        width = mpmath.sqrt(2 * mpmath.log(1 / cut)) + 2
         return int(min(2 * width * sd + 2 * width + 10, MP(m + 1)))
 
 
@@ -469,13 +651,11 @@ def binary64_slack(eps0: Real, n: int, delta: Real, bound: str) -> mpmath.mpf | 
         return None
     with mpmath.workdps(WPS):
         if bound in ("fmt20", "fmt22"):
-            pc = mpmath.exp(-e0) if bound == "fmt20" else 2 / (mpmath.exp(e0) + 1)
-            atoms = window_estimate(n - 1, pc, d)
-        else:
-            atoms = window_estimate(n - 1, 1 / (mpmath.exp(e0) + 1), d)
-            if bound == "exact-rr":
-                atoms = max(atoms, n)  # the binary64 curve tabulates all n + 1 atoms
-        if atoms <= PUBLISH_MAX_ATOMS and bound in ("fmt20", "fmt22", "exact-rr"):
+            return None  # always certified (CloneCurve), or refused by clone_limits
+        atoms = window_estimate(n - 1, 1 / (mpmath.exp(e0) + 1), d)
+        if bound == "exact-rr":
+            atoms = max(atoms, n)  # the binary64 curve tabulates all n + 1 atoms
+        if atoms <= PUBLISH_MAX_ATOMS and bound == "exact-rr":
             return None
         return atoms * MP(10) ** -15
 
@@ -483,18 +663,16 @@ def binary64_slack(eps0: Real, n: int, delta: Real, bound: str) -> mpmath.mpf | 
 def publish(eps0: Real, n: int, delta: Real, bound: str, estimate: float | None,
             neighbours: str = "replacement", ones: int = 0, digits: int = DIGITS
             ) -> tuple[str, str] | None:
-    """``(eps, precision note)`` for the CLI: the certified value of the bound when its window is
-    at most :data:`PUBLISH_MAX_ATOMS` atoms, else None (the caller then rounds the binary64 value
-    up and says so). ``bound``: fmt20, fmt22 or exact-rr (one composition)."""
+    """``(eps, precision note)`` for the CLI: the certified value of the bound (fmt20, fmt22: up
+    to the limits of :func:`clone_limits`; exact-rr, one composition: when its window is at most
+    :data:`PUBLISH_MAX_ATOMS` atoms, else None, and the caller then rounds the binary64 value up
+    and says so)."""
     n = positive_int(n, "n", 2)
     with mpmath.workdps(WPS):
         d = probability(delta, "delta")
         e0 = positive(eps0, "eps0")
         if bound in ("fmt20", "fmt22"):
-            pc = mpmath.exp(-e0) if bound == "fmt20" else 2 / (mpmath.exp(e0) + 1)
-            if window_estimate(n - 1, pc, d) > PUBLISH_MAX_ATOMS:
-                return None
-            value = clone_epsilon(e0, n, d, bound, estimate, digits)
+            value = clone_epsilon(eps0, n, d, bound, estimate, digits)  # eps0 as given
         elif bound == "exact-rr":
             p = 1 / (mpmath.exp(e0) + 1)
             if (window_estimate(n - 1, p, d) > PUBLISH_MAX_ATOMS
