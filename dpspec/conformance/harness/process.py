@@ -301,7 +301,7 @@ class AdapterProcess:
             while view:
                 remaining = deadline.remaining()
                 if remaining <= 0:
-                    raise ProtocolFailure(f"timeout after {limit:g} s{_waited(deadline)} writing the request "
+                    raise ProtocolFailure(f"timeout after {limit:g} s writing the request "
                                           "(the adapter does not read its input)")
                 if not sel.select(remaining):
                     continue
@@ -335,8 +335,7 @@ class AdapterProcess:
                                           "bytes without a newline")
                 remaining = deadline.remaining()
                 if remaining <= 0:
-                    raise ProtocolFailure(f"timeout: no complete response within {limit:g} s"
-                                          f"{_waited(deadline)}")
+                    raise ProtocolFailure(f"timeout: no complete response within {limit:g} s")
                 if not sel.select(remaining):
                     continue
                 try:
@@ -359,12 +358,6 @@ class AdapterProcess:
         if code is None:
             return f"adapter {what}{detail}"
         return f"adapter {what}: it exited with status {code}{detail}"
-
-
-def _waited(deadline: Deadline) -> str:
-    if deadline.extension <= 0:
-        return ""
-    return f" (plus {deadline.extension:.1f} s it spent waiting for a CPU)"
 
 
 def _parse_response(raw: bytes, rid: int, elapsed: float) -> Response:
