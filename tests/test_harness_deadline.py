@@ -112,18 +112,21 @@ ADAPTER = textwrap.dedent('''
 
 
 def test_a_starved_adapter_is_not_timed_out_but_a_sleeping_one_is(tmp_path: Path) -> None:
-    """Three spinners share the adapter's CPU, so 1 s of its CPU time takes about 4 s of wall
-    time: well past the 2 s limit, which it must not be charged for. Sleeping 4 s is."""
+    """Three spinners share the adapter's CPU, so 1.5 s of its CPU time takes about 6 s of wall
+    time: well past the 2 s limit, which it must not be charged for. Sleeping 4 s is. Each
+    spinner runs in a session of its own, as the adapter does, so that the kernel's
+    per-session scheduling groups (autogroup) give the adapter a quarter of the CPU, not half."""
     cpu = min(os.sched_getaffinity(0))
     script = tmp_path / "adapter.py"
     script.write_text(ADAPTER)
-    spinners = [subprocess.Popen([sys.executable, "-c", SPINNER, str(cpu)]) for _ in range(3)]
+    spinners = [subprocess.Popen([sys.executable, "-c", SPINNER, str(cpu)], start_new_session=True)
+                for _ in range(3)]
     try:
         with AdapterProcess([sys.executable, str(script), str(cpu)], timeout=2.0,
                             startup_timeout=60.0) as proc:
             assert proc.request("ping", {}).result == "ping"   # start-up, under the allowance
             start = time.monotonic()
-            assert proc.request("spin", {"cpu": 1.0}).result == "spin"
+            assert proc.request("spin", {"cpu": 1.5}).result == "spin"
             elapsed = time.monotonic() - start
             # the precondition of the test: the answer did take longer than the limit
             assert elapsed > 2.0

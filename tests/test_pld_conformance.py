@@ -110,15 +110,6 @@ def test_bundled_adapters_answer_natively() -> None:
     assert v is not None and not v.fails_privacy
 
 
-def test_prv_accountant_answers() -> None:
-    pytest.importorskip("prv_accountant")
-    from dpspec.conformance.adapters import prv_accountant
-
-    args = {"q": "0.02", "sigma": "5.1", "steps": 400, "delta": "1e-6"}
-    v = verdicts.judge(OP, args, prv_accountant.handlers()[OP](dict(args)))
-    assert v is not None and not v.fails_privacy
-
-
 def test_cli_method_pld(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["account", "subsampled-gaussian", "--sigma", "2", "--q", "0.1", "--steps", "20",
                    "--delta", "1e-6", "--method", "pld", "--json", "--no-cross-check"])
