@@ -58,12 +58,32 @@ def test_vectors_hold_outward_intervals() -> None:
     assert mpmath.mpf("1.02") < mpmath.mpf(iv["lower"]) < mpmath.mpf(iv["upper"]) < 1.021
 
 
-def test_rule_recomputes_when_no_vector() -> None:
-    args = {"q": "0.1", "sigma": "2", "steps": 3, "delta": "1e-5"}
+@pytest.fixture
+def composed_once(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[object, ...], object]:
+    """``pld.composed`` memoised for one test: two judgments (or CLI runs) of the same arguments
+    compute the curves once. Returns the memo (one entry per distinct computation)."""
+    from dpspec.spec.accounting import pld
+
+    memo: dict[tuple[object, ...], object] = {}
+    composed = pld.composed
+
+    def once(*args: object, **kwargs: object) -> object:
+        key = (args, tuple(sorted(kwargs.items())))
+        if key not in memo:
+            memo[key] = composed(*args, **kwargs)  # type: ignore[arg-type]
+        return memo[key]
+
+    monkeypatch.setattr(pld, "composed", once)
+    return memo
+
+
+def test_rule_recomputes_when_no_vector(composed_once: dict[tuple[object, ...], object]) -> None:
+    args = {"q": "0.1", "sigma": "2", "steps": 20, "delta": "1e-5"}
     v = verdicts.judge(OP, args, {"eps": "0.0001"})
     assert v is not None and v.status == verdicts.UNSAFE
     v = verdicts.judge(OP, args, {"eps": "100"})
     assert v is not None and v.status == verdicts.CONSERVATIVE
+    assert len(composed_once) == 1
 
 
 def test_scaled_answers_are_judged() -> None:
@@ -110,7 +130,8 @@ def test_bundled_adapters_answer_natively() -> None:
     assert v is not None and not v.fails_privacy
 
 
-def test_cli_method_pld(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_method_pld(capsys: pytest.CaptureFixture[str],
+                        composed_once: dict[tuple[object, ...], object]) -> None:
     status = main(["account", "subsampled-gaussian", "--sigma", "2", "--q", "0.1", "--steps", "20",
                    "--delta", "1e-6", "--method", "pld", "--json", "--no-cross-check"])
     out, _ = capsys.readouterr()
@@ -126,3 +147,4 @@ def test_cli_method_pld(capsys: pytest.CaptureFixture[str]) -> None:
                    "--delta", "1e-6", "--method", "pld", "--no-cross-check"])
     _, err = capsys.readouterr()
     assert status == 2 and "q must be" in err and "Traceback" not in err
+    assert len(composed_once) == 1
