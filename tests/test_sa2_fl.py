@@ -5,6 +5,7 @@ accountant, the bounded-L2 circuit refusing an over-norm report, and the ideal f
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpspec.spec.accounting import subsampling
+from dpspec.spec.accounting import distributed, subsampling
 from dpspec.spec.sa2 import fl, ideal, protocol, tokens
 from dpspec.spec.sa2.fl import GaussianVector
 from dpspec.spec.sa2.ideal import Sa2Error
@@ -25,6 +26,7 @@ F = Fraction
 SEED = bytes(range(40, 72))
 DEP = protocol.provision(SEED)
 R4 = GaussianVector(4, F(1), 8, F(1, 10))
+R4_20 = GaussianVector(4, F(1), 8, F(1, 10), tail_exponent=20)
 
 
 HALF, HUGE, MICRO = F(1, 2), F(10**6), F(1, 10**6)
@@ -78,9 +80,9 @@ def test_norm_bound_and_bits_follow_the_stated_formula() -> None:
     s2 = F(65536, 10)
     R = math.isqrt(int(s2 * (4 + 2 * math.isqrt(80 - 1) + 2 + 40))) + 1  # ceil(sqrt(80)) = 9
     assert R * R >= s2 * (4 + 18 + 40) > (R - 1) ** 2
-    assert R4.norm_bound() == (256 + R) ** 2
-    assert R4.bits() == math.isqrt(R4.norm_bound()).bit_length() + 1
-    assert 2 ** (R4.bits() - 1) > math.isqrt(R4.norm_bound())
+    assert R4_20.norm_bound() == (256 + R) ** 2
+    assert R4_20.bits() == math.isqrt(R4_20.norm_bound()).bit_length() + 1
+    assert 2 ** (R4_20.bits() - 1) > math.isqrt(R4_20.norm_bound())
 
 
 def test_honest_reports_stay_under_the_norm_bound_and_the_rule_is_applied() -> None:
@@ -116,15 +118,31 @@ def test_invalid_updates_are_refused(x: Any) -> None:
 
 
 # -- privacy --------------------------------------------------------------------------------------
-def test_the_statement_is_the_subsampled_gaussian_accountant_at_a_rounded_down_multiplier() -> None:
+def test_the_statement_is_the_distributed_accountant_at_a_rounded_down_multiplier() -> None:
     z = fl.noise_multiplier(R4, 500)
     assert F(z) ** 2 <= R4.multiplier_squared(500) < (F(z) + F(1, 10**11)) ** 2
     stmt = fl.statement(R4, 500, F(1, 20), 7, F(1, 10**6))
-    eps, _ = subsampling.subsampled_gaussian_epsilon("1/20", z, 7, "1/1000000")
-    assert stmt.epsilon == eps and stmt.model == "sa2"
+    kw = {"sigma2": R4.fixed_point_variance(), "others": 499, "dimension": 4,
+          "drop_probability": fl.drop_probability(R4)}
+    want = distributed.subsampled_epsilon("1/20", z, 7, "1/1000000", **kw)
+    assert stmt.epsilon == want.epsilon and stmt.model == "sa2"
+    # integer orders only, so never below the continuous accountant over all its orders
+    assert stmt.epsilon >= subsampling.subsampled_gaussian_epsilon("1/20", z, 7, "1/1000000")[0]
     agg = fl.statement(R4, 500, F(1, 20), 7, F(1, 10**6), "aggregator")
-    assert agg.epsilon == subsampling.subsampled_gaussian_epsilon("1", z, 7, "1/1000000")[0]
+    assert agg.epsilon == distributed.subsampled_epsilon("1", z, 7, "1/1000000", **kw).epsilon
     assert agg.epsilon > stmt.epsilon
+    assert fl.drop_probability(R4) >= F(mpmath.nstr(mpmath.exp(-50), 30))
+
+
+def test_a_short_tail_is_refused_with_the_exponent_needed() -> None:
+    """Dropped honest reports cost (1 + e^eps) T (B - 1) e^-t of delta; at t = 20 that is more
+    than half of delta here, and the refusal names the exponent needed."""
+    with pytest.raises(Sa2Error, match=r"tail exponent of at least (\d+)") as info:
+        fl.statement(R4_20, 2000, F(1, 100), 50, F(1, 10**6))
+    need = int(re.search(r"at least (\d+)", str(info.value)).group(1))  # type: ignore[union-attr]
+    assert 20 < need <= 50
+    fl.statement(GaussianVector(4, F(1), 8, F(1, 10), tail_exponent=need + 1), 2000, F(1, 100),
+                 50, F(1, 10**6))
 
 
 def test_example_5_of_the_paper() -> None:
@@ -137,7 +155,7 @@ def test_example_5_of_the_paper() -> None:
     r = GaussianVector(1, F(1), 16, F(2601, 100) / 10**6)
     stmt = fl.statement(r, 10**6, F(1, 50), 2500, F(1, 10**8))
     assert paper < stmt.epsilon < 1.2 * paper + 0.3
-    assert 4.9 < float(fl.noise_multiplier(r, 10**6)) < 5.1
+    assert 4.8 < float(fl.noise_multiplier(r, 10**6)) < 5.1  # t = 50: R is about 10 sigma_device
 
 
 def test_coarse_noise_is_refused() -> None:
@@ -284,7 +302,9 @@ def test_rounds_run_until_the_recipe_is_used_up() -> None:
 
 # -- the command line -----------------------------------------------------------------------------
 CLI_SEED = "0f0e0d0c0b0a09080706050403020100"
-FL_ARGS = ["sa2", "recipe", "--seed", CLI_SEED, "--randomizer", "gaussian_vector", "--B", "4",
+# B must be well above d + 2 sqrt(d t) + 2 t (the norm bound pays for each report's own noise);
+# with 8 clients no round reaches B = 150, so rounds release nothing (allowed below)
+FL_ARGS = ["sa2", "recipe", "--seed", CLI_SEED, "--randomizer", "gaussian_vector", "--B", "150",
            "--q", "1/2", "--sigma", "4", "--dimension", "2", "--rounds", "2"]
 
 

@@ -472,7 +472,7 @@ class Sa2Family(Family):
                 " Examples 3 and 5, sec. 4.5). All arithmetic is exact (no floating point).",
                 "Parameters (`randomizer`): dimension d (1..4096), clipNorm C > 0 (rational),"
                 " fractionalBits f (0..32), noiseVariance v > 0 (rational), tailExponent t"
-                " (1..200, default 20); no other field. The update is d rationals (strings, or"
+                " (1..200, default 50); no other field. The update is d rationals (strings, or"
                 " JSON integers; never floats).",
                 "clip: S = sum x_i^2; if S <= C^2 the update is kept, else every entry is"
                 " multiplied by C / r with r = ceil(sqrt(S) * 2^64) / 2^64 (the smallest multiple"
@@ -516,6 +516,18 @@ class Sa2Family(Family):
 
         def scaled(x: Any, factor: str) -> Fraction:
             return F(privacy.publish(x * mpmath.mpf(factor), 4))
+
+        # the smallest tail exponent whose dropped honest reports fit in half of delta: the
+        # boundary of the ShortTail refusal (at the claim accepted below)
+        def short(t: int) -> bool:
+            try:
+                fl.statement(fl.GaussianVector(4, F(1), 8, F(1, 10), tail_exponent=t), 2000,
+                             F(1, 100), 50, F(1, 10**6))
+            except ideal.Sa2Error:
+                return True
+            return False
+
+        t_min = next(t for t in range(1, fl.MAX_TAIL_EXPONENT + 1) if not short(t))
 
         # dummies counted as real reports: the bound at B (not B - d) amplified, plus 2%
         dum = Randomizer("binary_randomized_response", 2, F(1, 2))
@@ -576,6 +588,16 @@ class Sa2Family(Family):
             ("the same claim over 500 rounds: refuse (the claim covers every round)",
              recipe(gauss, 2000, F(1, 100), scaled(fl_eps, "1.1"), rounds=500),
              ["FederatedLearning", "FalseClaim"]),
+            (f"federated learning, tail exponent {t_min} (the smallest whose dropped honest "
+             f"reports, (1 + e^eps) T (B - 1) e^-t, fit in half of delta): accepted",
+             recipe(fl.GaussianVector(4, F(1), 8, F(1, 10), tail_exponent=t_min), 2000,
+                    F(1, 100), scaled(fl_eps, "1.1"), rounds=50),
+             ["FederatedLearning", "ShortTail"]),
+            (f"the same with tail exponent {t_min - 1}: refuse (the client names the exponent "
+             f"needed)",
+             recipe(fl.GaussianVector(4, F(1), 8, F(1, 10), tail_exponent=t_min - 1), 2000,
+                    F(1, 100), scaled(fl_eps, "1.1"), rounds=50),
+             ["FederatedLearning", "ShortTail"]),
             ("federated learning with noise too coarse for the Gaussian accountant (variance "
              "times 4^f below 4): refuse",
              recipe(fl.GaussianVector(4, F(1), 0, F(1)), 2000, F(1, 100), F(100), rounds=5),
@@ -611,11 +633,18 @@ class Sa2Family(Family):
                 "Inflatable": "The VDAF's maxWeight is not the exact one of the randomizer.",
                 "FederatedLearning": "A gaussian_vector recipe (dpspec.spec.sa2.fl): the claim "
                                      "covers all `rounds` rounds; the client computes it with "
-                                     "the subsampled-Gaussian moments accountant at noise "
+                                     "dpspec.spec.accounting.distributed.subsampled_epsilon: "
+                                     "the moments accountant at integer orders at noise "
                                      "multiplier sqrt((B - 1) v 4^f / normBound), rounded down "
-                                     "to 12 significant digits.",
-                "CoarseNoise": "v 4^f < 4: the continuous accountant is not used for such "
-                               "coarse discrete noise.",
+                                     "to 12 significant digits, plus the sum-of-discrete-"
+                                     "Gaussians slack in epsilon and the dropped honest "
+                                     "reports (1 + e^eps) T (B - 1) e^-t in delta.",
+                "ShortTail": "At the boundary of the tail exponent t: an honest report "
+                             "over the norm bound (probability e^-t) is dropped, which costs "
+                             "(1 + e^eps) T (B - 1) e^-t of delta; more than half of delta is "
+                             "refused.",
+                "CoarseNoise": "v 4^f < 4: refused (the sum-of-discrete-Gaussians slack grows "
+                               "quickly below it).",
             },
             groups=[{"op": "sa2.recipe_check", "params": {}, "tests": tests}])
 

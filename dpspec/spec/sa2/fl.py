@@ -5,7 +5,7 @@ of [SA2]) and its multi-round privacy statement.
 rationals) into a Prio3BoundedL2VecSum measurement (:mod:`dpspec.spec.vdaf.bounded_l2`, a circuit
 that is NOT part of VDAF draft-20). Parameters: ``dimension`` d, ``clipNorm`` C > 0 (rational),
 ``fractionalBits`` f (0..32), ``noiseVariance`` v > 0 (rational: each device's noise variance in
-the units of ``x``; Example 5 takes ``v = sigma^2 / B``), ``tailExponent`` t (1..200, default 20).
+the units of ``x``; Example 5 takes ``v = sigma^2 / B``), ``tailExponent`` t (1..200, default 50).
 Every step is exact; no floating point:
 
 1. **Clip** (exact rationals): ``S = sum x_i^2``. If ``S <= C^2``, ``x' = x``. Otherwise
@@ -26,29 +26,23 @@ Every step is exact; no floating point:
    ``bits = isqrt(normBound).bit_length() + 1`` signed bits.
 
 **Privacy** (:func:`statement`). Every uploaded report ``u`` (honest or not: the circuit enforces
-it) has ``||u|| <= Delta = sqrt(normBound)``. From one device's point of view the release is its
-report plus the sum of at least ``B - 1`` other reports, whose noise has variance at least
-``(B - 1) s2`` per coordinate; the other devices' data and any extra noise are post-processing.
-So one round is the Gaussian mechanism with L2 sensitivity ``Delta`` and noise multiplier
-``z = sqrt((B - 1) s2 / normBound)`` (a mixture over the device's own report, which joint
-convexity bounds by the worst, ``||u|| = Delta``); Poisson sampling at rate ``q`` over ``T``
-rounds is Example 5's subsampled Gaussian, composed by the moments accountant
-(:func:`dpspec.spec.accounting.subsampling.subsampled_gaussian_epsilon`, never re-derived). The
-multiplier is handed to it as a decimal rounded *down* (12 significant digits; epsilon decreases
-with it). Because the statement covers whatever is uploaded, the honest drop rule of step 4 costs
-no privacy. Counting ``B - 1`` rather than ``B`` reports is the paper's remark after Example 4.
-
-What the statement assumes (stated, not proven here): the accountant is for the continuous
-Gaussian; the noise of the sum of ``n`` reports is a sum of discrete Gaussians, whose Renyi
-divergence exceeds the continuous one's by at most ``tau = 10 sum_{k=1}^{n-1} exp(-2 pi^2 s2
-k / (k + 1)) <= 10 (n - 1) exp(-pi^2 s2)`` per coordinate (Kairouz, Liu, Steinke 2021, the
-distributed discrete Gaussian); the client refuses recipes with ``s2 < 4``
-(:data:`MIN_FIXED_POINT_VARIANCE`), where ``tau < 10^-16 (n - 1)``; that slack is not added to
-the statement. As in the paper's aggregator model, the ``B - 1`` other reports are honest
-(Theorem 4 of [SA2] gives ``B - k'`` with ``k'`` malicious). Whether a round releases at all
-depends on the number of reports, the leakage ``B'`` of Theorem 4 that the paper hides with dummy
-reports (sec. 4.6); like the paper's Example 5, the statement does not cover it, and this path has
-no dummy reports yet.
+it) is an integer vector with ``||u||^2 <= normBound``. From one device's point of view the
+release is its report (if it is sampled) plus the reports of at least ``B - 1`` others, each
+carrying its own ``d`` discrete Gaussians of parameter ``s2``; the other devices' data, further
+reports and any extra noise are post-processing. Counting ``B - 1`` rather than ``B`` reports is
+the paper's remark after Example 4. The guarantee over ``T`` rounds at Poisson rate ``q`` is
+:func:`dpspec.spec.accounting.distributed.subsampled_epsilon` (never re-derived here), which
+proves it for exactly this noise: the sum of ``B - 1`` devices' discrete Gaussians is pointwise
+within a computed factor of one discrete Gaussian of parameter ``(B - 1) s2``; for that one, the
+moments accountant of Example 5 holds exactly at integer Renyi orders with noise multiplier ``z =
+sqrt((B - 1) s2 / normBound)`` (handed to it as a decimal rounded *down*, 12 significant digits;
+epsilon decreases with it), in both directions; and an honest device drops its over-bound report
+with probability at most ``e^-t``, which costs ``(1 + e^eps) T (B - 1) e^-t`` of delta (refused
+when that is more than half of delta: raise ``tailExponent``). As in the paper's aggregator
+model, the ``B - 1`` other reports are honest (Theorem 4 of [SA2] gives ``B - k'`` with ``k'``
+malicious). Whether a round releases at all depends on the number of reports, the leakage ``B'``
+of Theorem 4 that the paper hides with dummy reports (sec. 4.6); like the paper's Example 5, the
+statement does not cover it, and this path has no dummy reports.
 """
 
 from __future__ import annotations
@@ -61,8 +55,8 @@ from typing import Any, ClassVar
 
 import mpmath
 
-from dpspec.spec.accounting import subsampling
-from dpspec.spec.accounting.numeric import round_down
+from dpspec.spec.accounting import distributed
+from dpspec.spec.accounting.numeric import round_down, round_up
 from dpspec.spec.sa2.ideal import Sa2Error, exact
 from dpspec.spec.sa2.privacy import PrivacyStatement, at_working_precision
 from dpspec.spec.samplers import discrete_gaussian_vector
@@ -73,9 +67,10 @@ NAME = "gaussian_vector"
 CLIP_NORM_BITS = 64
 MAX_FRACTIONAL_BITS = 32
 MAX_DIMENSION = 4096
-DEFAULT_TAIL_EXPONENT = 20
+DEFAULT_TAIL_EXPONENT = 50
 MAX_TAIL_EXPONENT = 200
-#: smallest per-device noise variance in fixed-point units the client accepts (see module doc)
+#: smallest per-device noise variance in fixed-point units the client accepts (below it the
+#: sum-of-discrete-Gaussians factor of spec.accounting.distributed grows quickly)
 MIN_FIXED_POINT_VARIANCE = Fraction(4)
 #: significant digits of the noise multiplier handed to the accountant (rounded down)
 MULTIPLIER_DIGITS = 12
@@ -246,22 +241,38 @@ def noise_multiplier(randomizer: GaussianVector, B: int) -> str:
                           MULTIPLIER_DIGITS)
 
 
+def drop_probability(randomizer: GaussianVector) -> Fraction:
+    """A rational upper bound on ``e^-t``, the chance that an honest report is over the norm
+    bound (step 4)."""
+    with mpmath.workdps(40):
+        return Fraction(round_up(mpmath.exp(-randomizer.tail_exponent), 12))
+
+
 @at_working_precision
 def statement(randomizer: GaussianVector, B: int, q: Fraction, rounds: int, delta: Fraction,
               model: str = "sa2") -> PrivacyStatement:
     """The guarantee of ``rounds`` rounds (module docstring): in the SA2 model, the subsampled
-    Gaussian at rate ``q``; in the aggregator model (no secret sample), the same with ``q = 1``."""
+    distributed discrete Gaussian at rate ``q``; in the aggregator model (no secret sample), the
+    same with ``q = 1``. Sa2Error when the recipe cannot be given a guarantee at ``delta``."""
     if B < 2:
         return PrivacyStatement(model, mpmath.inf, mpmath.mpf(1),
                                 "B = 1: no other report's noise", "gaussian-rounds")
     if randomizer.fixed_point_variance() < MIN_FIXED_POINT_VARIANCE:
-        raise Sa2Error(f"noiseVariance * 4^fractionalBits must be >= {MIN_FIXED_POINT_VARIANCE} "
-                       "(the continuous accountant is not valid for coarser noise)")
+        raise Sa2Error(f"noiseVariance * 4^fractionalBits must be >= {MIN_FIXED_POINT_VARIANCE}")
     z = noise_multiplier(randomizer, B)
     rate = q if model == "sa2" else Fraction(1)
-    eps, _ = subsampling.subsampled_gaussian_epsilon(str(rate), z, rounds, str(delta))
-    how = (f"Gaussian noise of {B - 1} other reports, sensitivity sqrt(normBound) = "
+    try:
+        bound = distributed.subsampled_epsilon(
+            str(rate), z, rounds, str(delta), sigma2=randomizer.fixed_point_variance(),
+            others=B - 1, dimension=randomizer.dimension,
+            drop_probability=drop_probability(randomizer))
+    except ValueError as exc:
+        raise Sa2Error(str(exc)) from None
+    how = (f"discrete Gaussian noise of {B - 1} other reports, sensitivity sqrt(normBound) = "
            f"sqrt({randomizer.norm_bound()}), noise multiplier {z} (rounded down); "
-           f"{rounds} round(s) of the subsampled Gaussian at q = {rate} (moments accountant)")
-    return PrivacyStatement(model, mpmath.mpf(eps), mpmath.mpf(delta.numerator) / delta.denominator,
+           f"{rounds} round(s) of the subsampled distributed discrete Gaussian at q = {rate} "
+           f"(moments accountant, integer orders; sum-of-discrete-Gaussians slack "
+           f"{mpmath.nstr(2 * bound.slack, 3)} in epsilon, dropped reports "
+           f"{mpmath.nstr(bound.drop, 3)} of delta)")
+    return PrivacyStatement(model, bound.epsilon, mpmath.mpf(delta.numerator) / delta.denominator,
                             how, "gaussian-rounds")
