@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
+import pytest
+
 from dpspec.spec.mjtb.discovery import (
     DiscoveryParams,
     device_ngrams,
@@ -80,3 +82,24 @@ def test_nearly_noiseless_rounds_find_the_frequent_prefixes() -> None:
     assert res.rounds[1].leaves == 4
     assert all(lbl[:1] in top4 for lbl in res.rounds[1].found)
     assert res.rounds[1].recall >= res.rounds[0].recall > 0
+
+
+def test_params_from_json_checks_every_limit() -> None:
+    from dpspec.spec.mjtb.discovery import PARAM_LIMITS, DiscoveryParams
+
+    p = DiscoveryParams.from_json({"devices": 10, "eps0": "1/2", "delta": "1e-6", "z": "0"})
+    assert (p.devices, p.eps0, p.delta, p.z) == (10, Fraction(1, 2), Fraction(1, 10**6), 0)
+    assert DiscoveryParams.from_json({}) == DiscoveryParams()
+    for key, (_, kind, low, high, low_open) in PARAM_LIMITS.items():
+        edge = low + (Fraction(1, 10**9) if low_open else 0)
+        ok = DiscoveryParams.from_json({key: edge if kind == "int" else str(edge)})
+        assert ok is not None
+        DiscoveryParams.from_json({key: high if kind == "int" else str(high)})
+        with pytest.raises(ValueError, match=key):
+            DiscoveryParams.from_json({key: (low if low_open else low - 1) if kind == "int"
+                                       else str(low if low_open else low - 1)})
+        with pytest.raises(ValueError, match=key):
+            DiscoveryParams.from_json({key: high + 1})
+    for bad in ({"devices": "4/2"}, {"eps0": 0.5}, {"cohorts": 1}, [], {"devices": True}):
+        with pytest.raises(ValueError):
+            DiscoveryParams.from_json(bad)

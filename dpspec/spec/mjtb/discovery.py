@@ -50,6 +50,7 @@ import mpmath
 from dpspec.spec.accounting.budget import Accountant, Query
 from dpspec.spec.mechanisms.rappor import SymmetricRappor
 from dpspec.spec.mjtb.recipe import END, PrefixTree, select_bucket
+from dpspec.spec.rational import parse_int, parse_rational
 from dpspec.spec.tape import RandomTape
 
 #: the numerator of the Zipf-like integer weights
@@ -135,6 +136,51 @@ class DiscoveryParams:
     def to_dict(self) -> dict[str, str]:
         return {k: str(v) for k, v in self.__dict__.items()}
 
+    @staticmethod
+    def from_json(doc: Any) -> DiscoveryParams:
+        """Parameters from JSON (camelCase keys; a missing key takes the default). Checked in
+        the order of :data:`PARAM_LIMITS`: integers in their ranges, rationals (strings) in
+        theirs; an unknown key or a wrong type is a ValueError."""
+        if not isinstance(doc, dict):
+            raise ValueError("params must be an object")
+        unknown = sorted(set(doc) - set(PARAM_LIMITS))
+        if unknown:
+            raise ValueError(f"unknown discovery parameter {unknown[0]!r}")
+        out: dict[str, Any] = {}
+        for key, (attr, kind, low, high, low_open) in PARAM_LIMITS.items():
+            if key not in doc:
+                continue
+            value = doc[key]
+            if kind == "int":
+                x: Any = parse_int(value, key)
+            else:
+                x = parse_rational(value, key)
+            if x < low or (low_open and x == low) or (high is not None and x > high):
+                lo = f"({low}" if low_open else f"[{low}"
+                raise ValueError(f"{key} must be in {lo}, {high if high is not None else 'inf'}]")
+            out[attr] = x
+        return DiscoveryParams(**out)
+
+
+#: JSON key -> (attribute, kind, lower limit, upper limit or None, lower limit excluded)
+PARAM_LIMITS: dict[str, tuple[str, str, Any, Any, bool]] = {
+    "devices": ("devices", "int", 1, 100_000, False),
+    "vocab": ("vocab", "int", 1, 1000, False),
+    "maxOrder": ("max_order", "int", 1, 8, False),
+    "rounds": ("rounds", "int", 1, 8, False),
+    "eps0": ("eps0", "rational", 0, 64, True),
+    "eps": ("eps", "rational", 0, 1000, True),
+    "minCohort": ("min_cohort", "int", 1, 10**6, False),
+    "epsAllowed": ("eps_allowed", "rational", 0, 1000, True),
+    "kAllowed": ("k_allowed", "int", 1, 1000, False),
+    "epsLocalAllowed": ("eps_local_allowed", "rational", 0, 1000, True),
+    "delta": ("delta", "rational", 0, Fraction(1, 2), True),
+    "invite": ("invite", "rational", 0, 1, True),
+    "z": ("z", "rational", 0, 100, False),
+    "topK": ("top_k", "int", 1, 1000, False),
+    "tau": ("tau", "rational", 0, 1, True),
+}
+
 
 @dataclass
 class RoundRecord:
@@ -151,6 +197,7 @@ class RoundRecord:
     cohort_eps: float | None = None
     refusal: str = ""
     recall: float = 0.0
+    counts: list[int] = field(default_factory=list)  # the noisy sum of the answers, per bucket
 
 
 @dataclass
@@ -213,6 +260,7 @@ def run_discovery(params: DiscoveryParams, seed: bytes) -> DiscoveryResult:
             counts[b] += 1
             for j in flips:
                 counts[j] += -1 if j == b else 1
+        rec.counts = counts
         rec.released = rec.answered >= params.min_cohort
         if rec.released:
             est = rappor.debias(counts, rec.answered)
