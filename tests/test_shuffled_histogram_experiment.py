@@ -51,6 +51,10 @@ def test_error_growth_with_b() -> None:
     assert hi.rmse["bary_rr"] > lo.rmse["bary_rr"]           # B-ary RR degrades with B
     assert hi.rmse["correlated"] == lo.rmse["correlated"]     # per-bucket error is B-free
     assert hi.linf["correlated"] > lo.linf["correlated"]      # but the maximum grows ~ log B
+    # B-ary RR's certified interval: exact at B = 2, above the correlated mechanism's maximum
+    assert lo.linf["bary_rr"] - lo.linf["bary_rr_lower"] < mpmath.mpf("1e-6")
+    assert hi.linf["bary_rr_lower"] > hi.linf["correlated"]
+    assert hi.linf["bary_rr_lower"] > lo.linf["bary_rr"]
     assert by[(128, "point")].rmse["bary_rr_worst_bucket"] > hi.rmse["bary_rr_worst_bucket"]
     # sec. 5.2: RAPPOR (one message, generic clone bound) is worse than B-ary RR; Fragmented
     # RAPPOR (per-count analysis) is between the correlated mechanism and B-ary RR
