@@ -97,10 +97,26 @@ def reference_bounds(gamma: Fraction, counts: Sequence[int]) -> tuple[Fraction, 
     return lower / (1 - gamma), upper / (1 - gamma)
 
 
+def _is_point_mass(counts: Sequence[int]) -> bool:
+    return len(counts) > 2 and max(counts) == sum(counts)
+
+
 def _check(gamma: Fraction, counts: list[int]) -> tuple[LinfBounds, Fraction]:
+    """The bounds (with and without the point mass's exact refinement) contain the exact value;
+    for the point mass and for B = 2 the interval is the exact value."""
     got = bary_rr_expected_linf(gamma, len(counts), sum(counts), counts)
     exact = brute_force(gamma, counts)
     assert _frac(got.lower) <= exact <= _frac(got.upper)
+    if _is_point_mass(counts) or len(counts) == 2:
+        assert _frac(got.upper) - _frac(got.lower) < Fraction(1, 10**30)
+    marginal = bary_rr_expected_linf(gamma, len(counts), sum(counts), counts,
+                                     point_mass_exact=False)
+    assert _frac(marginal.lower) <= exact <= _frac(marginal.upper)
+    lo, hi = reference_bounds(gamma, counts)
+    # the sweep (grouped buckets, merged lattices, ball arithmetic) equals the per-bucket
+    # definitions of the two marginal bounds up to the radii and the 10^-40 tail charge
+    assert abs(_frac(marginal.lower) - lo) < Fraction(1, 10**25)
+    assert abs(_frac(marginal.upper) - hi) < Fraction(1, 10**25)
     return got, exact
 
 
@@ -118,12 +134,7 @@ CASES = [
 @pytest.mark.parametrize(("gamma", "counts"), CASES)
 def test_bounds_bracket_brute_force_and_match_their_definitions(gamma: Fraction,
                                                                 counts: list[int]) -> None:
-    got, _ = _check(gamma, counts)
-    lo, hi = reference_bounds(gamma, counts)
-    # the sweep (grouped buckets, merged lattices, ball arithmetic) equals the per-bucket
-    # definitions up to the radii and the 10^-40 tail charge
-    assert abs(_frac(got.lower) - lo) < Fraction(1, 10**25)
-    assert abs(_frac(got.upper) - hi) < Fraction(1, 10**25)
+    _check(gamma, counts)
 
 
 @pytest.mark.parametrize(("gamma", "counts"), [c for c in CASES if len(c[1]) == 2])
@@ -174,12 +185,7 @@ def test_bounds_bracket_exact_value_property(b: int, n: int, gamma: Fraction,
                                              data: st.DataObject) -> None:
     cuts = sorted(data.draw(st.lists(st.integers(0, n), min_size=b - 1, max_size=b - 1)))
     counts = [hi - lo for lo, hi in zip([0, *cuts], [*cuts, n], strict=True)]
-    got, exact = _check(gamma, counts)
-    lo, hi = reference_bounds(gamma, counts)
-    assert abs(_frac(got.lower) - lo) < Fraction(1, 10**25)
-    assert abs(_frac(got.upper) - hi) < Fraction(1, 10**25)
-    if b == 2:
-        assert _frac(got.upper) - exact < Fraction(1, 10**30)
+    _check(gamma, counts)
 
 
 def test_windows_at_larger_n_against_full_sums() -> None:
@@ -197,6 +203,36 @@ def test_windows_at_larger_n_against_full_sums() -> None:
                            for k, z in enumerate(d)) / (1 - g)
         assert got.lower - mpmath.mpf(10) ** -30 <= want <= got.upper + mpmath.mpf(10) ** -30
         assert got.upper - got.lower < mpmath.mpf(10) ** -30
+
+
+def _compositions(n: int, parts: int) -> list[tuple[int, ...]]:
+    if parts == 1:
+        return [(n,)]
+    return [(k, *rest) for k in range(n + 1) for rest in _compositions(n - k, parts - 1)]
+
+
+@pytest.mark.parametrize(("gamma", "n", "b"), [(Fraction(1, 10), 60, 3), (Fraction(3, 4), 16, 5)])
+def test_point_mass_exact_at_larger_n(gamma: Fraction, n: int, b: int) -> None:
+    """Every user in one bucket: the counts are Multinomial(n; p1, p0, ..., p0); the expectation
+    by enumerating count vectors (exact Fractions). At n = 60 the binomial windows cut atoms
+    below 10^-60."""
+    p1, p0 = 1 - gamma + gamma / b, gamma / b
+    counts = [n] + [0] * (b - 1)
+    fact = [1]
+    for k in range(1, n + 1):
+        fact.append(fact[-1] * k)
+    exact = Fraction(0)
+    for y in _compositions(n, b):
+        pr = Fraction(fact[n]) * p1 ** y[0] / fact[y[0]]
+        for k in y[1:]:
+            pr *= p0**k / fact[k]
+        exact += pr * max(abs(e) for e in _errors(gamma, counts, y))
+    got = bary_rr_expected_linf(gamma, b, n, counts)
+    assert _frac(got.lower) <= exact <= _frac(got.upper)
+    assert _frac(got.upper) - _frac(got.lower) < Fraction(1, 10**28)
+    marginal = bary_rr_expected_linf(gamma, b, n, counts, point_mass_exact=False)
+    assert _frac(marginal.lower) < exact - Fraction(1, 10**6)   # the refinement matters here
+    assert _frac(marginal.upper) > exact + Fraction(1, 10**6)
 
 
 def test_zero_blanket_and_bad_input() -> None:
@@ -219,7 +255,7 @@ def test_round_outward() -> None:
 
 
 def test_error_growth_reports_the_interval() -> None:
-    rows = error_growth(mpmath.mpf(1), mpmath.mpf("1e-6"), 300, [2, 16], ["uniform", "point"])
+    rows = error_growth(mpmath.mpf(1), mpmath.mpf("1e-6"), 200, [2, 16], ["uniform", "point"])
     by = {(r.buckets, r.distribution): r for r in rows}
     for r in rows:
         assert 0 < r.linf["bary_rr_lower"] <= r.linf["bary_rr"]
@@ -229,4 +265,4 @@ def test_error_growth_reports_the_interval() -> None:
     # with more buckets the blanket grows and so does the largest error
     assert by[(16, "uniform")].linf["bary_rr_lower"] > two["bary_rr"]
     assert by[(16, "point")].linf["bary_rr_lower"] > by[(16, "uniform")].linf["bary_rr_lower"]
-    assert synthetic_counts("point", 300, 16)[0] == 300
+    assert synthetic_counts("point", 200, 16)[0] == 200

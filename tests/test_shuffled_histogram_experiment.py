@@ -44,7 +44,7 @@ def test_expected_linf_by_brute_force_for_two_buckets() -> None:
 
 
 def test_error_growth_with_b() -> None:
-    rows = error_growth(mpmath.mpf(1), mpmath.mpf("1e-6"), 10_000, [2, 128])
+    rows = error_growth(mpmath.mpf(1), mpmath.mpf("1e-6"), 3_000, [2, 128])
     by = {(r.buckets, r.distribution): r for r in rows}
     assert Counter(r.buckets for r in rows) == {2: 3, 128: 3}
     lo, hi = by[(2, "uniform")], by[(128, "uniform")]

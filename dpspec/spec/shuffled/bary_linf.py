@@ -67,6 +67,8 @@ PREC = 192
 TAIL = Fraction(1, 10**40)
 #: binomial atoms below this are left out (their mass is carried as an unlocated ball)
 ATOM_FLOOR = Fraction(1, 10**60)
+#: the point mass's exact box probability is computed where the two bounds differ by more
+EXACT_GAP = Fraction(1, 10**30)
 
 
 @dataclass(frozen=True)
@@ -188,10 +190,82 @@ def _deviations(mu_scaled: int, scale: int, lo: int, hi: int,
             above += 1
 
 
-def bary_rr_expected_linf(gamma: Fraction, buckets: int, n: int,
-                          true_counts: Sequence[int]) -> LinfBounds:
+class _PointMass:
+    """Exact ``P(all |Y_j - mu_j| <= r)`` when every user holds bucket 0 (the counts are then
+    multinomial): given ``Y_0 = y0`` the other ``B - 1`` counts are ``Multinomial(n - y0,
+    uniform)``, so ``P(box) = sum_{y0 in I_0} P(Y_0 = y0) Q(n - y0)`` with
+    ``Q(m) = P(Multinomial(m, uniform over B - 1) in I_1^(B-1))``. By Poissonization
+    ``Q(m) = [w^m] E(w)^(B-1) / Poi(Lambda; m)``, ``E(w) = sum_{y in I_1} Poi(lambda; y) w^y``,
+    ``Lambda = (B - 1) lambda``, for any ``lambda > 0`` (``lambda = mu_1``, so the coefficients
+    needed are near the top of ``E^(B-1)``). The power is taken by repeated squaring, truncated
+    above the largest degree needed (exact: the exponents are non-negative) and with coefficients
+    below :data:`ATOM_FLOOR` cut at both ends; everything cut is at most the mass it would have
+    contributed (each factor has total mass <= 1), so it is carried as the ball ``[0, cut]`` on
+    every coefficient."""
+
+    def __init__(self, buckets: int, lam: Fraction, m_lo: int, m_hi: int) -> None:
+        from flint import arb
+
+        self.buckets = buckets
+        self.lam = _ball(lam)
+        self.m_lo, self.m_hi = m_lo, m_hi
+        big = (buckets - 1) * self.lam
+        # Poi(Lambda; m) for the degrees needed
+        self.poi = [(-big + m * big.log() - arb(m + 1).lgamma()).exp()
+                    for m in range(m_lo, m_hi + 1)]
+
+    def q_table(self, lo1: int, hi1: int) -> list[Any]:
+        """Enclosures of ``Q(m)``, ``m = m_lo .. m_hi``, for ``I_1 = [lo1, hi1]``."""
+        from flint import arb, arb_poly
+
+        floor = _ball(ATOM_FLOOR)
+        cut = arb(0)
+
+        def trim(off: int, coeffs: list[Any]) -> tuple[int, list[Any]]:
+            nonlocal cut
+            coeffs = coeffs[: max(0, self.m_hi - off + 1)]
+            a, b = 0, len(coeffs)
+            while a < b and coeffs[a] < floor:
+                cut += coeffs[a].upper()
+                a += 1
+            while b > a and coeffs[b - 1] < floor:
+                cut += coeffs[b - 1].upper()
+                b -= 1
+            return off + a, coeffs[a:b]
+
+        def mul(x: tuple[int, list[Any]], y: tuple[int, list[Any]]) -> tuple[int, list[Any]]:
+            if not x[1] or not y[1]:
+                return x[0] + y[0], []
+            prod = arb_poly(x[1]) * arb_poly(y[1])
+            return trim(x[0] + y[0], list(prod.coeffs()))
+
+        base_coeffs = [(-self.lam).exp() * self.lam ** lo1 / arb(lo1 + 1).gamma()]
+        for y in range(lo1 + 1, hi1 + 1):
+            base_coeffs.append(base_coeffs[-1] * self.lam / y)
+        base = (lo1, base_coeffs)
+        result: tuple[int, list[Any]] = (0, [arb(1)])
+        e = self.buckets - 1
+        while e:
+            if e & 1:
+                result = mul(result, base)
+            e >>= 1
+            if e:
+                base = mul(base, base)
+        off, coeffs = result
+        slack = arb(cut / 2, cut / 2)
+        table = []
+        for i, m in enumerate(range(self.m_lo, self.m_hi + 1)):
+            c = coeffs[m - off] if 0 <= m - off < len(coeffs) else arb(0)
+            table.append((c + slack) / self.poi[i])
+        return table
+
+
+def bary_rr_expected_linf(gamma: Fraction, buckets: int, n: int, true_counts: Sequence[int],
+                          *, point_mass_exact: bool = True) -> LinfBounds:
     """Certified bounds on ``E[max_j |est_j - c_j|]`` of B-ary randomized response with blanket
-    ``gamma`` for the dataset with bucket counts ``true_counts`` (module docstring)."""
+    ``gamma`` for the dataset with bucket counts ``true_counts`` (module docstring).
+    ``point_mass_exact=False`` keeps the marginal bounds alone for the point mass too (to
+    measure their gap)."""
     from flint import arb, ctx
 
     if isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 2:
@@ -242,6 +316,15 @@ def bary_rr_expected_linf(gamma: Fraction, buckets: int, n: int,
                 prod *= cdf[side][c] ** mult[c]
             return prod
 
+        # the point mass (B > 2): exact P(box) where the two bounds are apart (class _PointMass)
+        point: _PointMass | None = None
+        if point_mass_exact and buckets > 2 and groups == [0, n]:
+            y_lo = windows[n][0]
+            point = _PointMass(buckets, mus[0], n - (y_lo + len(windows[n][1]) - 1), n - y_lo)
+        span: dict[int, list[int]] = {}               # included atoms: y in [span[0], span[1]]
+        q_table: list[Any] | None = None              # Q(m) for the current I_1 (None: stale)
+        in_box = arb(0)                               # sum_{y0 in I_0} P(Y_0 = y0) Q(n - y0)
+
         union = arb(0)                                # sum_j P(|Y_j - mu_j| > r)
         for c in groups:
             union += mult[c] * (1 - inside[c])
@@ -263,6 +346,18 @@ def bary_rr_expected_linf(gamma: Fraction, buckets: int, n: int,
                     upper = min(arb(1), union.upper())
                 lower = max(arb(0), single,
                             (1 - min(prods["up"].upper(), prods["down"].upper())).lower())
+                if point is not None and upper - lower > _ball(EXACT_GAP) \
+                        and 0 in span and n in span:
+                    if q_table is None:
+                        q_table = point.q_table(*span[0])
+                        y_lo = windows[n][0]
+                        in_box = arb(0)
+                        for y0 in range(span[n][0], span[n][1] + 1):
+                            in_box += windows[n][1][y0 - y_lo] * q_table[n - y0 - point.m_lo]
+                    lost0 = windows[n][2]
+                    exact_out = 1 - (in_box + arb(lost0 / 2, lost0 / 2))
+                    upper = min(upper, exact_out.upper())
+                    lower = max(lower, exact_out.lower())
                 total_up += (dev - prev) * upper
                 total_lo += (dev - prev) * lower
                 prev = dev
@@ -270,6 +365,15 @@ def bary_rr_expected_linf(gamma: Fraction, buckets: int, n: int,
                     break
             c = groups[g]
             q = windows[c][1][y - windows[c][0]]
+            if c in span:
+                span[c] = [min(span[c][0], y), max(span[c][1], y)]
+            else:
+                span[c] = [y, y]
+            if point is not None:
+                if c == 0:
+                    q_table = None
+                elif q_table is not None:
+                    in_box += q * q_table[n - y - point.m_lo]
             union -= mult[c] * q
             inside[c] += q
             for side, hit in (("up", y * scale >= mu_scaled[c]),
