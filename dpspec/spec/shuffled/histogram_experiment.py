@@ -30,9 +30,12 @@ buckets, binomial laws that depend on the bucket's count) from the exact PMFs,
 B-ary RR, whose bucket counts are dependent (they sum to n, and are a sum of one-hot vectors with
 user-dependent laws, multinomial only for the point mass), a certified interval
 :func:`dpspec.spec.shuffled.bary_linf.bary_rr_expected_linf`: ``expectedLinf`` gives its upper end
-as ``bary_rr`` (the union bound over the exact binomial marginals, like the other entries an upper
-bound) and its lower end as ``bary_rr_lower`` (negative association of the counts), both rounded
-outwards to 8 digits; for B = 2 the two coincide (the two errors are opposite).
+as ``bary_rr`` (like the other entries an upper bound) and its lower end as ``bary_rr_lower``,
+both rounded outwards to 8 digits. The ends come from the exact binomial marginals (union bound
+above, negative association of the counts below); they coincide (the exact value) for B = 2
+(the two errors are opposite) and for the point mass (multinomial counts, computed exactly where
+the bounds differ); for uniform and Zipf data with B >= 8 the interval stays open (4.6% to 38%
+wide at n = 10^4).
 """
 
 from __future__ import annotations
