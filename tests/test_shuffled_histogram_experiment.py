@@ -44,13 +44,17 @@ def test_expected_linf_by_brute_force_for_two_buckets() -> None:
 
 
 def test_error_growth_with_b() -> None:
-    rows = error_growth(mpmath.mpf(1), mpmath.mpf("1e-6"), 10_000, [2, 128])
+    rows = error_growth(mpmath.mpf(1), mpmath.mpf("1e-6"), 3_000, [2, 128])
     by = {(r.buckets, r.distribution): r for r in rows}
     assert Counter(r.buckets for r in rows) == {2: 3, 128: 3}
     lo, hi = by[(2, "uniform")], by[(128, "uniform")]
     assert hi.rmse["bary_rr"] > lo.rmse["bary_rr"]           # B-ary RR degrades with B
     assert hi.rmse["correlated"] == lo.rmse["correlated"]     # per-bucket error is B-free
     assert hi.linf["correlated"] > lo.linf["correlated"]      # but the maximum grows ~ log B
+    # B-ary RR's certified interval: exact at B = 2, above the correlated mechanism's maximum
+    assert lo.linf["bary_rr"] - lo.linf["bary_rr_lower"] < mpmath.mpf("1e-6")
+    assert hi.linf["bary_rr_lower"] > hi.linf["correlated"]
+    assert hi.linf["bary_rr_lower"] > lo.linf["bary_rr"]
     assert by[(128, "point")].rmse["bary_rr_worst_bucket"] > hi.rmse["bary_rr_worst_bucket"]
     # sec. 5.2: RAPPOR (one message, generic clone bound) is worse than B-ary RR; Fragmented
     # RAPPOR (per-count analysis) is between the correlated mechanism and B-ary RR

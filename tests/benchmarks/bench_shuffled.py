@@ -5,7 +5,9 @@ Run: .venv/bin/python tests/benchmarks/bench_shuffled.py
 Prints, for the parameters of the paper's headline setting (eps = 1, delta = 1e-6, n = 10^4):
 the time of one user's randomizer (correlated, Poisson, histogram over B = 10 buckets), of a whole
 protocol run with n users, of the analyzer, and of the parameter selection (exact design of the
-correlated mechanism, exact Poisson lambda, the full comparison table).
+correlated mechanism, exact Poisson lambda, the full comparison table); and the certified
+expected l-infinity error of B-ary randomized response for the slowest rows of the sec. 5.2
+error-growth experiment (Zipf data, and the point mass's exact refinement).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from collections.abc import Callable
 
 import mpmath
 
+from dpspec.spec.shuffled import privacy
+from dpspec.spec.shuffled.bary_linf import bary_rr_expected_linf
 from dpspec.spec.shuffled.compare import binary_comparison, correlated_design, poisson_design
 from dpspec.spec.shuffled.counting import TAG_CORRELATED, TAG_DISTRIBUTED, Messages, run_protocol
 from dpspec.spec.shuffled.histogram import TAG_HISTOGRAM, HistogramMechanism
@@ -46,6 +50,13 @@ def main() -> None:
           lambda: correlated_design(EPS, DELTA, N, "theorem"))
     timed("exact minimal Poisson lambda", lambda: poisson_design(EPS, DELTA, N, "exact"))
     timed("full binary comparison table (6 rows)", lambda: binary_comparison(EPS, DELTA, N))
+    from dpspec.spec.shuffled.histogram_experiment import synthetic_counts
+
+    for b, dist in [(128, "zipf"), (2048, "uniform"), (128, "point"), (2048, "point")]:
+        gamma, _ = privacy.bary_rr_blanket(1.0, 1e-6, N, b)
+        counts = synthetic_counts(dist, N, b)
+        timed(f"B-ary RR E[l-inf] interval, B = {b}, {dist}",
+              lambda g=gamma, b=b, c=counts: bary_rr_expected_linf(g, b, N, c))
 
     corr = correlated_design(EPS, DELTA, N, "exact").mechanism()
     pois = poisson_design(EPS, DELTA, N, "exact").mechanism()

@@ -464,6 +464,7 @@ def print_lower_bounds(eps: mpmath.mpf, n: int, as_json: bool) -> int:
 
 def print_histogram_growth(eps: mpmath.mpf, delta: mpmath.mpf, n: int, as_json: bool) -> int:
     """Sec. 5.2: error against B on the synthetic distributions (exact RMSE and l-infinity)."""
+    from dpspec.spec.shuffled.bary_linf import round_outward
     from dpspec.spec.shuffled.histogram_experiment import error_growth
 
     try:
@@ -476,11 +477,12 @@ def print_histogram_growth(eps: mpmath.mpf, delta: mpmath.mpf, n: int, as_json: 
                           "rows": [r.as_json() for r in rows]}, indent=2))
         return 0
     print(f"Histogram error vs B, eps = {_fmt(eps)}, delta = {_fmt(delta)}, n = {n} "
-          "(exact; RMSE over buckets, E[l-inf] = expected largest bucket error)")
+          "(exact; RMSE over buckets, E[l-inf] = expected largest bucket error; B-ary RR's "
+          "E[l-inf] as a certified interval)")
     print("| B | data | central RMSE | correlated RMSE | B-ary RR RMSE | B-ary RR worst bucket | "
           "RAPPOR RMSE | Fragmented RAPPOR RMSE | central E[l-inf] | correlated E[l-inf] | "
-          "RAPPOR E[l-inf] | Fragmented RAPPOR E[l-inf] |")
-    print("|---:|---|" + "---:|" * 10)
+          "B-ary RR E[l-inf] | RAPPOR E[l-inf] | Fragmented RAPPOR E[l-inf] |")
+    print("|---:|---|" + "---:|" * 11)
     for r in rows:
         m, li = r.rmse, r.linf
         print(f"| {r.buckets} | {r.distribution} | {_fmt(m['central_dlap'])} | "
@@ -488,5 +490,7 @@ def print_histogram_growth(eps: mpmath.mpf, delta: mpmath.mpf, n: int, as_json: 
               f"{_fmt(m['bary_rr_worst_bucket'])} | {_fmt(m['rappor'])} | "
               f"{_fmt(m['fragmented_rappor'])} | "
               f"{_fmt(li['central_dlap'])} | {_fmt(li['correlated'])} | "
+              f"[{_fmt(round_outward(li['bary_rr_lower'], 6, up=False))}, "
+              f"{_fmt(round_outward(li['bary_rr'], 6, up=True))}] | "
               f"{_fmt(li['rappor'])} | {_fmt(li['fragmented_rappor'])} |")
     return 0
