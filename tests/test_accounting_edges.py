@@ -23,11 +23,13 @@ from dpspec.spec.accounting import (
     subsampling,
 )
 from dpspec.spec.accounting.numeric import (
+    bisect_int,
     compact,
     grid_step_down,
     mpf,
     round_fixed,
     round_up,
+    smallest_int,
     smallest_on_grid,
     to_fraction,
 )
@@ -124,6 +126,61 @@ def test_smallest_on_grid(target: Fraction, factor: float, digits: int) -> None:
         assert mpf(got) >= t and mpf(str(grid_step_down(Decimal(got), digits))) < t
         assert len(Decimal(got).normalize().as_tuple().digits) <= digits
         assert abs(Decimal(got) - Decimal(round_up(t, digits))) <= Decimal(got).scaleb(-digits + 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=-5, max_value=10**6), st.integers(min_value=0, max_value=10**7),
+       st.one_of(st.none(), st.integers(min_value=1, max_value=10**6)))
+def test_smallest_int(lo: int, threshold: int, first: int | None) -> None:
+    probes: list[int] = []
+
+    def pred(n: int) -> bool:
+        probes.append(n)
+        return n >= threshold
+
+    if first is not None and first <= max(lo, 0):
+        with pytest.raises(ValueError, match="must exceed"):
+            smallest_int(pred, lo, first=first)
+        assert probes == []
+        return
+    assert smallest_int(pred, lo, first=first) == max(lo, threshold)
+    assert min(probes) == lo  # pred(lo) first, nothing below it
+    assert len(probes) <= 2 * max(threshold, 1).bit_length() + 4
+    # lo known to fail: it is not evaluated (the answer is the same when it does fail)
+    probes.clear()
+    if lo < threshold:
+        assert smallest_int(pred, lo, first=first, lo_fails=True) == threshold
+        assert lo not in probes
+
+
+def test_smallest_int_cap() -> None:
+    probes: list[int] = []
+
+    def pred(n: int) -> bool:
+        probes.append(n)
+        return n >= 100
+
+    assert smallest_int(pred, 1, cap=99) is None
+    assert probes == [1, 2, 4, 8, 16, 32, 64]  # no probe above the cap
+    assert smallest_int(pred, 1, cap=128) == 100
+    assert smallest_int(pred, 100, cap=1) == 100  # lo itself is always tried
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=-10**6, max_value=10**6), st.integers(min_value=2, max_value=10**6),
+       st.integers(min_value=0, max_value=10**6))
+def test_bisect_int(lo: int, width: int, offset: int) -> None:
+    hi = lo + width
+    threshold = lo + 1 + offset % width  # in (lo, hi]
+    seen: list[int] = []
+
+    def pred(n: int) -> bool:
+        seen.append(n)
+        return n >= threshold
+
+    assert bisect_int(pred, lo, hi) == threshold
+    assert all(lo < n < hi for n in seen)  # the ends are never evaluated
+    assert bisect_int(lambda n: False, lo, hi) == hi  # hi is a sentinel: returned untested
 
 
 def test_printed_shuffle_epsilon_is_rounded_up(capsys: pytest.CaptureFixture[str]) -> None:

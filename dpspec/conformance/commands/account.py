@@ -10,13 +10,9 @@ from typing import Any
 import mpmath
 
 from dpspec.conformance.cli import CliError
+from dpspec.conformance.commands.calibrate import integer
 from dpspec.spec.accounting import pld, shuffle, shuffle_mp, subsampling
-from dpspec.spec.accounting.numeric import positive, probability, round_up, strict_int
-
-
-def integer(text: str) -> int:
-    """argparse type: a decimal integer as typed (no '_' separators, at most 30 digits)."""
-    return strict_int(text)
+from dpspec.spec.accounting.numeric import positive, probability, round_up
 
 
 def register(sub: Any) -> None:

@@ -30,6 +30,7 @@ from dpspec.conformance.vectors import (
     diff_outputs,
     envelope,
     family_schema,
+    invalid_tests,
     test_entry,
     vector_seed,
 )
@@ -61,6 +62,9 @@ TOLERANCE = Decimal("1e-12")
 _EXACT: dict[str, Any] = {"type": ["string", "number"]}  # JSON floats: rejected by the handler
 _INT: dict[str, Any] = {"type": "integer"}
 _REALS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+
+Test = tuple[str, dict[str, Any], list[str], str]
+"""A test as the generators list it: ``(comment, inputs, flags, result)``."""
 
 
 def _seed(args: dict[str, Any]) -> bytes:
@@ -448,10 +452,9 @@ def _t_floor(eps: Fraction, k: int, ubits: int) -> int:
     return int(lo >> shift)
 
 
-def decision_groups(seed: Callable[[str], str]) -> list[tuple[str, dict[str, Any],
-                                                         list[tuple[str, dict[str, Any], list[str], str]]]]:
+def decision_groups(seed: Callable[[str], str]) -> list[tuple[str, dict[str, Any], list[Test]]]:
     """The groups of mechanisms_decisions.json: (op, params, tests)."""
-    groups: list[tuple[str, dict[str, Any], list[tuple[str, dict[str, Any], list[str], str]]]] = []
+    groups: list[tuple[str, dict[str, Any], list[Test]]] = []
     mech_params: list[tuple[str, dict[str, Any], int]] = [
         ("symmetric_rappor", {"eps0": "1"}, 30), ("symmetric_rappor_textbook", {"eps0": "1"}, 30),
         ("asymmetric_rappor", {"eps": "2"}, 30), ("binary_rr", {"eps": "1/2"}, 1),
@@ -460,7 +463,7 @@ def decision_groups(seed: Callable[[str], str]) -> list[tuple[str, dict[str, Any
     ]
     for name, params, dim in mech_params:
         p = {"mechanism": name, **params}
-        tests: list[tuple[str, dict[str, Any], list[str], str]] = [
+        tests: list[Test] = [
             (f"{name}: noise of dimension {dim}", {"seed": seed(f"noise/{name}"), "dimension": dim}, [],
              "valid")]
         if name in ("binary_rr", "kary_rr"):
@@ -617,6 +620,26 @@ def _compare_reals(key: str, want: Any, got: Any) -> str | None:
     return None
 
 
+#: what the handlers raise on an input they refuse (a JSON boolean or float: TypeError)
+REJECTS: tuple[type[Exception], ...] = (ValueError, TypeError)
+
+
+def _group(tc: TestNumberer, handler: Handler, op: str, params: dict[str, Any],
+           tests: list[Test]) -> dict[str, Any]:
+    """A group of ``op``, tests in the order given: a valid one gets the reference outputs; an
+    invalid one (one flag) goes through :func:`invalid_tests`, which checks that ``handler``
+    refuses it."""
+    out: list[dict[str, Any]] = []
+    for comment, inputs, flags, result in tests:
+        if result == "valid":
+            out.append(test_entry(tc(), comment, inputs, handler({**params, **inputs}), result,
+                                  flags))
+        else:
+            [flag] = flags
+            out += invalid_tests(tc, handler, params, [(comment, inputs, flag)], rejects=REJECTS)
+    return {"op": op, "params": params, "tests": out}
+
+
 class MechanismsFamily(Family):
     name = "mechanisms"
     summary = "DP mechanisms (sec. 4 of the DP draft): RAPPOR, RR, discrete Laplace/Gaussian"
@@ -705,16 +728,11 @@ class MechanismsFamily(Family):
         def seed(label: str) -> str:
             return vector_seed("mechanisms/" + label).hex()
 
-        def group(op: str, params: dict[str, Any],
-                  tests: list[tuple[str, dict[str, Any], list[str], str]]) -> None:
-            out = []
-            for comment, inputs, flags, result in tests:
-                outputs = HANDLERS[op]({**params, **inputs}) if result == "valid" else None
-                out.append(test_entry(tc(), comment, inputs, outputs, result, flags))
-            groups.append({"op": op, "params": params, "tests": out})
+        def group(op: str, params: dict[str, Any], tests: list[Test]) -> None:
+            groups.append(_group(tc, HANDLERS[op], op, params, tests))
 
         one_hot = ["0" * i + "1" + "0" * (9 - i) for i in (0, 3, 3, 9, 5)]
-        skip_tests: list[tuple[str, dict[str, Any], list[str], str]] = []
+        skip_tests: list[Test] = []
         for eps in ["1", "5", "8", "1/3"]:
             skip_tests.append((f"64 gaps at eps = {eps}", {"seed": seed(f"skip/{eps}"),
                                "tag": "vectors/geometric_skip", "eps": eps, "count": 64}, [], "valid"))
@@ -778,13 +796,8 @@ class MechanismsFamily(Family):
 
     def _decisions_file(self, seed: Callable[[str], str]) -> VectorFile:
         tc = TestNumberer()
-        groups = []
-        for op, params, tests in decision_groups(seed):
-            out = []
-            for comment, inputs, flags, result in tests:
-                outputs = DECISION_HANDLERS[op]({**params, **inputs}) if result == "valid" else None
-                out.append(test_entry(tc(), comment, inputs, outputs, result, flags))
-            groups.append({"op": op, "params": params, "tests": out})
+        groups = [_group(tc, DECISION_HANDLERS[op], op, params, tests)
+                  for op, params, tests in decision_groups(seed)]
         doc = envelope(algorithm="DP mechanisms: decision points, noise alone, debiasing, analysis",
                        family=self.name, schema=DECISIONS_SCHEMA, header=DECISIONS_HEADER,
                        notes=DECISIONS_NOTES, groups=groups)

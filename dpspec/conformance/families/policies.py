@@ -56,6 +56,7 @@ from dpspec.conformance.vectors import (
     diff_outputs,
     envelope,
     family_schema,
+    invalid_tests,
     test_entry,
     vector_seed,
 )
@@ -399,10 +400,14 @@ class PoliciesFamily(Family):
         tc = TestNumberer()
         out_groups = []
         for op, tests in groups:
-            entries = [test_entry(tc(), comment, inputs,
-                                  ANALYSIS_HANDLERS[op](inputs) if result == "valid" else None,
-                                  result, flags)
-                       for comment, inputs, result, flags in tests]
+            handler = ANALYSIS_HANDLERS[op]
+            entries: list[dict[str, Any]] = []
+            for comment, inputs, result, flags in tests:
+                if result == "valid":
+                    entries.append(test_entry(tc(), comment, inputs, handler(inputs), result, flags))
+                else:
+                    [flag] = flags
+                    entries += invalid_tests(tc, handler, {}, [(comment, inputs, flag)])
             out_groups.append({"op": op, "params": {}, "tests": entries})
         doc = envelope(
             algorithm="Analyses of the DP policies: honest Clients over max_weight (sec. 6.1.1), "
@@ -508,8 +513,8 @@ class PoliciesFamily(Family):
              {"policy": sv, "params": sv_ok, "measurements": [[1, 1, 1], 2, [0, 0, 0]]},
              "BadMeasurement"),
         ]
-        tests = [test_entry(tc(), comment, {**valid, **change}, None, "invalid", [flag])
-                 for comment, change, flag in changes]
+        tests = invalid_tests(tc, op_run, {}, [(comment, {**valid, **change}, flag)
+                                               for comment, change, flag in changes])
         doc = envelope(
             algorithm="run_vdaf_with_dp_policy (sec. 5.1 of the DP draft): refused inputs",
             family=self.name, schema=ENVELOPE_SCHEMA_NAME,
@@ -545,8 +550,8 @@ class PoliciesFamily(Family):
             ({"length": 10, "eps0": "1", "p": 0.5}, "a float p is refused", "FloatParameter"),
             ({"length": 0, "eps0": "1", "p": "1/10"}, "length 0 is refused", "BadLength"),
         ]
-        for inputs, comment, flag in bad:
-            tests.append(test_entry(tc(), comment, inputs, None, "invalid", [flag]))
+        tests += invalid_tests(tc, op_max_weight, {}, [(comment, inputs, flag)
+                                                       for inputs, comment, flag in bad])
         doc = envelope(
             algorithm="max_weight of sec. 6.1.1 (draft-wang-ppm-differential-privacy-00)",
             family=self.name, schema=ENVELOPE_SCHEMA_NAME,

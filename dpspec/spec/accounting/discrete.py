@@ -48,6 +48,7 @@ from dpspec.spec.accounting.numeric import (
     positive,
     probability,
     round_up,
+    smallest_int,
     to_fraction,
 )
 
@@ -92,23 +93,13 @@ def _tail_sum_bound(k: int, s2: mpmath.mpf) -> mpmath.mpf:
 
 
 def _table_size(s2: mpmath.mpf, tail: mpmath.mpf) -> int:
-    """The smallest K whose neglected two-sided mass bound is below ``tail`` (binary search)."""
+    """The smallest K whose neglected two-sided mass bound is below ``tail`` (the bound decreases
+    in K; the Gaussian tail estimate is the first probe)."""
     def ok(k: int) -> bool:
         return bool(2 * _tail_sum_bound(k, s2) <= tail)
 
-    hi = max(int(mpmath.ceil(mpmath.sqrt(2 * s2 * mpmath.log(2 / tail)))), 1)
-    while not ok(hi):
-        hi *= 2
-    lo = 0
-    if ok(lo):
-        return 0
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    guess = max(int(mpmath.ceil(mpmath.sqrt(2 * s2 * mpmath.log(2 / tail)))), 1)
+    return smallest_int(ok, 0, first=guess)
 
 
 def _table(sigma: mpmath.mpf, tail: mpmath.mpf

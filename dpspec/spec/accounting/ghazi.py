@@ -37,6 +37,7 @@ from dpspec.spec.accounting.numeric import (
     positive_int,
     probability,
     round_up,
+    smallest_int,
 )
 
 
@@ -84,18 +85,8 @@ def _threshold(log_ratio: Callable[[int], mpmath.mpf], start: int, level: mpmath
     supremum ``sup``; None when no k qualifies (level >= sup)."""
     if level >= sup:
         return None
-    if log_ratio(start) > level:
-        return start
-    lo, hi = start, max(start + 1, 2 * start + 1)
-    while log_ratio(hi) <= level:
-        lo, hi = hi, 2 * hi
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if log_ratio(mid) > level:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return smallest_int(lambda k: log_ratio(k) > level, start,
+                        first=max(start + 1, 2 * start + 1))
 
 
 def _shift_delta(eps: mpmath.mpf, s: int, log_ratio: Callable[[int], mpmath.mpf],

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 from fractions import Fraction
-from typing import Any
+from typing import Any, overload
 
 import mpmath
 
@@ -322,6 +322,51 @@ def bisect_increasing(f: object, lo: mpmath.mpf, hi: mpmath.mpf, target: mpmath.
             b = mid
     return a, b
 
+
+def bisect_int(pred: Callable[[int], bool], lo: int, hi: int) -> int:
+    """The smallest integer ``n`` in ``(lo, hi]`` with ``pred(n)``, by bisection, given that
+    ``pred(lo)`` is false and ``pred(hi)`` true (neither end is evaluated: either may be a
+    sentinel outside the predicate's domain) and that ``pred`` is monotone between them (false
+    below a point, true from it on). ``hi`` is returned when ``pred`` holds nowhere inside."""
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if pred(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+@overload
+def smallest_int(pred: Callable[[int], bool], lo: int, *, first: int | None = None,
+                 cap: None = None, lo_fails: bool = False) -> int: ...
+@overload
+def smallest_int(pred: Callable[[int], bool], lo: int, *, first: int | None = None,
+                 cap: int, lo_fails: bool = False) -> int | None: ...
+def smallest_int(pred: Callable[[int], bool], lo: int, *, first: int | None = None,
+                 cap: int | None = None, lo_fails: bool = False) -> int | None:
+    """The smallest integer ``n >= lo`` with ``pred(n)``, for a ``pred`` that is monotone on
+    ``n >= lo`` (false below a point, true from it on; the answer is only defined then).
+
+    ``pred(lo)`` is evaluated first (``lo`` is the answer if it holds) unless ``lo_fails`` says
+    it is known to be false; then ``pred`` at ``first`` (default ``max(2 lo, lo + 1, 1)``; it
+    must exceed ``lo`` and 0), doubling the probe until ``pred`` holds, and :func:`bisect_int`
+    between the last failing probe and the first passing one. With a ``cap``, no probe above
+    ``cap`` is made: None is returned when ``pred`` fails at ``lo`` and at every probe up to
+    ``cap`` (the last failing probe is then the largest ``first 2^i <= cap``). Without a cap the
+    search does not end if ``pred`` never holds.
+    """
+    hi = max(2 * lo, lo + 1, 1) if first is None else first
+    if hi <= max(lo, 0):
+        raise ValueError(f"smallest_int: the first probe {hi} must exceed lo = {lo} and 0")
+    if not lo_fails and pred(lo):
+        return lo
+    while True:
+        if cap is not None and hi > cap:
+            return None
+        if pred(hi):
+            return bisect_int(pred, lo, hi)
+        lo, hi = hi, 2 * hi
 
 
 @dataclass(frozen=True)

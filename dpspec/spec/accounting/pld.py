@@ -73,6 +73,7 @@ import mpmath
 
 from dpspec.spec.accounting.numeric import (
     Real,
+    bisect_int,
     compact,
     mpf,
     positive,
@@ -463,14 +464,9 @@ class _LowerCurve:
     def delta(self, eps: Fraction) -> Fraction:
         e_up = _exp_fixed(eps, _FIX, up=True)  # >= e^eps 2^64
         threshold = e_up << (200 - _FIX)
-        lo, hi = 0, len(self.keys)  # number of leading keys above the threshold
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if self.keys[mid] > threshold:
-                lo = mid + 1
-            else:
-                hi = mid
-        num = (self.pp[lo] << (_FIX + _WEIGHT_BITS)) - e_up * self.qq[lo]
+        keys = self.keys  # non-increasing: count the leading keys above the threshold
+        lead = bisect_int(lambda i: keys[i] <= threshold, -1, len(keys))
+        num = (self.pp[lead] << (_FIX + _WEIGHT_BITS)) - e_up * self.qq[lead]
         return Fraction(max(num, 0), 1 << (self.s + _FIX + _WEIGHT_BITS))
 
 

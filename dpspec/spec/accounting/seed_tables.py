@@ -17,7 +17,7 @@ import mpmath
 
 from dpspec.spec.accounting import discrete, gaussian, shuffle, shuffle_mp, subsampling
 from dpspec.spec.accounting.definitions import rdp_curve_to_dp
-from dpspec.spec.accounting.numeric import DPS, mpf, round_fixed, round_up
+from dpspec.spec.accounting.numeric import DPS, mpf, round_fixed, round_up, smallest_int
 
 Row = dict[str, Any]
 
@@ -223,16 +223,7 @@ def mjtb_figure1(ns: tuple[int, ...] = FIG1_N, delta: float = 1e-6,
 
 def _smallest_n(eps0: float, delta: float, target: float, bound: str) -> int:
     """Smallest n with the bound's eps <= target (eps is non-increasing in n)."""
-    lo, hi = 2, 2
-    while shuffle.shuffle_epsilon(eps0, hi, delta, bound).eps > target:
-        lo, hi = hi, hi * 2
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if shuffle.shuffle_epsilon(eps0, mid, delta, bound).eps <= target:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return smallest_int(lambda n: shuffle.shuffle_epsilon(eps0, n, delta, bound).eps <= target, 2)
 
 
 def mjtb_claim() -> Row:

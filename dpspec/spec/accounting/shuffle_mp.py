@@ -72,6 +72,39 @@ class Window:
     lost: mpmath.mpf
 
 
+def _walk(m: int, j: int, top: mpmath.mpf, odds: mpmath.mpf, upward: bool,
+          cutoff: mpmath.mpf, held: int) -> tuple[list[mpmath.mpf], mpmath.mpf]:
+    """The terms of Bin(m, p) after ``top``, walking away from the mode, and a bound on the mass
+    beyond the last one kept.
+
+    The walk is written in the coordinate ``j`` of the walk's direction: ``j = k`` upward and
+    ``j = m - k`` downward (Bin(m, p) read from its top end is Bin(m, 1 - p)), so both directions
+    step by the ratio ``(m - j) / (j + 1)`` times the odds ``p / (1 - p)`` (upward) or their
+    inverse (downward) and stop at ``j = m``. It stops earlier once the next term over
+    ``1 - r``, ``r`` the ratio after it, is at most ``cutoff`` (the ratios decrease away from the
+    mode, so the rest is below a geometric series); that bound is returned. ``held`` atoms are
+    already kept on this side (the mode on the upper one); more than :data:`MAX_ATOMS` in all
+    is refused.
+    """
+    terms: list[mpmath.mpf] = []
+    cur = top
+    while j < m:
+        if upward:
+            nxt = cur * (m - j) / (j + 1) * odds
+            r_next = (m - j - 1) * odds / (j + 2)
+        else:
+            nxt = cur * (m - j) / ((j + 1) * odds)
+            r_next = (m - j - 1) / ((j + 2) * odds)
+        if r_next < 1 and nxt / (1 - r_next) <= cutoff:
+            return terms, nxt / (1 - r_next)
+        terms.append(nxt)
+        cur = nxt
+        j += 1
+        if held + len(terms) > MAX_ATOMS:
+            raise ValueError(f"Bin({m}, p) needs more than {MAX_ATOMS} atoms")
+    return terms, MP(0)
+
+
 def binom_window(m: int, p: mpmath.mpf, cutoff: mpmath.mpf) -> Window:
     """Bin(m, p) tabulated from its mode outward (ratios ``(m - k)/(k + 1) * p/(1 - p)``)."""
     if m == 0 or p == 0:
@@ -83,34 +116,9 @@ def binom_window(m: int, p: mpmath.mpf, cutoff: mpmath.mpf) -> Window:
     log_mode = (mpmath.loggamma(m + 1) - mpmath.loggamma(mode + 1) - mpmath.loggamma(m - mode + 1)
                 + mode * mpmath.log(p) + (m - mode) * mpmath.log1p(-p))
     top = mpmath.exp(log_mode)
-    up = [top]
-    lost = MP(0)
-    k = mode
-    while k < m:  # pmf(k + 1) = pmf(k) * r(k)
-        nxt = up[-1] * (m - k) / (k + 1) * odds
-        r_next = (m - k - 1) * odds / (k + 2)  # ratio after k + 1: the tail is geometric below it
-        if r_next < 1 and nxt / (1 - r_next) <= cutoff:
-            lost += nxt / (1 - r_next)
-            break
-        up.append(nxt)
-        k += 1
-        if len(up) > MAX_ATOMS:
-            raise ValueError(f"Bin({m}, p) needs more than {MAX_ATOMS} atoms")
-    down: list[mpmath.mpf] = []
-    k = mode
-    cur = top
-    while k > 0:  # pmf(k - 1) = pmf(k) * k / ((m - k + 1) odds)
-        nxt = cur * k / ((m - k + 1) * odds)
-        s_next = (k - 1) / ((m - k + 2) * odds) if k > 1 else MP(0)
-        if s_next < 1 and nxt / (1 - s_next) <= cutoff:
-            lost += nxt / (1 - s_next)
-            break
-        down.append(nxt)
-        cur = nxt
-        k -= 1
-        if len(down) > MAX_ATOMS:
-            raise ValueError(f"Bin({m}, p) needs more than {MAX_ATOMS} atoms")
-    return Window(mode - len(down), down[::-1] + up, lost)
+    up, lost_up = _walk(m, mode, top, odds, True, cutoff, 1)
+    down, lost_down = _walk(m, m - mode, top, odds, False, cutoff, 0)
+    return Window(mode - len(down), down[::-1] + [top] + up, lost_up + lost_down)
 
 
 def _rounding(x: mpmath.mpf) -> mpmath.mpf:
@@ -164,6 +172,35 @@ class FixedWindow:
     lost_fixed: int  # lost, rounded up at scale 2^bits
 
 
+def _fixed_walk(m: int, j: int, top_lo: int, top_hi: int, ratio_lo: int, ratio_hi: int,
+                bits: int, cut: int, max_atoms: int, held: int) -> tuple[list[int], list[int], int]:
+    """:func:`_walk` in fixed-point interval arithmetic at scale ``2^bits``: the enclosures
+    ``(lo, hi)`` of the terms after ``(top_lo, top_hi)`` and the bound on the rest, rounded up.
+
+    ``ratio_lo <= r 2^bits <= ratio_hi`` encloses the odds ``p / (1 - p)`` upward and their
+    inverse downward (``j = m - k``); the step from ``j`` to ``j + 1`` multiplies by
+    ``(m - j) / (j + 1) r``, and every later ratio is at most ``(m - j - 1) / (j + 2) r``.
+    """
+    terms_lo: list[int] = []
+    terms_hi: list[int] = []
+    cl, ch = top_lo, top_hi
+    while j < m:
+        # ceil(x / (d 2^bits)) <= floor(x / 2^bits) // d + 1: a division by a small integer
+        ch = ((ch * (m - j) * ratio_hi) >> bits) // (j + 1) + 1
+        cl = ((cl * (m - j) * ratio_lo) >> bits) // (j + 1)
+        num, den = (m - j - 1) * ratio_hi, (j + 2) << bits  # every later ratio is <= num/den
+        if num < den:
+            tail = _ceil_div(ch * den, den - num)
+            if tail <= cut:
+                return terms_lo, terms_hi, tail
+        terms_lo.append(cl)
+        terms_hi.append(ch)
+        j += 1
+        if held + len(terms_hi) > max_atoms:
+            raise ValueError(f"Bin({m}, p) needs more than {max_atoms} atoms")
+    return terms_lo, terms_hi, 0
+
+
 def fixed_binom_window(m: int, p: mpmath.mpf, cutoff: mpmath.mpf, bits: int,
                        max_atoms: int = MAX_ATOMS) -> FixedWindow:
     """:func:`binom_window` in fixed-point interval arithmetic: Bin(m, p) from its mode outward
@@ -184,45 +221,15 @@ def fixed_binom_window(m: int, p: mpmath.mpf, cutoff: mpmath.mpf, bits: int,
                          + (m - mode) * mpmath.log1p(-p))
         top_lo, top_hi = _fix(top, bits)
         cut = int(mpmath.floor(cutoff * MP(2) ** bits))
-    lost = 0  # at scale 2^bits, rounded up
-    up_lo, up_hi = [top_lo], [top_hi]
-    k, cl, ch = mode, top_lo, top_hi
-    while k < m:  # pmf(k + 1) = pmf(k) (m - k) / (k + 1) odds
-        # ceil(x / (d 2^bits)) <= floor(x / 2^bits) // d + 1: a division by a small integer
-        ch = ((ch * (m - k) * odds_hi) >> bits) // (k + 1) + 1
-        cl = ((cl * (m - k) * odds_lo) >> bits) // (k + 1)
-        num, den = (m - k - 1) * odds_hi, (k + 2) << bits  # every later ratio is <= num/den
-        if num < den:
-            tail = _ceil_div(ch * den, den - num)
-            if tail <= cut:
-                lost += tail
-                break
-        up_lo.append(cl)
-        up_hi.append(ch)
-        k += 1
-        if len(up_hi) > max_atoms:
-            raise ValueError(f"Bin({m}, p) needs more than {max_atoms} atoms")
-    down_lo: list[int] = []
-    down_hi: list[int] = []
-    k, cl, ch = mode, top_lo, top_hi
-    while k > 0:  # pmf(k - 1) = pmf(k) k / ((m - k + 1) odds)
-        ch = ((ch * k * inv_hi) >> bits) // (m - k + 1) + 1
-        cl = ((cl * k * inv_lo) >> bits) // (m - k + 1)
-        num, den = (k - 1) * inv_hi, (m - k + 2) << bits
-        if num < den:
-            tail = _ceil_div(ch * den, den - num)
-            if tail <= cut:
-                lost += tail
-                break
-        down_lo.append(cl)
-        down_hi.append(ch)
-        k -= 1
-        if len(down_hi) > max_atoms:
-            raise ValueError(f"Bin({m}, p) needs more than {max_atoms} atoms")
+    up_lo, up_hi, lost_up = _fixed_walk(m, mode, top_lo, top_hi, odds_lo, odds_hi, bits, cut,
+                                        max_atoms, 1)
+    down_lo, down_hi, lost_down = _fixed_walk(m, m - mode, top_lo, top_hi, inv_lo, inv_hi, bits,
+                                              cut, max_atoms, 0)
+    lost = lost_up + lost_down  # at scale 2^bits, rounded up
     with mpmath.workdps(WPS):
         lost_mp = _from_fixed_up(lost, bits)
-    return FixedWindow(mode - len(down_hi), down_lo[::-1] + up_lo, down_hi[::-1] + up_hi, bits,
-                       lost_mp, lost)
+    return FixedWindow(mode - len(down_hi), down_lo[::-1] + [top_lo] + up_lo,
+                       down_hi[::-1] + [top_hi] + up_hi, bits, lost_mp, lost)
 
 
 def fixed_bits(cutoff: mpmath.mpf, atoms: int) -> int:

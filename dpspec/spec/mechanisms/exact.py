@@ -25,6 +25,7 @@ from typing import Any
 
 import mpmath
 
+from dpspec.spec.accounting.numeric import smallest_int
 from dpspec.spec.rational import format_rational, parse_rational
 from dpspec.spec.samplers.lazy import exp_neg_bounds
 from dpspec.spec.tape import RandomTape
@@ -150,17 +151,10 @@ class GeometricSkip:
             neg_hi.append((neg_hi[-1] * q_hi) >> w)
         if -neg_hi[-1] < a:
             return bisect.bisect_right(neg_hi, -a)
-        # Beyond the table: exponential then binary search with enclosures by powers.
-        lo_i, hi_i = len(neg_hi) - 1, 2 * len(neg_hi)
-        while self._bounds(hi_i)[1] >= a:
-            lo_i, hi_i = hi_i, 2 * hi_i
-        while hi_i - lo_i > 1:
-            mid = (lo_i + hi_i) // 2
-            if self._bounds(mid)[1] < a:
-                hi_i = mid
-            else:
-                lo_i = mid
-        return hi_i
+        # Beyond the table (its last entry is not below a): exponential then binary search with
+        # enclosures by powers.
+        return smallest_int(lambda i: self._bounds(i)[1] < a, len(neg_hi) - 1,
+                            first=2 * len(neg_hi), lo_fails=True)
 
     def sample(self, tape: RandomTape) -> int:
         """One sample; reads 64-bit chunks from ``tape`` as the class docstring specifies."""

@@ -60,7 +60,7 @@ from typing import Any
 import mpmath
 
 from dpspec.spec.accounting import composition, gaussian, subsampling
-from dpspec.spec.accounting.numeric import DPS, round_up
+from dpspec.spec.accounting.numeric import DPS, round_up, smallest_int
 from dpspec.spec.sa2.privacy import at_dps
 
 #: every public function computes at DPS digits, whatever the caller's global mp.dps
@@ -306,28 +306,23 @@ class Gain:
     runs_secret: int | None
 
 
+#: the largest number of runs :func:`_max_runs` probes
+_RUNS_CAP = 10**12
+
+
 def _max_runs(steps: int, eps: mpmath.mpf, delta: mpmath.mpf, slack: Fraction,
               budget: Fraction, budget_delta: Fraction) -> int:
     """The largest M such that advanced composition over ``M * steps`` steps stays within
-    ``(budget, budget_delta)`` (0 if not even one run fits); bisection, both sides monotone."""
+    ``(budget, budget_delta)`` (0 if not even one run fits); doubling then bisection, both sides
+    monotone. Counts are probed up to :data:`_RUNS_CAP` only."""
     def fits(runs: int) -> bool:
         e, d = composition.advanced_composition(eps, delta, runs * steps, _frac_str(slack))
         return bool(e <= _mpf(budget) and d <= _mpf(budget_delta))
 
-    if not fits(1):
-        return 0
-    lo, hi = 1, 2
-    while fits(hi):
-        lo, hi = hi, hi * 2
-        if hi > 10**12:  # pragma: no cover
-            return lo
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if fits(mid):
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    first_misfit = smallest_int(lambda runs: not fits(runs), 1, cap=_RUNS_CAP)
+    if first_misfit is None:  # pragma: no cover - every power of two up to the cap fits
+        return 1 << (_RUNS_CAP.bit_length() - 1)  # the largest one, a lower bound on M
+    return first_misfit - 1
 
 
 @_precise

@@ -145,6 +145,17 @@ def _encode_tail(headers: Fields, content: bytes, trailers: Fields) -> bytes:
     return b"".join(parts)
 
 
+def _decode_tail(r: _Reader, what: str) -> tuple[Fields, bytes, Fields]:
+    """The inverse of :func:`_encode_tail`: header fields, content, trailer fields, then only
+    zero padding (RFC 9292 sec. 3.8)."""
+    headers = _decode_fields(r)
+    content = b"" if r.done() else r.prefixed()
+    trailers = _decode_fields(r)
+    if not r.done() and any(r.take(len(r.data) - r.pos)):
+        raise OhttpError(f"trailing bytes after the {what} (only zero padding is allowed)")
+    return headers, content, trailers
+
+
 @dataclass(frozen=True)
 class BhttpRequest:
     method: bytes
@@ -166,12 +177,7 @@ class BhttpRequest:
         if r.varint() != 0:
             raise OhttpError("not a known-length request (framing indicator 0)")
         method, scheme, authority, path = r.prefixed(), r.prefixed(), r.prefixed(), r.prefixed()
-        headers = _decode_fields(r)
-        content = b"" if r.done() else r.prefixed()
-        trailers = _decode_fields(r)
-        if not r.done() and any(r.take(len(r.data) - r.pos)):
-            raise OhttpError("trailing bytes after the request (only zero padding is allowed)")
-        return BhttpRequest(method, scheme, authority, path, headers, content, trailers)
+        return BhttpRequest(method, scheme, authority, path, *_decode_tail(r, "request"))
 
 
 @dataclass(frozen=True)
@@ -195,12 +201,7 @@ class BhttpResponse:
         status = r.varint()
         if not 200 <= status <= 599:  # informational (1xx) responses are not used here
             raise OhttpError(f"unexpected status {status}")
-        headers = _decode_fields(r)
-        content = b"" if r.done() else r.prefixed()
-        trailers = _decode_fields(r)
-        if not r.done() and any(r.take(len(r.data) - r.pos)):
-            raise OhttpError("trailing bytes after the response (only zero padding is allowed)")
-        return BhttpResponse(status, headers, content, trailers)
+        return BhttpResponse(status, *_decode_tail(r, "response"))
 
 
 # -- key configuration (RFC 9458 sec. 3.1) --------------------------------------------------------

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 import mpmath
 
 from dpspec.spec.accounting import composition, gaussian, subsampling
-from dpspec.spec.accounting.numeric import compact, round_up, to_fraction
+from dpspec.spec.accounting.numeric import bisect_int, compact, round_up, to_fraction
 from dpspec.spec.lazy import lazy_module
 from dpspec.spec.sa2.ideal import Sa2Error, check_cohort_size, exact, parse_rate
 
@@ -352,14 +352,7 @@ def dummy_count_delta(eps: Fraction | mpmath.mpf, rate: Fraction, others: int) -
 
         def first(pred: Callable[[int], bool]) -> int:
             """Smallest x in [0, n] with pred (pred monotone False..True); n + 1 if none."""
-            lo, hi = 0, n + 1
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if pred(mid):
-                    hi = mid
-                else:
-                    lo = mid + 1
-            return lo
+            return bisect_int(pred, -1, n + 1)
 
         t = first(lambda x: ratio(x) < 1 / ee)
         d_pq = (1 - ee * qq) * sf(t) - ee * (1 - qq) * sf(t + 1)
@@ -383,14 +376,9 @@ def dummy_rate_for(eps: Fraction, delta: Fraction, others: int, denominator: int
     """The smallest ``q' = j / denominator`` with ``dummy_count_delta(eps, q', others) <= delta``
     (bisection over ``j``; delta is non-increasing in ``q'`` on the range searched)."""
     target = _mp(parse_rate(delta, "delta"))
-    lo, hi = 0, denominator  # delta(q' = 1) = 0
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if dummy_count_delta(eps, Fraction(mid, denominator), others) <= target:
-            hi = mid
-        else:
-            lo = mid
-    return Fraction(hi, denominator)
+    j = bisect_int(lambda j: dummy_count_delta(eps, Fraction(j, denominator), others) <= target,
+                   0, denominator)  # delta(q' = 1) = 0; q' = 0 is not tried
+    return Fraction(j, denominator)
 
 
 
@@ -440,11 +428,6 @@ def dummy_margin(rate: Fraction, population: int, tail: Fraction) -> tuple[int, 
     At most ``population`` devices can send a dummy, so the number of dummies ``D`` is dominated
     by ``Bin(population, q')``: with probability at least ``1 - tail``, ``D <= d``.
     """
-    lo, hi = -1, population  # tail(hi) = 0
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if binomial_sf(population, rate, mid + 1) <= _mp(tail):
-            hi = mid
-        else:
-            lo = mid
-    return hi, binomial_sf(population, rate, hi + 1)
+    d = bisect_int(lambda d: binomial_sf(population, rate, d + 1) <= _mp(tail),
+                   -1, population)  # tail(population) = 0
+    return d, binomial_sf(population, rate, d + 1)
