@@ -23,12 +23,13 @@ from dpspec.spec.samplers.lazy import (
     Oracle,
     bernoulli_bounded,
     bernoulli_ratio,
-    exp_neg_bounds,
+    exp_neg_fixed,
 )
 from dpspec.spec.samplers.params import (
     CostTooLargeError,
     SamplerParameterError,
     count,
+    min_rate,
     probability,
     rational_in,
 )
@@ -39,6 +40,10 @@ MAX_MEAN = 10**6
 #: negative_binomial's compound steps (used when the mode envelope is not: r < 1 or a mean above
 #: 256 r) cost O(mean) Poisson points; refuse means beyond this there (about a second).
 MAX_COMPOUND_MEAN = 10**4
+#: negative_binomial's compound steps draw, for each of about lambda points, a geometric(1 - p)
+#: of m + 1 coins (m = floor(log2(1 / (1 - p)))) and a keep coin: refuse lambda (m + 2) beyond
+#: this (the cap of MAX_COMPOUND_MEAN at its largest size, p = 20000/20001, m = 14).
+MAX_COMPOUND_WORK = 16 * 10**4
 #: binomial and binomial_rr draw about n min(p, 1 - p) geometrics; refuse more than this.
 MAX_BINOMIAL_WORK = 10**6
 #: binomial_rr uses the dyadic split when eps exceeds this (whatever n p): the gaps' geometric
@@ -47,6 +52,11 @@ MAX_BINOMIAL_WORK = 10**6
 RR_SPLIT_EPS = 64
 #: binomial_textbook draws n Bernoulli trials; refuse n beyond this.
 MAX_TEXTBOOK_TRIALS = 10**6
+
+
+def _halving_digits(p: Fraction) -> int:
+    """m of the halving geometric(p): the largest m >= 0 with 2^m p <= 1 (p in (0, 1])."""
+    return (p.denominator // p.numerator).bit_length() - 1
 
 
 def _binomial_by_gaps(tape: RandomTape, n: int, machine: _HalvingGeometric) -> int:
@@ -229,6 +239,7 @@ def binomial(tape: RandomTape, n: object, p: object) -> int:
     """
     k = count(n, "n")
     q = probability(p, "p")
+    min_rate("binomial", "p", min(q, 1 - q), "min(p, 1 - p)")
     if k * min(q, 1 - q) > MAX_BINOMIAL_WORK:
         raise CostTooLargeError(f"binomial: n min(p, 1 - p) = {format_rational(k * min(q, 1 - q))}"
                                 f" exceeds {MAX_BINOMIAL_WORK} (cost)")
@@ -253,7 +264,7 @@ def _rr_machine(eps: Fraction) -> _HalvingGeometric:
     """Geometric with success probability p = 1/(1 + exp(eps)), eps > 0 (ratio 1 - p)."""
 
     def y_bounds(w: int) -> tuple[int, int]:
-        return exp_neg_bounds(eps, w)
+        return exp_neg_fixed(eps, w)
 
     def q_bounds(w: int) -> tuple[int, int]:
         # q = 1 - p = 1 / (1 + y), y = exp(-eps); decreasing in y.
@@ -304,6 +315,7 @@ def binomial_rr(tape: RandomTape, n: object, eps: object) -> int:
     """
     k = count(n, "n")
     e = rational_in(eps, "eps", low=0)
+    min_rate("binomial_rr", "eps", e)
     if e == 0:
         if k > 2 * MAX_BINOMIAL_WORK:
             raise CostTooLargeError(f"binomial_rr: n / 2 exceeds {MAX_BINOMIAL_WORK} (cost)")
@@ -367,7 +379,7 @@ def _rr_p(eps: Fraction) -> Oracle:
     """Bounds of p = 1/(1 + exp(eps)) = y/(1 + y), y = exp(-eps) (increasing in y)."""
     def bounds(p: int) -> tuple[int, int]:
         w = p + 4
-        lo, hi = exp_neg_bounds(eps, w)
+        lo, hi = exp_neg_fixed(eps, w)
         one = 1 << w
         return (lo << p) // (one + lo), -((-(hi << p)) // (one + hi))
     return _memo(bounds)
@@ -484,6 +496,7 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
     """
     rr = rational_in(r, "r", low=0, low_open=True)
     q = rational_in(p, "p", low=0, high=1, high_open=True)
+    min_rate("negative_binomial", "p", 1 - q, "1 - p")
     if q == 0:
         return 0
     lam = rr * q / (1 - q)
@@ -495,6 +508,10 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
         raise CostTooLargeError(
             f"negative_binomial: the compound steps (r < 1 or r p / (1 - p) > 256 r) are refused"
             f" for means above {MAX_COMPOUND_MEAN} (cost)")
+    if not envelope and lam * (_halving_digits(1 - q) + 2) > MAX_COMPOUND_WORK:
+        raise CostTooLargeError(
+            f"negative_binomial: the compound steps' work r p / (1 - p) (m + 2), m ="
+            f" floor(log2(1 / (1 - p))), exceeds {MAX_COMPOUND_WORK} (cost)")
     if envelope:
         var = lam / (1 - q)
         return _mode_envelope(tape, lambda k: (k + rr) * q / (k + 1),
@@ -565,7 +582,7 @@ def _nb_exp_mean(r: Fraction, gamma: Fraction) -> Oracle:
             return got
         w = p + extra
         while True:
-            ylo, yhi = exp_neg_bounds(gamma, w)
+            ylo, yhi = exp_neg_fixed(gamma, w)
             one = 1 << w
             if yhi < one:
                 break
@@ -620,6 +637,7 @@ def negative_binomial_exp(tape: RandomTape, r: object, gamma: object) -> int:
     """
     rr = rational_in(r, "r", low=0, low_open=True)
     g = rational_in(gamma, "gamma", low=0, low_open=True)
+    min_rate("negative_binomial_exp", "gamma", g)
     lam = _nb_exp_mean(rr, g)
     if _exceeds(lam, Fraction(MAX_MEAN)):
         raise SamplerParameterError(
@@ -644,12 +662,12 @@ def _nb_exp_split_plan(r: Fraction, gamma: Fraction) -> tuple[Fraction, _Halving
     lam = _floor_irrational(_nb_exp_mean(r, gamma))
     big = -((-r.numerator) // r.denominator) + lam + 1
     k = 2 * big.bit_length() + 2
-    c = _floor_irrational(lambda w: exp_neg_bounds(gamma, w + k)) + 1
+    c = _floor_irrational(lambda w: exp_neg_fixed(gamma, w + k)) + 1
 
     def s(p: int) -> tuple[int, int]:
         # s = (p0 - p) / (p0 (1 - p)) = 2^k (2^w p0 - 2^w p) / (c (2^w - 2^w p))
         w = p + 2 * k + 64
-        ylo, yhi = exp_neg_bounds(gamma, w)
+        ylo, yhi = exp_neg_fixed(gamma, w)
         one, big_c = 1 << w, c << (w - k)
         lo = (max(big_c - yhi, 0) << (p + k)) // (c * (one - ylo))
         hi = -((-((big_c - ylo) << (p + k))) // (c * (one - yhi)))
@@ -693,8 +711,8 @@ def _nb_block_mass(r: Fraction, gamma: Fraction, i: int, tail: bool) -> Oracle:
 
     def bounds(p: int) -> tuple[int, int]:
         w = p + extra
-        ylo, yhi = exp_neg_bounds(gamma, w)
-        zlo, zhi = exp_neg_bounds(gamma * (1 << i), w)
+        ylo, yhi = exp_neg_fixed(gamma, w)
+        zlo, zhi = exp_neg_fixed(gamma * (1 << i), w)
         one = 1 << w
         if tail:
             num_lo, num_hi = zlo << w, zhi << w

@@ -37,7 +37,15 @@ from __future__ import annotations
 from functools import lru_cache
 
 from dpspec.spec.samplers.core import MAX_DIMENSION, _bern_exp, _bern_rr, _dgauss, _dlap
-from dpspec.spec.samplers.params import SamplerParameterError, count, rational_in
+from dpspec.spec.samplers.params import (
+    MAX_GAUSSIAN_VARIANCE,
+    MAX_LAPLACE_SCALE,
+    SamplerParameterError,
+    count,
+    max_scale,
+    min_rate,
+    rational_in,
+)
 from dpspec.spec.tape import RandomTape
 
 
@@ -92,6 +100,7 @@ def geometric_exp(tape: RandomTape, gamma: object) -> int:
     3. Return sum_j d_j 2^j + 2^m V.
     """
     g = rational_in(gamma, "gamma", low=0, low_open=True)
+    min_rate("rational.geometric_exp", "gamma", g)
     return _geometric_exp(tape, g.numerator, g.denominator)
 
 
@@ -103,6 +112,7 @@ def discrete_laplace(tape: RandomTape, t: object) -> int:
     continue; return Y if B = 0 else -Y }.
     """
     q = rational_in(t, "t", low=0, low_open=True)
+    max_scale("rational.discrete_laplace", "t", q, MAX_LAPLACE_SCALE, "2^256")
     return _dlap(tape, q.numerator, q.denominator, _geometric_exp)
 
 
@@ -114,6 +124,7 @@ def discrete_gaussian(tape: RandomTape, sigma2: object) -> int:
     (2 sigma^2) written over integers).
     """
     s2 = rational_in(sigma2, "sigma2", low=0, low_open=True)
+    max_scale("rational.discrete_gaussian", "sigma2", s2, MAX_GAUSSIAN_VARIANCE, "2^512")
     return _dgauss(tape, s2.numerator, s2.denominator, _geometric_exp)
 
 
@@ -123,4 +134,5 @@ def discrete_gaussian_vector(tape: RandomTape, sigma2: object, dim: object) -> l
     k = count(dim, "dim", maximum=MAX_DIMENSION)
     if k == 0:
         raise SamplerParameterError("dim must be >= 1, got 0")
+    max_scale("rational.discrete_gaussian_vector", "sigma2", s2, MAX_GAUSSIAN_VARIANCE, "2^512")
     return [_dgauss(tape, s2.numerator, s2.denominator, _geometric_exp) for _ in range(k)]
