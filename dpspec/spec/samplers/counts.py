@@ -41,9 +41,13 @@ MAX_MEAN = 10**6
 #: 256 r) cost O(mean) Poisson points; refuse means beyond this there (about a second).
 MAX_COMPOUND_MEAN = 10**4
 #: negative_binomial's compound steps draw, for each of about lambda points, a geometric(1 - p)
-#: of m + 1 coins (m = floor(log2(1 / (1 - p)))) and a keep coin: refuse lambda (m + 2) beyond
-#: this (the cap of MAX_COMPOUND_MEAN at its largest size, p = 20000/20001, m = 14).
-MAX_COMPOUND_WORK = 16 * 10**4
+#: of m + 1 coins (m = floor(log2(1 / (1 - p)))) and a keep coin, and a digit near 1/2 is
+#: evaluated to about m bits: refuse lambda (m + 2)^2 beyond this (the value at the cap of
+#: MAX_COMPOUND_MEAN's vector, mean 10^4 with p = 20000/20001, m = 14).
+MAX_COMPOUND_WORK = 256 * 10**4
+#: binomial_rr's dyadic split draws Binomial(n, p0) with p0 >= 2^-k, k = bitlen(n) + 1: the
+#: geometric of its gaps has up to k digits; refuse n >= 2^255 (so that k <= 256, the scale cap).
+MAX_RR_TRIALS_BITS = 255
 #: binomial and binomial_rr draw about n min(p, 1 - p) geometrics; refuse more than this.
 MAX_BINOMIAL_WORK = 10**6
 #: binomial_rr uses the dyadic split when eps exceeds this (whatever n p): the gaps' geometric
@@ -176,8 +180,14 @@ def _product_bounds(xs: list[int], powers: list[tuple[int, int]], w: int) -> Bou
     """Bounds of prod(xs) prod(b^e for (b, e) in powers), at most w bits (exact if it fits)."""
     acc: Bounds = (1, 1, 0)
     for start in range(0, len(xs), _CHUNK):
-        chunk = prod(xs[start:start + _CHUNK])
-        acc = _mul_bounds(acc, (chunk, chunk, 0), w)
+        part = xs[start:start + _CHUNK]
+        if part[0].bit_length() + part[-1].bit_length() > w:
+            # large factors (a parameter with a long numerator): truncate after each one
+            for x in part:
+                acc = _mul_bounds(acc, (x, x, 0), w)
+        else:
+            chunk = prod(part)
+            acc = _mul_bounds(acc, (chunk, chunk, 0), w)
     for base, exponent in powers:
         square: Bounds = (base, base, 0)
         while exponent:
@@ -218,9 +228,15 @@ def _binomial(tape: RandomTape, n: int, p: Fraction) -> int:
         return n - _binomial(tape, n, 1 - p)
     if n * p > ENVELOPE_THRESHOLD:
         ratio = p / (1 - p)
+        u, v = ratio.numerator, ratio.denominator
+
+        def terms(lo: int, hi: int) -> Ratio:
+            return Ratio([n - i for i in range(lo, hi)], list(range(lo + 1, hi + 1)),
+                         [(u, hi - lo)], [(v, hi - lo)])
+
         return _mode_envelope(tape, lambda k: (n - k) * ratio / (k + 1),
                               ((n + 1) * p).__floor__(), isqrt((n * p * (1 - p)).__floor__()) + 1,
-                              n)
+                              n, terms)
     return _binomial_by_gaps(tape, n, _geometric_machine(p))
 
 
@@ -316,6 +332,8 @@ def binomial_rr(tape: RandomTape, n: object, eps: object) -> int:
     k = count(n, "n")
     e = rational_in(eps, "eps", low=0)
     min_rate("binomial_rr", "eps", e)
+    if k.bit_length() > MAX_RR_TRIALS_BITS:
+        raise CostTooLargeError(f"binomial_rr: n must be < 2^{MAX_RR_TRIALS_BITS} (cost)")
     if e == 0:
         if k > 2 * MAX_BINOMIAL_WORK:
             raise CostTooLargeError(f"binomial_rr: n / 2 exceeds {MAX_BINOMIAL_WORK} (cost)")
@@ -420,7 +438,12 @@ def _poisson(tape: RandomTape, lam: Fraction) -> int:
         return 0
     if lam > ENVELOPE_THRESHOLD:
         mode = lam.__floor__()
-        return _mode_envelope(tape, lambda k: lam / (k + 1), mode, isqrt(mode) + 1, None)
+        u, v = lam.numerator, lam.denominator
+
+        def terms(lo: int, hi: int) -> Ratio:
+            return Ratio([], list(range(lo + 1, hi + 1)), [(u, hi - lo)], [(v, hi - lo)])
+
+        return _mode_envelope(tape, lambda k: lam / (k + 1), mode, isqrt(mode) + 1, None, terms)
     pieces = -((-2 * lam.numerator) // lam.denominator)  # ceil(2 lambda)
     mu = lam / pieces
     machine = _geometric_machine(1 - mu)
@@ -508,15 +531,21 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
         raise CostTooLargeError(
             f"negative_binomial: the compound steps (r < 1 or r p / (1 - p) > 256 r) are refused"
             f" for means above {MAX_COMPOUND_MEAN} (cost)")
-    if not envelope and lam * (_halving_digits(1 - q) + 2) > MAX_COMPOUND_WORK:
+    if not envelope and lam * (_halving_digits(1 - q) + 2) ** 2 > MAX_COMPOUND_WORK:
         raise CostTooLargeError(
-            f"negative_binomial: the compound steps' work r p / (1 - p) (m + 2), m ="
+            f"negative_binomial: the compound steps' work r p / (1 - p) (m + 2)^2, m ="
             f" floor(log2(1 / (1 - p))), exceeds {MAX_COMPOUND_WORK} (cost)")
     if envelope:
         var = lam / (1 - q)
+        a, b, c, e = rr.numerator, rr.denominator, q.numerator, q.denominator
+
+        def terms(lo: int, hi: int) -> Ratio:
+            return Ratio([i * b + a for i in range(lo, hi)], list(range(lo + 1, hi + 1)),
+                         [(c, hi - lo)], [(b * e, hi - lo)])
+
         return _mode_envelope(tape, lambda k: (k + rr) * q / (k + 1),
                               ((rr - 1) * q / (1 - q)).__floor__(), isqrt(var.__floor__()) + 1,
-                              None)
+                              None, terms)
     n = _poisson(tape, lam)
     machine = _geometric_machine(1 - q)
     total = 0

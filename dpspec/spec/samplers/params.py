@@ -38,8 +38,8 @@ def min_rate(sampler: str, name: str, value: Fraction, what: str = "") -> None:
     """The cost check of a rate: refuse 0 < value < 2^-256 (CostTooLarge)."""
     if 0 < value < MIN_RATE:
         label = what or name
-        raise CostTooLargeError(f"{sampler}: {label} must be 0 or >= 2^-{MAX_SCALE_BITS}, got"
-                                f" {_shown(value)} (cost)")
+        raise CostTooLargeError(f"{sampler}: {label} = {_shown(value)} is below"
+                                f" 2^-{MAX_SCALE_BITS} (cost)")
 
 
 def max_scale(sampler: str, name: str, value: Fraction, limit: int, shown: str) -> None:
