@@ -18,7 +18,6 @@ import json
 import subprocess
 import sys
 import time
-from fractions import Fraction
 
 from dpspec.spec.samplers.registry import SAMPLERS
 from dpspec.spec.tape import RandomTape

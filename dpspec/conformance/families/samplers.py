@@ -30,7 +30,14 @@ from dpspec.conformance.vectors import (
 )
 from dpspec.spec.rational import GRAMMAR_ABNF, MAX_EXPONENT, MAX_TEXT_LENGTH, RationalError
 from dpspec.spec.samplers import SAMPLERS, Sampler
-from dpspec.spec.samplers.counts import MAX_MEAN
+from dpspec.spec.samplers.counts import (
+    MAX_BINOMIAL_WORK,
+    MAX_COMPOUND_MEAN,
+    MAX_COMPOUND_WORK,
+    MAX_MEAN,
+    MAX_RR_TRIALS_BITS,
+)
+from dpspec.spec.samplers.params import MAX_SCALE_BITS
 from dpspec.spec.tape import RandomTape
 
 SCHEMA = "samplers-v1.json"
@@ -278,6 +285,39 @@ RATIONAL_TEXTS: dict[str, list[str]] = {
         " rational.discrete_gaussian(sigma2) samples drawn one after another from the same tape."],
 }
 
+#: The scale caps (issue 16, item 5: the halving geometric's cost grows like log2(scale)^2), in
+#: the header of the op they bind (the samplers that call geometric internally state their own).
+_SCALE = ("(the halving geometric draws about log2(scale) digits, each evaluated to about as"
+          " many bits; step 7, CostTooLarge)")
+_RATE = f"2^-{MAX_SCALE_BITS}"
+_GEOMETRIC_EXP_CAP = f"Cost limit: gamma < {_RATE} is refused {_SCALE}."
+_LAPLACE_CAP = f"Cost limit: t > 2^{MAX_SCALE_BITS} is refused {_SCALE}."
+_GAUSSIAN_CAP = (f"Cost limit: sigma2 > 2^{2 * MAX_SCALE_BITS} is refused {_SCALE}; it is checked"
+                 " after the range of every parameter.")
+CAP_TEXTS: dict[str, str] = {
+    "geometric": f"Cost limit: p < {_RATE} is refused {_SCALE}.",
+    "geometric_exp": _GEOMETRIC_EXP_CAP,
+    "rational.geometric_exp": _GEOMETRIC_EXP_CAP,
+    "discrete_laplace": _LAPLACE_CAP,
+    "rational.discrete_laplace": _LAPLACE_CAP,
+    "discrete_gaussian": _GAUSSIAN_CAP,
+    "rational.discrete_gaussian": _GAUSSIAN_CAP,
+    "discrete_gaussian_vector": _GAUSSIAN_CAP,
+    "rational.discrete_gaussian_vector": _GAUSSIAN_CAP,
+    "binomial": f"Cost limits, checked in this order: 0 < min(p, 1 - p) < {_RATE} is refused"
+                f" {_SCALE}; then n min(p, 1 - p) > {MAX_BINOMIAL_WORK}.",
+    "binomial_rr": f"Cost limits, checked in this order: 0 < eps < {_RATE}, then n >="
+                   f" 2^{MAX_RR_TRIALS_BITS} (the split's p0 >= 2^-k must stay >= {_RATE}), then"
+                   " the limit on n p above, are refused (CostTooLarge).",
+    "negative_binomial": f"Cost limits, checked in this order: 1 - p < {_RATE} is refused"
+                         f" {_SCALE}; then lam > {MAX_MEAN} (MeanTooLarge); then, for the compound"
+                         f" steps, lam > {MAX_COMPOUND_MEAN}, then lam (m + 2)^2 >"
+                         f" {MAX_COMPOUND_WORK} with m = the largest integer >= 0 with"
+                         " 2^m (1 - p) <= 1 (CostTooLarge).",
+    "negative_binomial_exp": f"Cost limits, checked in this order: gamma < {_RATE} is refused"
+                             f" {_SCALE}; then lambda > {MAX_MEAN} (MeanTooLarge).",
+}
+
 DEPENDS: dict[str, list[str]] = {
     "rational.discrete_laplace": ["rational.geometric_exp"],
     "rational.discrete_gaussian": ["rational.discrete_laplace"],
@@ -317,6 +357,8 @@ def header_for(name: str) -> list[str]:
     for n in order:
         if n not in ("HG", "ENV"):
             lines += RATIONAL_TEXTS[n] if n.startswith("rational.") else TEXTS[n]
+    if name in CAP_TEXTS:
+        lines.append(CAP_TEXTS[name])
     return lines
 
 
@@ -646,6 +688,14 @@ CORNERS: list[tuple[str, str, dict[str, str], int, bool]] = [
 ]
 
 
+_TWO_256 = str(1 << 256)
+_TWO_256_PLUS = str((1 << 256) + 1)
+_INV_2_256 = f"1/{1 << 256}"
+_INV_2_256_PLUS = f"1/{(1 << 256) + 1}"
+_ONE_MINUS_2_256 = f"{(1 << 256) - 1}/{1 << 256}"
+_TWO_512 = str(1 << 512)
+_TWO_512_PLUS = str((1 << 512) + 1)
+
 #: Cost-limit vectors (samplers/cost_caps.json): op, comment, params, count (None: invalid).
 CAPS: list[tuple[str, str, dict[str, str], int | None]] = [
     ("poisson", "lam = 256: the last mean drawn by pieces", {"lam": "256"}, 2),
@@ -716,6 +766,73 @@ CAPS: list[tuple[str, str, dict[str, str], int | None]] = [
      {"n": "200000000000000000000000000000", "eps": "65"}, 4),
     ("binomial_rr", "eps = 10^6, n = 10^9: p = e^-10^6, the split", {"n": "1000000000",
                                                                      "eps": "1000000"}, 4),
+    # Added with the scale caps (rates >= 2^-256, t <= 2^256, sigma2 <= 2^512, binomial_rr's
+    # n < 2^255, negative_binomial's compound work): each cap, the first refused value beyond
+    # it, and the grammar's extremes that the caps leave allowed.
+    *[entry for name, key in (("geometric", "p"), ("geometric_exp", "gamma"),
+                              ("rational.geometric_exp", "gamma"))
+      for entry in (
+          (name, f"{key} = 2^-256: the scale cap (m = 256 digits)", {key: _INV_2_256}, 2),
+          (name, f"{key} = 1/(2^256 + 1): just below the scale cap", {key: _INV_2_256_PLUS},
+           None))],
+    ("geometric_exp", "gamma = 10^10000: exp(-gamma) < 2^-64, decided without evaluating it",
+     {"gamma": "1e10000"}, 8),
+    ("rational.geometric_exp", "gamma = 10^10000: be(gamma) stops at its first be(1) = 0",
+     {"gamma": "1e10000"}, 8),
+    *[entry for name in ("discrete_laplace", "rational.discrete_laplace")
+      for entry in (
+          (name, "t = 2^256: the scale cap", {"t": _TWO_256}, 2),
+          (name, "t = 2^256 + 1: just above the scale cap", {"t": _TWO_256_PLUS}, None),
+          (name, "t = 10^-10000: exp(-1/t) far below every bound", {"t": "1e-10000"}, 8))],
+    *[entry for name in ("discrete_gaussian", "rational.discrete_gaussian")
+      for entry in (
+          (name, "sigma2 = 2^512: the scale cap (t = 2^256 + 1)", {"sigma2": _TWO_512}, 2),
+          (name, "sigma2 = 2^512 + 1: just above the scale cap", {"sigma2": _TWO_512_PLUS},
+           None),
+          (name, "sigma2 = 10^-10000: t = 1, almost always 0", {"sigma2": "1e-10000"}, 8))],
+    *[entry for name in ("discrete_gaussian_vector", "rational.discrete_gaussian_vector")
+      for entry in (
+          (name, "sigma2 = 2^512: the scale cap", {"sigma2": _TWO_512, "dim": "2"}, 1),
+          (name, "sigma2 = 2^512 + 1: just above the scale cap",
+           {"sigma2": _TWO_512_PLUS, "dim": "2"}, None))],
+    ("binomial", "p = 2^-256, n = 2^256: the scale cap, gaps (n p = 1)",
+     {"n": _TWO_256, "p": _INV_2_256}, 2),
+    ("binomial", "p = 1 - 2^-256, n = 2^256: the scale cap, reflected",
+     {"n": _TWO_256, "p": _ONE_MINUS_2_256}, 2),
+    ("binomial", "p = 2^-256, n p = 10^6: the scale cap and the work cap, envelope",
+     {"n": str(10**6 << 256), "p": _INV_2_256}, 2),
+    ("binomial", "p = 1/(2^256 + 1): just below the scale cap", {"n": "1", "p": _INV_2_256_PLUS},
+     None),
+    ("binomial", "p = 1 - 1/(2^256 + 1): 1 - p just below the scale cap",
+     {"n": "1", "p": f"{(1 << 256)}/{(1 << 256) + 1}"}, None),
+    ("binomial", "p with 990 digits, n min(p, 1 - p) near 10^6: envelope",
+     {"n": "2000000", "p": "0.4" + "9" * 989}, 2),
+    ("binomial_rr", "eps = 2^-256, n = 2 10^6: the scale cap (the split thins with s near"
+     " 2^-257)", {"n": "2000000", "eps": _INV_2_256}, 2),
+    ("binomial_rr", "eps = 1/(2^256 + 1): just below the scale cap",
+     {"n": "2", "eps": _INV_2_256_PLUS}, None),
+    ("binomial_rr", "n = 2^255 - 1, eps = 10^10000: the cap on n (k = 256)",
+     {"n": str((1 << 255) - 1), "eps": "1e10000"}, 2),
+    ("binomial_rr", "n = 2^255: just above the cap on n", {"n": str(1 << 255), "eps": "1e10000"},
+     None),
+    ("poisson", "lam = 10^6 - 10^-990 (990 digits): envelope", {"lam": "999999." + "9" * 990}, 2),
+    ("poisson", "lam = 256 - 10^-990 (990 digits): 512 pieces", {"lam": "255." + "9" * 990}, 1),
+    ("negative_binomial", "1 - p = 2^-256, lam = 38: the scale cap and the compound work cap"
+     " (38 258^2 <= 2.56 10^6)", {"r": f"38/{(1 << 256) - 1}", "p": _ONE_MINUS_2_256}, 2),
+    ("negative_binomial", "1 - p = 2^-256, lam = 39: just above the compound work cap",
+     {"r": f"39/{(1 << 256) - 1}", "p": _ONE_MINUS_2_256}, None),
+    ("negative_binomial", "1 - p = 1/(2^256 + 1): just below the scale cap",
+     {"r": "1", "p": f"{(1 << 256)}/{(1 << 256) + 1}"}, None),
+    ("negative_binomial", "1 - p = 2^-16, lam = 7901: the compound work cap (7901 18^2)",
+     {"r": "7901/65535", "p": "65535/65536"}, 1),
+    ("negative_binomial", "1 - p = 2^-16, lam = 7902: just above the compound work cap",
+     {"r": "7902/65535", "p": "65535/65536"}, None),
+    ("negative_binomial_exp", "gamma = 2^-256, mean 10^6 - 1: the scale cap (size blocks)",
+     {"r": f"999999/{1 << 256}", "gamma": _INV_2_256}, 2),
+    ("negative_binomial_exp", "gamma = 2^-256, mean about 16: the scale cap (case 1)",
+     {"r": f"16/{1 << 256}", "gamma": _INV_2_256}, 2),
+    ("negative_binomial_exp", "gamma = 1/(2^256 + 1): just below the scale cap",
+     {"r": "1", "gamma": _INV_2_256_PLUS}, None),
 ]
 
 

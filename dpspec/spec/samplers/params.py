@@ -50,9 +50,8 @@ def max_scale(sampler: str, name: str, value: Fraction, limit: int, shown: str) 
 
 def _shown(value: Fraction) -> str:
     """The value for an error message, or its size when its text is long."""
-    text = format_rational(value)
-    if len(text) <= 60:
-        return text
+    if value.numerator.bit_length() + value.denominator.bit_length() <= 160:
+        return format_rational(value)
     return f"about 2^{value.numerator.bit_length() - value.denominator.bit_length()}"
 
 
