@@ -224,6 +224,9 @@ def geometric(tape: RandomTape, p: object) -> int:
     The numbers compared are rational, but q^(2^j) is exponentially large when written exactly
     for large j; it is evaluated (here by repeated squaring of interval bounds) to the binary
     digits the comparison reads, which gives the same bits as exact arithmetic.
+
+    Cost limit: p < 2^-256 is refused (CostTooLarge; :data:`~dpspec.spec.samplers.params.MAX_SCALE_BITS`):
+    the m digits cost about m^2 big-integer work.
     """
     q = rational_in(p, "p", low=0, low_open=True, high=1)
     min_rate("geometric", "p", q)
@@ -260,6 +263,7 @@ def geometric_exp(tape: RandomTape, gamma: object) -> int:
     Every coin is one lazy comparison (2 bits on average); the numbers compared are irrational
     (gamma > 0 is rational), and are evaluated with rigorous bounds
     (:func:`dpspec.spec.samplers.lazy.exp_neg_fixed`) to as many binary digits as the comparison reads.
+    Cost limit: gamma < 2^-256 is refused (CostTooLarge).
     """
     g = rational_in(gamma, "gamma", low=0, low_open=True)
     min_rate("geometric_exp", "gamma", g)
@@ -294,7 +298,7 @@ def discrete_laplace(tape: RandomTape, t: object) -> int:
     fair sign, rejecting "negative zero"), with the magnitude drawn by :func:`geometric_exp`,
     which needs no uniform(t) draw and no rejection step. Steps: repeat { Y =
     ``geometric_exp(1/t)``; B = one bit; if B = 1 and Y = 0, start again; return Y if B = 0,
-    else -Y }.
+    else -Y }. Cost limit: t > 2^256 is refused (CostTooLarge).
     """
     q = rational_in(t, "t", low=0, low_open=True)
     max_scale("discrete_laplace", "t", q, MAX_LAPLACE_SCALE, "2^256")
@@ -325,6 +329,7 @@ def discrete_gaussian(tape: RandomTape, sigma2: object) -> int:
     t = floor(sigma) + 1 (computed exactly: floor(sqrt(n/d)) = isqrt(n d) div d for
     sigma^2 = n/d). Repeat { Y = ``discrete_laplace(t)``; C =
     ``bernoulli_exp((|Y| - sigma^2/t)^2 / (2 sigma^2))``; if C = 1 return Y }.
+    Cost limit: sigma^2 > 2^512 is refused (CostTooLarge).
     """
     s2 = rational_in(sigma2, "sigma2", low=0, low_open=True)
     max_scale("discrete_gaussian", "sigma2", s2, MAX_GAUSSIAN_VARIANCE, "2^512")
@@ -335,7 +340,10 @@ MAX_DIMENSION = 1 << 20
 
 
 def discrete_gaussian_vector(tape: RandomTape, sigma2: object, dim: object) -> list[int]:
-    """``dim`` independent ``discrete_gaussian(sigma2)`` samples, drawn in order from one tape."""
+    """``dim`` independent ``discrete_gaussian(sigma2)`` samples, drawn in order from one tape.
+
+    Range: 1 <= dim <= 2^20. Cost limit (after both ranges): sigma2 > 2^512 is refused.
+    """
     s2 = rational_in(sigma2, "sigma2", low=0, low_open=True)
     k = count(dim, "dim", maximum=MAX_DIMENSION)
     if k == 0:

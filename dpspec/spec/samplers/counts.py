@@ -243,10 +243,11 @@ def _binomial(tape: RandomTape, n: int, p: Fraction) -> int:
 def binomial(tape: RandomTape, n: object, p: object) -> int:
     """Binomial(n, p), p rational in [0, 1]; exact, cost O(1 + n min(p, 1 - p)) geometrics.
 
-    Cost limit: n min(p, 1 - p) > 10^6 is refused (CostTooLarge). When, after the reflection,
-    0 < p <= 1/2 and n p > 256, the mode envelope of :func:`poisson` is used instead of the gaps:
-    rho(k) = (n - k) p / ((k + 1)(1 - p)), M = floor((n + 1) p), d = isqrt(floor(n p (1 - p)))
-    + 1, top = n.
+    Cost limits, in this order: 0 < min(p, 1 - p) < 2^-256 (the gaps' geometric would have
+    more than 256 digits), then n min(p, 1 - p) > 10^6, are refused (CostTooLarge). When, after
+    the reflection, 0 < p <= 1/2 and n p > 256, the mode envelope of :func:`poisson` is used
+    instead of the gaps: rho(k) = (n - k) p / ((k + 1)(1 - p)), M = floor((n + 1) p),
+    d = isqrt(floor(n p (1 - p))) + 1, top = n.
 
     Steps: p = 0 returns 0 and p = 1 returns n (no bits); if p > 1/2 return
     n - binomial(n, 1 - p). Otherwise (0 < p <= 1/2) the positions of the successes are found by
@@ -327,7 +328,8 @@ def binomial_rr(tape: RandomTape, n: object, eps: object) -> int:
 
     The numbers compared by the irrational steps (q^(2^j) and their digit forms, (1 - s)^(2^j))
     are irrational; the lazy comparison evaluates them with rigorous interval bounds on exp(-eps).
-    Cost limit: n p > 10^6 is refused (CostTooLarge; eps = 0: n / 2 > 10^6).
+    Cost limits, in this order: 0 < eps < 2^-256, then n >= 2^255 (the split's p0 >= 2^-k
+    must stay >= 2^-256), then n p > 10^6 (eps = 0: n / 2 > 10^6) are refused (CostTooLarge).
     """
     k = count(n, "n")
     e = rational_in(eps, "eps", low=0)
@@ -513,7 +515,10 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
     Other parameters keep the compound-Poisson steps, whose cost is linear in the mean (not
     sublinear: NB with a small r and p near 1 has a standard deviation close to its mean); there,
     means above 10^4 (MAX_COMPOUND_MEAN) are refused (CostTooLarge), so that every allowed
-    parameter samples in about a second or less. (:func:`negative_binomial_exp` has sublinear
+    parameter samples in about a second or less; and lam (m + 2)^2 > 2.56 10^6 with m =
+    floor(log2(1 / (1 - p))) is refused there too (each point's geometric(1 - p) has m digits,
+    each evaluated to about m bits). Before the mean: 1 - p < 2^-256 is refused (CostTooLarge).
+    (:func:`negative_binomial_exp` has sublinear
     steps for those parameters; with a rational p their numbers can be dyadic, which needs exact
     fallbacks not written yet.)
     """
@@ -631,7 +636,8 @@ def negative_binomial_exp(tape: RandomTape, r: object, gamma: object) -> int:
     The parameterisation of Ghazi et al. (sec. 3: NB(r, p) with p = e^(-0.1 eps / Delta) in
     Theorem 13, and NB(1/n, e^(-eps)) shares whose difference is a discrete Laplace), where
     p = exp(-gamma) is irrational, and so is the mean lambda = r p / (1 - p) = r / (exp(gamma) - 1).
-    Means lambda > 10^6 are refused. Three cases, decided with rigorous bounds (lambda and r^3
+    gamma < 2^-256 is refused (CostTooLarge), then means lambda > 10^6. Three cases, decided
+    with rigorous bounds (lambda and r^3
     never coincide):
 
     1. lambda <= 256 (the steps of version 1, unchanged): the compound-Poisson steps of
