@@ -7,7 +7,15 @@ limit. Within the caps the reference evaluates exp(-gamma) in fixed point
 (``exp_neg_fixed``), squares the halving geometric's powers along one chain, and gives the mode
 envelope the parameter's numerator and denominator as powers: these change how numbers are
 bounded, never which bits are read, which the tests below check against the plain
-computations. No statistical test here (no step changed).
+computations.
+
+Two steps are new: binomial (version 2) uses the mode envelope, and negative_binomial_exp
+(version 3) the size blocks, also below mean 256 when mean (m + 2)^2 > 2.56 10^6. Their exactness
+at small means is tested with the work limit lowered to 0 (so that the new steps run at ordinary
+parameters whose PMF a chi-square test can see): N samples from a fixed seed (reproducible),
+the chi-square test of ``tests.test_samplers_stats.chi_square_p`` against the exact PMF, failing
+below ALPHA = 1e-9; with the 4 distribution tests the false-alarm rate on a fresh seed is below
+4e-9 (union bound). (N = 3000 samples for binomial, 1500 for negative_binomial_exp.)
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from dpspec.spec.samplers.core import _geometric_machine
 from dpspec.spec.samplers.lazy import exp_neg_bounds, exp_neg_fixed
 from dpspec.spec.samplers.params import MAX_SCALE_BITS, MIN_RATE
 from dpspec.spec.tape import RandomTape
+from tests.test_samplers_stats import chi_square_p
 
 SEED = bytes.fromhex("5ca1e" * 6 + "00")
 TWO_256 = 1 << 256
@@ -152,3 +161,58 @@ def test_envelope_terms_read_the_same_bits(name: str, params: dict[str, str],
 
     monkeypatch.setattr(counts, "_mode_envelope", plain)
     assert run() == fast
+
+
+ALPHA = 1e-9
+N = 3_000
+
+
+@pytest.mark.parametrize("name,params", [
+    ("binomial", {"n": "60", "p": "1/12"}),
+    ("binomial", {"n": "400", "p": "1/100"}),
+    ("negative_binomial_exp", {"r": "2", "gamma": "1/20"}),
+    ("negative_binomial_exp", {"r": "1/3", "gamma": "1/50"}),
+])
+def test_new_steps_at_small_means_are_exact(name: str, params: dict[str, str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(counts, "MAX_COMPOUND_WORK", 0)
+    used = []
+    for step in ("_mode_envelope", "_nb_exp_blocks"):
+        real = getattr(counts, step)
+
+        def spy(*args: object, _real: object = real, _step: str = step) -> int:
+            used.append(_step)
+            return _real(*args)  # type: ignore[operator, no-any-return]
+
+        monkeypatch.setattr(counts, step, spy)
+    tape = RandomTape(SEED, "new-steps/" + name)
+    sampler = SAMPLERS[name]
+    samples = [sampler.draw(tape, params) for _ in range(N if name == "binomial" else N // 2)]
+    assert used and used[0] == ("_mode_envelope" if name == "binomial" else "_nb_exp_blocks")
+    probs = [float(sampler.pmf(params, x)) for x in range(max(samples) + 20)]
+    while sum(probs) <= 1 - 1e-10:  # heavy right tails: extend until the mass is there
+        probs.append(float(sampler.pmf(params, len(probs))))
+    assert chi_square_p(samples, probs, 0) > ALPHA
+
+
+@pytest.mark.parametrize("name,params,step", [
+    ("binomial", {"n": str(38 << 256), "p": f"1/{TWO_256}"}, None),
+    ("binomial", {"n": str(39 << 256), "p": f"1/{TWO_256}"}, "_mode_envelope"),
+    ("binomial", {"n": "100000", "p": "1/1000"}, None),  # version 1 steps (gaps)
+    ("negative_binomial_exp", {"r": f"38/{TWO_256}", "gamma": f"1/{TWO_256}"}, None),
+    ("negative_binomial_exp", {"r": f"39/{TWO_256}", "gamma": f"1/{TWO_256}"}, "_nb_exp_blocks"),
+    ("negative_binomial_exp", {"r": "1/100", "gamma": "1/10000"}, None),  # version 1, case 1
+])
+def test_which_steps_run_at_the_work_limit(name: str, params: dict[str, str], step: str | None,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    used = []
+    for spied in ("_mode_envelope", "_nb_exp_blocks", "_nb_exp_split"):
+        real = getattr(counts, spied)
+
+        def spy(*args: object, _real: object = real, _step: str = spied) -> int:
+            used.append(_step)
+            return _real(*args)  # type: ignore[operator, no-any-return]
+
+        monkeypatch.setattr(counts, spied, spy)
+    SAMPLERS[name].draw(RandomTape(SEED, "which"), params)
+    assert used[:1] == ([step] if step else [])

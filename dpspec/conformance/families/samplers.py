@@ -171,8 +171,10 @@ TEXTS: dict[str, list[str]] = {
         "binomial(n, p), p in [0, 1], n >= 0 integer: p = 0 returns 0, p = 1 returns n (no bits);"
         " if p > 1/2 return n - binomial(n, 1 - p). Otherwise (0 < p <= 1/2): if n = 0 return 0;"
         " S = 0, P = 0; loop { P = P + geometric(p) + 1; if P > n return S; S = S + 1 }"
-        " (jumps over runs of failures; cost O(1 + n p)). But if (after the reflection) n p > 256:"
-        " return env(rho, M, d, n) with rho(k) = (n - k) p / ((k + 1)(1 - p)),"
+        " (jumps over runs of failures; cost O(1 + n p)). But if (after the reflection) n p > 256,"
+        " or (steps version 2; no vector of version 1 has it) n p (m + 2)^2 > 2560000 with m the"
+        " largest integer >= 0 with 2^m p <= 1: return env(rho, M, d, n) with"
+        " rho(k) = (n - k) p / ((k + 1)(1 - p)),"
         " M = floor((n + 1) p), d = isqrt(floor(n p (1 - p))) + 1. Cost limit: n min(p, 1 - p)"
         " > 1000000 is refused (CostTooLarge)."],
     "binomial_textbook": [
@@ -221,7 +223,8 @@ TEXTS: dict[str, list[str]] = {
         " mu_i or tau below with a rational is decided with rigorous bounds (never an equality)."
         " PB(x), Poisson of an irrational x > 0: k = floor(2 x) + 1 pieces of mean mu = x / k"
         " < 1/2, each piece: loop { K = 0; while lc(mu) = 1: K = K + 1; if lc(1 / K!) = 1: the"
-        " piece is K, stop }; the sum of the pieces. CASE 1, lambda <= 256 (the steps of version"
+        " piece is K, stop }; the sum of the pieces. CASE 1, lambda <= 256 and lambda (m + 2)^2 <="
+        " 2560000, m the largest integer >= 0 with 2^m gamma <= 1 (the steps of version"
         " 1): N = PB(lambda); total = 0; N times { J = 1 + geometric_exp(gamma); if lc(1/J) = 1:"
         " total = total + J }; return total. Steps version 2 (cost sublinear in lambda; version"
         " 1 used case 1 for every lambda, and its vectors, all with lambda <= 256, are"
@@ -231,7 +234,9 @@ TEXTS: dict[str, list[str]] = {
         " (1 - p0)), d = isqrt(floor(r p0 / (1 - p0)^2)) + 1; s = (p0 - p) / (p0 (1 - p))"
         " (irrational), m_s = the largest integer >= 0 with 2^m_s s <= 1; return X - gaps(X,"
         " hg(1 - s, m_s)) (gaps as in binomial_rr). (Thinning NB(r, p0) with keep probability"
-        " 1 - s gives NB(r, p).) CASE 3, lambda > 256 and (r < 1 or r^3 < lambda) (SIZE BLOCKS):"
+        " 1 - s gives NB(r, p).) CASE 3, lambda > 256 and (r < 1 or r^3 < lambda), or (steps"
+        " version 3; no earlier vector has it) lambda <= 256 and lambda (m + 2)^2 > 2560000"
+        " (SIZE BLOCKS):"
         " B = the smallest integer >= 0 with tau = r y_B / (1 - p) < 1; total = 0; for i = 0, 1,"
         " ..., B - 1: mu_i = r y_i (1 - y_i) / (2^i (1 - p)); N_i = poisson(floor(mu_i)) +"
         " PB(mu_i - floor(mu_i)); N_i times { R = sum_{j = 0}^{i - 1} 2^j lc(y_j / (1 + y_j))"
@@ -833,6 +838,16 @@ CAPS: list[tuple[str, str, dict[str, str], int | None]] = [
      {"r": f"16/{1 << 256}", "gamma": _INV_2_256}, 2),
     ("negative_binomial_exp", "gamma = 1/(2^256 + 1): just below the scale cap",
      {"r": "1", "gamma": _INV_2_256_PLUS}, None),
+    # Added with steps version 2 of binomial and version 3 of negative_binomial_exp: the gaps
+    # and case 1 end where their work, mean (m + 2)^2, passes 2560000.
+    ("binomial", "p = 2^-256, n p = 38: the last gaps (38 258^2 <= 2560000)",
+     {"n": str(38 << 256), "p": _INV_2_256}, 2),
+    ("binomial", "p = 2^-256, n p = 39: the envelope (steps version 2)",
+     {"n": str(39 << 256), "p": _INV_2_256}, 2),
+    ("negative_binomial_exp", "gamma = 2^-256, mean about 38: the last case 1",
+     {"r": f"38/{1 << 256}", "gamma": _INV_2_256}, 2),
+    ("negative_binomial_exp", "gamma = 2^-256, mean about 39: size blocks (steps version 3)",
+     {"r": f"39/{1 << 256}", "gamma": _INV_2_256}, 2),
 ]
 
 

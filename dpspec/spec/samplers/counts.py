@@ -226,7 +226,7 @@ def _binomial(tape: RandomTape, n: int, p: Fraction) -> int:
         return n
     if p > Fraction(1, 2):
         return n - _binomial(tape, n, 1 - p)
-    if n * p > ENVELOPE_THRESHOLD:
+    if n * p > ENVELOPE_THRESHOLD or n * p * (_halving_digits(p) + 2) ** 2 > MAX_COMPOUND_WORK:
         ratio = p / (1 - p)
         u, v = ratio.numerator, ratio.denominator
 
@@ -245,8 +245,10 @@ def binomial(tape: RandomTape, n: object, p: object) -> int:
 
     Cost limits, in this order: 0 < min(p, 1 - p) < 2^-256 (the gaps' geometric would have
     more than 256 digits), then n min(p, 1 - p) > 10^6, are refused (CostTooLarge). When, after
-    the reflection, 0 < p <= 1/2 and n p > 256, the mode envelope of :func:`poisson` is used
-    instead of the gaps: rho(k) = (n - k) p / ((k + 1)(1 - p)), M = floor((n + 1) p),
+    the reflection, 0 < p <= 1/2 and n p > 256, or (steps version 2; version 1's vectors all have
+    a smaller product) n p (m + 2)^2 > 2.56 10^6 with m the largest integer >= 0 with 2^m p <= 1
+    (the gaps draw about n p geometrics of m digits each), the mode envelope of :func:`poisson`
+    is used instead of the gaps: rho(k) = (n - k) p / ((k + 1)(1 - p)), M = floor((n + 1) p),
     d = isqrt(floor(n p (1 - p))) + 1, top = n.
 
     Steps: p = 0 returns 0 and p = 1 returns n (no bits); if p > 1/2 return
@@ -640,7 +642,10 @@ def negative_binomial_exp(tape: RandomTape, r: object, gamma: object) -> int:
     with rigorous bounds (lambda and r^3
     never coincide):
 
-    1. lambda <= 256 (the steps of version 1, unchanged): the compound-Poisson steps of
+    1. lambda <= 256 and lambda (m + 2)^2 <= 2.56 10^6, m the largest integer >= 0 with
+       2^m gamma <= 1 (the steps of version 1, unchanged; steps version 3 sends the other
+       parameters with lambda <= 256, whose version-1 cost is about lambda geometrics of m
+       digits each, to case 3, as no published vector had them): the compound-Poisson steps of
        :func:`negative_binomial` with p = exp(-gamma): N = Poisson(lambda) by the steps of
        :func:`_poisson_bounded`; total = 0; N times { J = 1 + ``geometric_exp(gamma)``; if
        lazy_compare(1/J) = 1: total = total + J }; return total.
@@ -653,7 +658,8 @@ def negative_binomial_exp(tape: RandomTape, r: object, gamma: object) -> int:
        ``hg(1 - s, m_s)`` (m_s the largest integer >= 0 with 2^m_s s <= 1) and return the rest.
        (Thinning NB(r, p0) with keep probability t = 1 - s gives NB(r, t p0 / (1 - p0 + t p0))
        = NB(r, p); on average r (p0 - p) / ((1 - p0)(1 - p)) < 1/2 are removed.)
-    3. otherwise (lambda > 256 and r < 1 or r^3 < lambda: a spread of order lambda / sqrt(r)):
+    3. otherwise (lambda > 256 and r < 1 or r^3 < lambda: a spread of order lambda / sqrt(r);
+       or, steps version 3, lambda <= 256 and lambda (m + 2)^2 > 2.56 10^6):
        *size blocks* (:func:`_nb_exp_blocks`), the compound-Poisson steps of case 1 reorganised
        so that the candidate sizes are drawn block by block, cost O(r log(lambda)^2 + log(lambda)^2).
        With y_j = exp(-2^j gamma): B = the smallest integer >= 0 with
@@ -681,8 +687,10 @@ def negative_binomial_exp(tape: RandomTape, r: object, gamma: object) -> int:
         if rr >= 1 and not _exceeds(lam, rr ** 3):
             return _nb_exp_split(tape, rr, g)
         return _nb_exp_blocks(tape, rr, g)
-    n = _poisson_bounded(tape, lam)
     machine = _exp_machine(g.numerator, g.denominator)
+    if _exceeds(_scaled((machine.m + 2) ** 2, lam), Fraction(MAX_COMPOUND_WORK)):
+        return _nb_exp_blocks(tape, rr, g)  # steps version 3
+    n = _poisson_bounded(tape, lam)
     total = 0
     for _ in range(n):
         j = 1 + machine.sample(tape)
