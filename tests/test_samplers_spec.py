@@ -373,7 +373,13 @@ TOO_SLOW = [("negative_binomial_exp", {"r": "100", "gamma": "1/10000"}),
             # the envelope with a 990-digit parameter: products of ~1000 Fractions of 3300 bits
             # (minutes here; the reference multiplies the parameter's powers, truncated)
             ("binomial", {"n": "2000000", "p": "0.4" + "9" * 989}),
-            ("poisson", {"lam": "999999." + "9" * 990})]
+            ("poisson", {"lam": "999999." + "9" * 990}),
+            # at the work limits: dozens to thousands of geometrics of 16 to 256 digits, each
+            # digit an mpmath comparison at up to 440 digits (5 to 8 s here; the same steps are
+            # followed, once each, by the vectors of geometric and binomial at p = 2^-256)
+            ("binomial", {"n": str(38 << 256), "p": f"1/{1 << 256}"}),
+            ("negative_binomial", {"r": f"38/{(1 << 256) - 1}", "p": f"{(1 << 256) - 1}/{1 << 256}"}),
+            ("negative_binomial", {"r": "7901/65535", "p": "65535/65536"})]
 
 CASES = [c for c in _valid_tests()
          if not any(c[0] == n and all(c[1].get(k) == v for k, v in ps.items())
