@@ -106,7 +106,7 @@ class Coins:
         q = 1 - p
 
         def power(j: int) -> Real:
-            if q.denominator.bit_length() << j <= 2048:
+            if q.denominator.bit_length() << j <= 2048 or j == 0:  # j = 0: q itself, always exact
                 return q ** (2**j)
             return (mpmath.mpf(q.numerator) / q.denominator) ** (2**j)  # too big to be exact
 
@@ -182,7 +182,10 @@ class Coins:
             return int(n)
         if p > Fraction(1, 2):
             return int(n) - self.binomial(n, 1 - p)
-        if n * p > 256:
+        m = 0  # the digits of geometric(p): steps version 2 sends n p (m + 2)^2 > 2560000 to env
+        while 2 ** (m + 1) * p <= 1:
+            m += 1
+        if n * p > 256 or n * p * (m + 2) ** 2 > 2560000:
             nn = int(n)
             return self.env(lambda k: (nn - k) * p / ((k + 1) * (1 - p)), int((n + 1) * p),
                             isqrt(int(n * p * (1 - p))) + 1, nn)
@@ -274,8 +277,11 @@ class Coins:
                          isqrt(int(r * p0 / (1 - p0) ** 2)) + 1, None)
             p0m = mpmath.mpf(p0.numerator) / p0.denominator
             return self.split_thin(x, p * (1 - p0m) / (p0m * (1 - p)))
-        if lam > 256:  # CASE 3
-            y = [mpmath.exp(-(2**j) * g) for j in range(200)]
+        m = 0  # the digits of geometric_exp(gamma): steps version 3
+        while 2 ** (m + 1) * gamma <= 1:
+            m += 1
+        if lam > 256 or lam * (m + 2) ** 2 > 2560000:  # CASE 3
+            y = [mpmath.exp(-(2**j) * g) for j in range(max(200, m + 64))]
             big_b = 0
             while rm * y[big_b] / (1 - p) >= 1:
                 big_b += 1
@@ -363,7 +369,17 @@ def _valid_tests() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
 #: Vectors this literal follower cannot replay in reasonable time: the envelope of NB(100, p0)
 #: at mean 10^6 multiplies about 10^5 Fractions (minutes here; the reference compares the ratio
 #: lazily). Its steps are the ones the follower checks at smaller sizes (cost_caps, case 2).
-TOO_SLOW = [("negative_binomial_exp", {"r": "100", "gamma": "1/10000"})]
+TOO_SLOW = [("negative_binomial_exp", {"r": "100", "gamma": "1/10000"}),
+            # the envelope with a 990-digit parameter: products of ~1000 Fractions of 3300 bits
+            # (minutes here; the reference multiplies the parameter's powers, truncated)
+            ("binomial", {"n": "2000000", "p": "0.4" + "9" * 989}),
+            ("poisson", {"lam": "999999." + "9" * 990}),
+            # at the work limits: dozens to thousands of geometrics of 16 to 256 digits, each
+            # digit an mpmath comparison at up to 440 digits (5 to 8 s here; the same steps are
+            # followed, once each, by the vectors of geometric and binomial at p = 2^-256)
+            ("binomial", {"n": str(38 << 256), "p": f"1/{1 << 256}"}),
+            ("negative_binomial", {"r": f"38/{(1 << 256) - 1}", "p": f"{(1 << 256) - 1}/{1 << 256}"}),
+            ("negative_binomial", {"r": "7901/65535", "p": "65535/65536"})]
 
 CASES = [c for c in _valid_tests()
          if not any(c[0] == n and all(c[1].get(k) == v for k, v in ps.items())
@@ -378,8 +394,14 @@ def test_header_reimplementation_matches_vectors(name: str, args: dict[str, Any]
     params = [Fraction(args[p.name]) for p in SAMPLERS[name].params]  # the registry's order
     fn = getattr(coins, name.replace(".", "_"))
     samples = []
-    for _ in range(args["count"]):
-        x = fn(*params)
-        samples.append([str(v) for v in x] if isinstance(x, list) else str(x))
+    # 100 digits, and more for rates down to 2^-256 (the scale caps): their numbers differ from
+    # 1/2 or 1 only in about the 80th digit, which 100 digits cannot resolve after the squarings
+    # (far smaller values, such as t = 10^-10000, only make numbers that are 0 for every bit read)
+    tiny = [q.denominator.bit_length() - q.numerator.bit_length() for q in params if q]
+    size = max([b for b in tiny if b <= 300] + [0]) // 3
+    with mpmath.workdps(100 + 4 * size):
+        for _ in range(args["count"]):
+            x = fn(*params)
+            samples.append([str(v) for v in x] if isinstance(x, list) else str(x))
     assert samples == outputs["samples"]
     assert coins.tape.bits_consumed == outputs["bitsConsumed"]

@@ -30,7 +30,14 @@ from dpspec.conformance.vectors import (
 )
 from dpspec.spec.rational import GRAMMAR_ABNF, MAX_EXPONENT, MAX_TEXT_LENGTH, RationalError
 from dpspec.spec.samplers import SAMPLERS, Sampler
-from dpspec.spec.samplers.counts import MAX_MEAN
+from dpspec.spec.samplers.counts import (
+    MAX_BINOMIAL_WORK,
+    MAX_COMPOUND_MEAN,
+    MAX_COMPOUND_WORK,
+    MAX_MEAN,
+    MAX_RR_TRIALS_BITS,
+)
+from dpspec.spec.samplers.params import MAX_SCALE_BITS
 from dpspec.spec.tape import RandomTape
 
 SCHEMA = "samplers-v1.json"
@@ -164,8 +171,10 @@ TEXTS: dict[str, list[str]] = {
         "binomial(n, p), p in [0, 1], n >= 0 integer: p = 0 returns 0, p = 1 returns n (no bits);"
         " if p > 1/2 return n - binomial(n, 1 - p). Otherwise (0 < p <= 1/2): if n = 0 return 0;"
         " S = 0, P = 0; loop { P = P + geometric(p) + 1; if P > n return S; S = S + 1 }"
-        " (jumps over runs of failures; cost O(1 + n p)). But if (after the reflection) n p > 256:"
-        " return env(rho, M, d, n) with rho(k) = (n - k) p / ((k + 1)(1 - p)),"
+        " (jumps over runs of failures; cost O(1 + n p)). But if (after the reflection) n p > 256,"
+        " or (steps version 2; no vector of version 1 has it) n p (m + 2)^2 > 2560000 with m the"
+        " largest integer >= 0 with 2^m p <= 1: return env(rho, M, d, n) with"
+        " rho(k) = (n - k) p / ((k + 1)(1 - p)),"
         " M = floor((n + 1) p), d = isqrt(floor(n p (1 - p))) + 1. Cost limit: n min(p, 1 - p)"
         " > 1000000 is refused (CostTooLarge)."],
     "binomial_textbook": [
@@ -214,7 +223,8 @@ TEXTS: dict[str, list[str]] = {
         " mu_i or tau below with a rational is decided with rigorous bounds (never an equality)."
         " PB(x), Poisson of an irrational x > 0: k = floor(2 x) + 1 pieces of mean mu = x / k"
         " < 1/2, each piece: loop { K = 0; while lc(mu) = 1: K = K + 1; if lc(1 / K!) = 1: the"
-        " piece is K, stop }; the sum of the pieces. CASE 1, lambda <= 256 (the steps of version"
+        " piece is K, stop }; the sum of the pieces. CASE 1, lambda <= 256 and lambda (m + 2)^2 <="
+        " 2560000, m the largest integer >= 0 with 2^m gamma <= 1 (the steps of version"
         " 1): N = PB(lambda); total = 0; N times { J = 1 + geometric_exp(gamma); if lc(1/J) = 1:"
         " total = total + J }; return total. Steps version 2 (cost sublinear in lambda; version"
         " 1 used case 1 for every lambda, and its vectors, all with lambda <= 256, are"
@@ -224,7 +234,9 @@ TEXTS: dict[str, list[str]] = {
         " (1 - p0)), d = isqrt(floor(r p0 / (1 - p0)^2)) + 1; s = (p0 - p) / (p0 (1 - p))"
         " (irrational), m_s = the largest integer >= 0 with 2^m_s s <= 1; return X - gaps(X,"
         " hg(1 - s, m_s)) (gaps as in binomial_rr). (Thinning NB(r, p0) with keep probability"
-        " 1 - s gives NB(r, p).) CASE 3, lambda > 256 and (r < 1 or r^3 < lambda) (SIZE BLOCKS):"
+        " 1 - s gives NB(r, p).) CASE 3, lambda > 256 and (r < 1 or r^3 < lambda), or (steps"
+        " version 3; no earlier vector has it) lambda <= 256 and lambda (m + 2)^2 > 2560000"
+        " (SIZE BLOCKS):"
         " B = the smallest integer >= 0 with tau = r y_B / (1 - p) < 1; total = 0; for i = 0, 1,"
         " ..., B - 1: mu_i = r y_i (1 - y_i) / (2^i (1 - p)); N_i = poisson(floor(mu_i)) +"
         " PB(mu_i - floor(mu_i)); N_i times { R = sum_{j = 0}^{i - 1} 2^j lc(y_j / (1 + y_j))"
@@ -278,6 +290,39 @@ RATIONAL_TEXTS: dict[str, list[str]] = {
         " rational.discrete_gaussian(sigma2) samples drawn one after another from the same tape."],
 }
 
+#: The scale caps (issue 16, item 5: the halving geometric's cost grows like log2(scale)^2), in
+#: the header of the op they bind (the samplers that call geometric internally state their own).
+_SCALE = ("(the halving geometric draws about log2(scale) digits, each evaluated to about as"
+          " many bits; step 7, CostTooLarge)")
+_RATE = f"2^-{MAX_SCALE_BITS}"
+_GEOMETRIC_EXP_CAP = f"Cost limit: gamma < {_RATE} is refused {_SCALE}."
+_LAPLACE_CAP = f"Cost limit: t > 2^{MAX_SCALE_BITS} is refused {_SCALE}."
+_GAUSSIAN_CAP = (f"Cost limit: sigma2 > 2^{2 * MAX_SCALE_BITS} is refused {_SCALE}; it is checked"
+                 " after the range of every parameter.")
+CAP_TEXTS: dict[str, str] = {
+    "geometric": f"Cost limit: p < {_RATE} is refused {_SCALE}.",
+    "geometric_exp": _GEOMETRIC_EXP_CAP,
+    "rational.geometric_exp": _GEOMETRIC_EXP_CAP,
+    "discrete_laplace": _LAPLACE_CAP,
+    "rational.discrete_laplace": _LAPLACE_CAP,
+    "discrete_gaussian": _GAUSSIAN_CAP,
+    "rational.discrete_gaussian": _GAUSSIAN_CAP,
+    "discrete_gaussian_vector": _GAUSSIAN_CAP,
+    "rational.discrete_gaussian_vector": _GAUSSIAN_CAP,
+    "binomial": f"Cost limits, checked in this order: 0 < min(p, 1 - p) < {_RATE} is refused"
+                f" {_SCALE}; then n min(p, 1 - p) > {MAX_BINOMIAL_WORK}.",
+    "binomial_rr": f"Cost limits, checked in this order: 0 < eps < {_RATE}, then n >="
+                   f" 2^{MAX_RR_TRIALS_BITS} (the split's p0 >= 2^-k must stay >= {_RATE}), then"
+                   " the limit on n p above, are refused (CostTooLarge).",
+    "negative_binomial": f"Cost limits, checked in this order: 1 - p < {_RATE} is refused"
+                         f" {_SCALE}; then lam > {MAX_MEAN} (MeanTooLarge); then, for the compound"
+                         f" steps, lam > {MAX_COMPOUND_MEAN}, then lam (m + 2)^2 >"
+                         f" {MAX_COMPOUND_WORK} with m = the largest integer >= 0 with"
+                         " 2^m (1 - p) <= 1 (CostTooLarge).",
+    "negative_binomial_exp": f"Cost limits, checked in this order: gamma < {_RATE} is refused"
+                             f" {_SCALE}; then lambda > {MAX_MEAN} (MeanTooLarge).",
+}
+
 DEPENDS: dict[str, list[str]] = {
     "rational.discrete_laplace": ["rational.geometric_exp"],
     "rational.discrete_gaussian": ["rational.discrete_laplace"],
@@ -317,6 +362,8 @@ def header_for(name: str) -> list[str]:
     for n in order:
         if n not in ("HG", "ENV"):
             lines += RATIONAL_TEXTS[n] if n.startswith("rational.") else TEXTS[n]
+    if name in CAP_TEXTS:
+        lines.append(CAP_TEXTS[name])
     return lines
 
 
@@ -646,6 +693,14 @@ CORNERS: list[tuple[str, str, dict[str, str], int, bool]] = [
 ]
 
 
+_TWO_256 = str(1 << 256)
+_TWO_256_PLUS = str((1 << 256) + 1)
+_INV_2_256 = f"1/{1 << 256}"
+_INV_2_256_PLUS = f"1/{(1 << 256) + 1}"
+_ONE_MINUS_2_256 = f"{(1 << 256) - 1}/{1 << 256}"
+_TWO_512 = str(1 << 512)
+_TWO_512_PLUS = str((1 << 512) + 1)
+
 #: Cost-limit vectors (samplers/cost_caps.json): op, comment, params, count (None: invalid).
 CAPS: list[tuple[str, str, dict[str, str], int | None]] = [
     ("poisson", "lam = 256: the last mean drawn by pieces", {"lam": "256"}, 2),
@@ -716,6 +771,83 @@ CAPS: list[tuple[str, str, dict[str, str], int | None]] = [
      {"n": "200000000000000000000000000000", "eps": "65"}, 4),
     ("binomial_rr", "eps = 10^6, n = 10^9: p = e^-10^6, the split", {"n": "1000000000",
                                                                      "eps": "1000000"}, 4),
+    # Added with the scale caps (rates >= 2^-256, t <= 2^256, sigma2 <= 2^512, binomial_rr's
+    # n < 2^255, negative_binomial's compound work): each cap, the first refused value beyond
+    # it, and the grammar's extremes that the caps leave allowed.
+    *[entry for name, key in (("geometric", "p"), ("geometric_exp", "gamma"),
+                              ("rational.geometric_exp", "gamma"))
+      for entry in (
+          (name, f"{key} = 2^-256: the scale cap (m = 256 digits)", {key: _INV_2_256}, 2),
+          (name, f"{key} = 1/(2^256 + 1): just below the scale cap", {key: _INV_2_256_PLUS},
+           None))],
+    ("geometric_exp", "gamma = 10^10000: exp(-gamma) < 2^-64, decided without evaluating it",
+     {"gamma": "1e10000"}, 8),
+    ("rational.geometric_exp", "gamma = 10^10000: be(gamma) stops at its first be(1) = 0",
+     {"gamma": "1e10000"}, 8),
+    *[entry for name in ("discrete_laplace", "rational.discrete_laplace")
+      for entry in (
+          (name, "t = 2^256: the scale cap", {"t": _TWO_256}, 2),
+          (name, "t = 2^256 + 1: just above the scale cap", {"t": _TWO_256_PLUS}, None),
+          (name, "t = 10^-10000: exp(-1/t) far below every bound", {"t": "1e-10000"}, 8))],
+    *[entry for name in ("discrete_gaussian", "rational.discrete_gaussian")
+      for entry in (
+          (name, "sigma2 = 2^512: the scale cap (t = 2^256 + 1)", {"sigma2": _TWO_512}, 2),
+          (name, "sigma2 = 2^512 + 1: just above the scale cap", {"sigma2": _TWO_512_PLUS},
+           None),
+          (name, "sigma2 = 10^-10000: t = 1, almost always 0", {"sigma2": "1e-10000"}, 8))],
+    *[entry for name in ("discrete_gaussian_vector", "rational.discrete_gaussian_vector")
+      for entry in (
+          (name, "sigma2 = 2^512: the scale cap", {"sigma2": _TWO_512, "dim": "2"}, 1),
+          (name, "sigma2 = 2^512 + 1: just above the scale cap",
+           {"sigma2": _TWO_512_PLUS, "dim": "2"}, None))],
+    ("binomial", "p = 2^-256, n = 2^256: the scale cap, gaps (n p = 1)",
+     {"n": _TWO_256, "p": _INV_2_256}, 2),
+    ("binomial", "p = 1 - 2^-256, n = 2^256: the scale cap, reflected",
+     {"n": _TWO_256, "p": _ONE_MINUS_2_256}, 2),
+    ("binomial", "p = 2^-256, n p = 10^6: the scale cap and the work cap, envelope",
+     {"n": str(10**6 << 256), "p": _INV_2_256}, 2),
+    ("binomial", "p = 1/(2^256 + 1): just below the scale cap", {"n": "1", "p": _INV_2_256_PLUS},
+     None),
+    ("binomial", "p = 1 - 1/(2^256 + 1): 1 - p just below the scale cap",
+     {"n": "1", "p": f"{(1 << 256)}/{(1 << 256) + 1}"}, None),
+    ("binomial", "p with 990 digits, n min(p, 1 - p) near 10^6: envelope",
+     {"n": "2000000", "p": "0.4" + "9" * 989}, 2),
+    ("binomial_rr", "eps = 2^-256, n = 2 10^6: the scale cap (the split thins with s near"
+     " 2^-257)", {"n": "2000000", "eps": _INV_2_256}, 2),
+    ("binomial_rr", "eps = 1/(2^256 + 1): just below the scale cap",
+     {"n": "2", "eps": _INV_2_256_PLUS}, None),
+    ("binomial_rr", "n = 2^255 - 1, eps = 10^10000: the cap on n (k = 256)",
+     {"n": str((1 << 255) - 1), "eps": "1e10000"}, 2),
+    ("binomial_rr", "n = 2^255: just above the cap on n", {"n": str(1 << 255), "eps": "1e10000"},
+     None),
+    ("poisson", "lam = 10^6 - 10^-990 (990 digits): envelope", {"lam": "999999." + "9" * 990}, 2),
+    ("poisson", "lam = 256 - 10^-990 (990 digits): 512 pieces", {"lam": "255." + "9" * 990}, 1),
+    ("negative_binomial", "1 - p = 2^-256, lam = 38: the scale cap and the compound work cap"
+     " (38 258^2 <= 2.56 10^6)", {"r": f"38/{(1 << 256) - 1}", "p": _ONE_MINUS_2_256}, 2),
+    ("negative_binomial", "1 - p = 2^-256, lam = 39: just above the compound work cap",
+     {"r": f"39/{(1 << 256) - 1}", "p": _ONE_MINUS_2_256}, None),
+    ("negative_binomial", "1 - p = 1/(2^256 + 1): just below the scale cap",
+     {"r": "1", "p": f"{(1 << 256)}/{(1 << 256) + 1}"}, None),
+    ("negative_binomial", "1 - p = 2^-16, lam = 7901: the compound work cap (7901 18^2)",
+     {"r": "7901/65535", "p": "65535/65536"}, 1),
+    ("negative_binomial", "1 - p = 2^-16, lam = 7902: just above the compound work cap",
+     {"r": "7902/65535", "p": "65535/65536"}, None),
+    ("negative_binomial_exp", "gamma = 2^-256, mean 10^6 - 1: the scale cap (size blocks)",
+     {"r": f"999999/{1 << 256}", "gamma": _INV_2_256}, 2),
+    ("negative_binomial_exp", "gamma = 2^-256, mean about 16: the scale cap (case 1)",
+     {"r": f"16/{1 << 256}", "gamma": _INV_2_256}, 2),
+    ("negative_binomial_exp", "gamma = 1/(2^256 + 1): just below the scale cap",
+     {"r": "1", "gamma": _INV_2_256_PLUS}, None),
+    # Added with steps version 2 of binomial and version 3 of negative_binomial_exp: the gaps
+    # and case 1 end where their work, mean (m + 2)^2, passes 2560000.
+    ("binomial", "p = 2^-256, n p = 38: the last gaps (38 258^2 <= 2560000)",
+     {"n": str(38 << 256), "p": _INV_2_256}, 2),
+    ("binomial", "p = 2^-256, n p = 39: the envelope (steps version 2)",
+     {"n": str(39 << 256), "p": _INV_2_256}, 2),
+    ("negative_binomial_exp", "gamma = 2^-256, mean about 38: the last case 1",
+     {"r": f"38/{1 << 256}", "gamma": _INV_2_256}, 2),
+    ("negative_binomial_exp", "gamma = 2^-256, mean about 39: size blocks (steps version 3)",
+     {"r": f"39/{1 << 256}", "gamma": _INV_2_256}, 2),
 ]
 
 

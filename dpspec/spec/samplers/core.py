@@ -23,11 +23,20 @@ from dpspec.spec.samplers.lazy import (
     Oracle,
     bernoulli_bounded,
     bernoulli_ratio,
-    exp_neg_bounds,
+    exp_neg_fixed,
     ratio_bounds,
     square_bounds,
 )
-from dpspec.spec.samplers.params import SamplerParameterError, count, probability, rational_in
+from dpspec.spec.samplers.params import (
+    MAX_GAUSSIAN_VARIANCE,
+    MAX_LAPLACE_SCALE,
+    SamplerParameterError,
+    count,
+    max_scale,
+    min_rate,
+    probability,
+    rational_in,
+)
 from dpspec.spec.tape import RandomTape
 
 # -- Bernoulli family --------------------------------------------------------------------------
@@ -111,16 +120,27 @@ class _HalvingGeometric:
         self.exact = exact
         self.irrational = irrational  # x (hence every number compared) is irrational
         self._cache: dict[tuple[int, int], tuple[int, int]] = {}
+        self._chains: dict[int, list[tuple[int, int]]] = {}
         self._exact_pow: dict[int, Fraction] = {}
         self._coins: dict[tuple[bool, int], tuple[int, int, Oracle | None, tuple[int, int]]] = {}
 
     def power_bounds(self, j: int, p: int) -> tuple[int, int]:
+        """Bounds lo <= 2^p x^(2^j) <= hi (0 <= j <= m).
+
+        All powers at precision p come from one chain of squarings at the working precision
+        w = p + m + 8 (each squaring at most doubles the error, so m + 8 guard bits absorb it):
+        O(m) squarings for all j, not O(m) for each.
+        """
         key = (j, p)
         got = self._cache.get(key)
         if got is None:
-            w = p + j + 8
-            lo, hi = self.base(w)
-            lo, hi = square_bounds(lo, hi, w, j)
+            w = p + self.m + 8
+            chain = self._chains.get(p)
+            if chain is None:
+                chain = self._chains[p] = [self.base(w)]
+            while len(chain) <= j:
+                chain.append(square_bounds(*chain[-1], w, 1))
+            lo, hi = chain[j]
             got = (lo >> (w - p), -((-hi) >> (w - p)))
             self._cache[key] = got
         return got
@@ -204,8 +224,12 @@ def geometric(tape: RandomTape, p: object) -> int:
     The numbers compared are rational, but q^(2^j) is exponentially large when written exactly
     for large j; it is evaluated (here by repeated squaring of interval bounds) to the binary
     digits the comparison reads, which gives the same bits as exact arithmetic.
+
+    Cost limit: p < 2^-256 is refused (CostTooLarge; :data:`~dpspec.spec.samplers.params.MAX_SCALE_BITS`):
+    the m digits cost about m^2 big-integer work.
     """
     q = rational_in(p, "p", low=0, low_open=True, high=1)
+    min_rate("geometric", "p", q)
     if q == 1:
         return 0
     return _geometric_machine(q).sample(tape)
@@ -218,7 +242,7 @@ def _exp_machine(a: int, b: int) -> _HalvingGeometric:
     m = 0
     while (a << (m + 1)) <= b:
         m += 1
-    return _HalvingGeometric(lambda w: exp_neg_bounds(gamma, w), m, irrational=True)
+    return _HalvingGeometric(lambda w: exp_neg_fixed(gamma, w), m, irrational=True)
 
 
 def _geometric_exp(tape: RandomTape, a: int, b: int) -> int:
@@ -238,9 +262,11 @@ def geometric_exp(tape: RandomTape, gamma: object) -> int:
 
     Every coin is one lazy comparison (2 bits on average); the numbers compared are irrational
     (gamma > 0 is rational), and are evaluated with rigorous bounds
-    (:func:`dpspec.spec.samplers.lazy.exp_neg_bounds`) to as many binary digits as the comparison reads.
+    (:func:`dpspec.spec.samplers.lazy.exp_neg_fixed`) to as many binary digits as the comparison reads.
+    Cost limit: gamma < 2^-256 is refused (CostTooLarge).
     """
     g = rational_in(gamma, "gamma", low=0, low_open=True)
+    min_rate("geometric_exp", "gamma", g)
     return _geometric_exp(tape, g.numerator, g.denominator)
 
 
@@ -272,9 +298,10 @@ def discrete_laplace(tape: RandomTape, t: object) -> int:
     fair sign, rejecting "negative zero"), with the magnitude drawn by :func:`geometric_exp`,
     which needs no uniform(t) draw and no rejection step. Steps: repeat { Y =
     ``geometric_exp(1/t)``; B = one bit; if B = 1 and Y = 0, start again; return Y if B = 0,
-    else -Y }.
+    else -Y }. Cost limit: t > 2^256 is refused (CostTooLarge).
     """
     q = rational_in(t, "t", low=0, low_open=True)
+    max_scale("discrete_laplace", "t", q, MAX_LAPLACE_SCALE, "2^256")
     return _dlap(tape, q.numerator, q.denominator)
 
 
@@ -302,8 +329,10 @@ def discrete_gaussian(tape: RandomTape, sigma2: object) -> int:
     t = floor(sigma) + 1 (computed exactly: floor(sqrt(n/d)) = isqrt(n d) div d for
     sigma^2 = n/d). Repeat { Y = ``discrete_laplace(t)``; C =
     ``bernoulli_exp((|Y| - sigma^2/t)^2 / (2 sigma^2))``; if C = 1 return Y }.
+    Cost limit: sigma^2 > 2^512 is refused (CostTooLarge).
     """
     s2 = rational_in(sigma2, "sigma2", low=0, low_open=True)
+    max_scale("discrete_gaussian", "sigma2", s2, MAX_GAUSSIAN_VARIANCE, "2^512")
     return _dgauss(tape, s2.numerator, s2.denominator)
 
 
@@ -311,9 +340,13 @@ MAX_DIMENSION = 1 << 20
 
 
 def discrete_gaussian_vector(tape: RandomTape, sigma2: object, dim: object) -> list[int]:
-    """``dim`` independent ``discrete_gaussian(sigma2)`` samples, drawn in order from one tape."""
+    """``dim`` independent ``discrete_gaussian(sigma2)`` samples, drawn in order from one tape.
+
+    Range: 1 <= dim <= 2^20. Cost limit (after both ranges): sigma2 > 2^512 is refused.
+    """
     s2 = rational_in(sigma2, "sigma2", low=0, low_open=True)
     k = count(dim, "dim", maximum=MAX_DIMENSION)
     if k == 0:
         raise SamplerParameterError("dim must be >= 1, got 0")
+    max_scale("discrete_gaussian_vector", "sigma2", s2, MAX_GAUSSIAN_VARIANCE, "2^512")
     return [_dgauss(tape, s2.numerator, s2.denominator) for _ in range(k)]

@@ -23,12 +23,13 @@ from dpspec.spec.samplers.lazy import (
     Oracle,
     bernoulli_bounded,
     bernoulli_ratio,
-    exp_neg_bounds,
+    exp_neg_fixed,
 )
 from dpspec.spec.samplers.params import (
     CostTooLargeError,
     SamplerParameterError,
     count,
+    min_rate,
     probability,
     rational_in,
 )
@@ -39,6 +40,14 @@ MAX_MEAN = 10**6
 #: negative_binomial's compound steps (used when the mode envelope is not: r < 1 or a mean above
 #: 256 r) cost O(mean) Poisson points; refuse means beyond this there (about a second).
 MAX_COMPOUND_MEAN = 10**4
+#: negative_binomial's compound steps draw, for each of about lambda points, a geometric(1 - p)
+#: of m + 1 coins (m = floor(log2(1 / (1 - p)))) and a keep coin, and a digit near 1/2 is
+#: evaluated to about m bits: refuse lambda (m + 2)^2 beyond this (the value at the cap of
+#: MAX_COMPOUND_MEAN's vector, mean 10^4 with p = 20000/20001, m = 14).
+MAX_COMPOUND_WORK = 256 * 10**4
+#: binomial_rr's dyadic split draws Binomial(n, p0) with p0 >= 2^-k, k = bitlen(n) + 1: the
+#: geometric of its gaps has up to k digits; refuse n >= 2^255 (so that k <= 256, the scale cap).
+MAX_RR_TRIALS_BITS = 255
 #: binomial and binomial_rr draw about n min(p, 1 - p) geometrics; refuse more than this.
 MAX_BINOMIAL_WORK = 10**6
 #: binomial_rr uses the dyadic split when eps exceeds this (whatever n p): the gaps' geometric
@@ -47,6 +56,11 @@ MAX_BINOMIAL_WORK = 10**6
 RR_SPLIT_EPS = 64
 #: binomial_textbook draws n Bernoulli trials; refuse n beyond this.
 MAX_TEXTBOOK_TRIALS = 10**6
+
+
+def _halving_digits(p: Fraction) -> int:
+    """m of the halving geometric(p): the largest m >= 0 with 2^m p <= 1 (p in (0, 1])."""
+    return (p.denominator // p.numerator).bit_length() - 1
 
 
 def _binomial_by_gaps(tape: RandomTape, n: int, machine: _HalvingGeometric) -> int:
@@ -166,8 +180,14 @@ def _product_bounds(xs: list[int], powers: list[tuple[int, int]], w: int) -> Bou
     """Bounds of prod(xs) prod(b^e for (b, e) in powers), at most w bits (exact if it fits)."""
     acc: Bounds = (1, 1, 0)
     for start in range(0, len(xs), _CHUNK):
-        chunk = prod(xs[start:start + _CHUNK])
-        acc = _mul_bounds(acc, (chunk, chunk, 0), w)
+        part = xs[start:start + _CHUNK]
+        if part[0].bit_length() + part[-1].bit_length() > w:
+            # large factors (a parameter with a long numerator): truncate after each one
+            for x in part:
+                acc = _mul_bounds(acc, (x, x, 0), w)
+        else:
+            chunk = prod(part)
+            acc = _mul_bounds(acc, (chunk, chunk, 0), w)
     for base, exponent in powers:
         square: Bounds = (base, base, 0)
         while exponent:
@@ -206,21 +226,30 @@ def _binomial(tape: RandomTape, n: int, p: Fraction) -> int:
         return n
     if p > Fraction(1, 2):
         return n - _binomial(tape, n, 1 - p)
-    if n * p > ENVELOPE_THRESHOLD:
+    if n * p > ENVELOPE_THRESHOLD or n * p * (_halving_digits(p) + 2) ** 2 > MAX_COMPOUND_WORK:
         ratio = p / (1 - p)
+        u, v = ratio.numerator, ratio.denominator
+
+        def terms(lo: int, hi: int) -> Ratio:
+            return Ratio([n - i for i in range(lo, hi)], list(range(lo + 1, hi + 1)),
+                         [(u, hi - lo)], [(v, hi - lo)])
+
         return _mode_envelope(tape, lambda k: (n - k) * ratio / (k + 1),
                               ((n + 1) * p).__floor__(), isqrt((n * p * (1 - p)).__floor__()) + 1,
-                              n)
+                              n, terms)
     return _binomial_by_gaps(tape, n, _geometric_machine(p))
 
 
 def binomial(tape: RandomTape, n: object, p: object) -> int:
     """Binomial(n, p), p rational in [0, 1]; exact, cost O(1 + n min(p, 1 - p)) geometrics.
 
-    Cost limit: n min(p, 1 - p) > 10^6 is refused (CostTooLarge). When, after the reflection,
-    0 < p <= 1/2 and n p > 256, the mode envelope of :func:`poisson` is used instead of the gaps:
-    rho(k) = (n - k) p / ((k + 1)(1 - p)), M = floor((n + 1) p), d = isqrt(floor(n p (1 - p)))
-    + 1, top = n.
+    Cost limits, in this order: 0 < min(p, 1 - p) < 2^-256 (the gaps' geometric would have
+    more than 256 digits), then n min(p, 1 - p) > 10^6, are refused (CostTooLarge). When, after
+    the reflection, 0 < p <= 1/2 and n p > 256, or (steps version 2; version 1's vectors all have
+    a smaller product) n p (m + 2)^2 > 2.56 10^6 with m the largest integer >= 0 with 2^m p <= 1
+    (the gaps draw about n p geometrics of m digits each), the mode envelope of :func:`poisson`
+    is used instead of the gaps: rho(k) = (n - k) p / ((k + 1)(1 - p)), M = floor((n + 1) p),
+    d = isqrt(floor(n p (1 - p))) + 1, top = n.
 
     Steps: p = 0 returns 0 and p = 1 returns n (no bits); if p > 1/2 return
     n - binomial(n, 1 - p). Otherwise (0 < p <= 1/2) the positions of the successes are found by
@@ -229,6 +258,7 @@ def binomial(tape: RandomTape, n: object, p: object) -> int:
     """
     k = count(n, "n")
     q = probability(p, "p")
+    min_rate("binomial", "p", min(q, 1 - q), "min(p, 1 - p)")
     if k * min(q, 1 - q) > MAX_BINOMIAL_WORK:
         raise CostTooLargeError(f"binomial: n min(p, 1 - p) = {format_rational(k * min(q, 1 - q))}"
                                 f" exceeds {MAX_BINOMIAL_WORK} (cost)")
@@ -253,7 +283,7 @@ def _rr_machine(eps: Fraction) -> _HalvingGeometric:
     """Geometric with success probability p = 1/(1 + exp(eps)), eps > 0 (ratio 1 - p)."""
 
     def y_bounds(w: int) -> tuple[int, int]:
-        return exp_neg_bounds(eps, w)
+        return exp_neg_fixed(eps, w)
 
     def q_bounds(w: int) -> tuple[int, int]:
         # q = 1 - p = 1 / (1 + y), y = exp(-eps); decreasing in y.
@@ -300,10 +330,14 @@ def binomial_rr(tape: RandomTape, n: object, eps: object) -> int:
 
     The numbers compared by the irrational steps (q^(2^j) and their digit forms, (1 - s)^(2^j))
     are irrational; the lazy comparison evaluates them with rigorous interval bounds on exp(-eps).
-    Cost limit: n p > 10^6 is refused (CostTooLarge; eps = 0: n / 2 > 10^6).
+    Cost limits, in this order: 0 < eps < 2^-256, then n >= 2^255 (the split's p0 >= 2^-k
+    must stay >= 2^-256), then n p > 10^6 (eps = 0: n / 2 > 10^6) are refused (CostTooLarge).
     """
     k = count(n, "n")
     e = rational_in(eps, "eps", low=0)
+    min_rate("binomial_rr", "eps", e)
+    if k.bit_length() > MAX_RR_TRIALS_BITS:
+        raise CostTooLargeError(f"binomial_rr: n must be < 2^{MAX_RR_TRIALS_BITS} (cost)")
     if e == 0:
         if k > 2 * MAX_BINOMIAL_WORK:
             raise CostTooLargeError(f"binomial_rr: n / 2 exceeds {MAX_BINOMIAL_WORK} (cost)")
@@ -367,7 +401,7 @@ def _rr_p(eps: Fraction) -> Oracle:
     """Bounds of p = 1/(1 + exp(eps)) = y/(1 + y), y = exp(-eps) (increasing in y)."""
     def bounds(p: int) -> tuple[int, int]:
         w = p + 4
-        lo, hi = exp_neg_bounds(eps, w)
+        lo, hi = exp_neg_fixed(eps, w)
         one = 1 << w
         return (lo << p) // (one + lo), -((-(hi << p)) // (one + hi))
     return _memo(bounds)
@@ -408,7 +442,12 @@ def _poisson(tape: RandomTape, lam: Fraction) -> int:
         return 0
     if lam > ENVELOPE_THRESHOLD:
         mode = lam.__floor__()
-        return _mode_envelope(tape, lambda k: lam / (k + 1), mode, isqrt(mode) + 1, None)
+        u, v = lam.numerator, lam.denominator
+
+        def terms(lo: int, hi: int) -> Ratio:
+            return Ratio([], list(range(lo + 1, hi + 1)), [(u, hi - lo)], [(v, hi - lo)])
+
+        return _mode_envelope(tape, lambda k: lam / (k + 1), mode, isqrt(mode) + 1, None, terms)
     pieces = -((-2 * lam.numerator) // lam.denominator)  # ceil(2 lambda)
     mu = lam / pieces
     machine = _geometric_machine(1 - mu)
@@ -478,12 +517,16 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
     Other parameters keep the compound-Poisson steps, whose cost is linear in the mean (not
     sublinear: NB with a small r and p near 1 has a standard deviation close to its mean); there,
     means above 10^4 (MAX_COMPOUND_MEAN) are refused (CostTooLarge), so that every allowed
-    parameter samples in about a second or less. (:func:`negative_binomial_exp` has sublinear
+    parameter samples in about a second or less; and lam (m + 2)^2 > 2.56 10^6 with m =
+    floor(log2(1 / (1 - p))) is refused there too (each point's geometric(1 - p) has m digits,
+    each evaluated to about m bits). Before the mean: 1 - p < 2^-256 is refused (CostTooLarge).
+    (:func:`negative_binomial_exp` has sublinear
     steps for those parameters; with a rational p their numbers can be dyadic, which needs exact
     fallbacks not written yet.)
     """
     rr = rational_in(r, "r", low=0, low_open=True)
     q = rational_in(p, "p", low=0, high=1, high_open=True)
+    min_rate("negative_binomial", "p", 1 - q, "1 - p")
     if q == 0:
         return 0
     lam = rr * q / (1 - q)
@@ -495,11 +538,21 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
         raise CostTooLargeError(
             f"negative_binomial: the compound steps (r < 1 or r p / (1 - p) > 256 r) are refused"
             f" for means above {MAX_COMPOUND_MEAN} (cost)")
+    if not envelope and lam * (_halving_digits(1 - q) + 2) ** 2 > MAX_COMPOUND_WORK:
+        raise CostTooLargeError(
+            f"negative_binomial: the compound steps' work r p / (1 - p) (m + 2)^2, m ="
+            f" floor(log2(1 / (1 - p))), exceeds {MAX_COMPOUND_WORK} (cost)")
     if envelope:
         var = lam / (1 - q)
+        a, b, c, e = rr.numerator, rr.denominator, q.numerator, q.denominator
+
+        def terms(lo: int, hi: int) -> Ratio:
+            return Ratio([i * b + a for i in range(lo, hi)], list(range(lo + 1, hi + 1)),
+                         [(c, hi - lo)], [(b * e, hi - lo)])
+
         return _mode_envelope(tape, lambda k: (k + rr) * q / (k + 1),
                               ((rr - 1) * q / (1 - q)).__floor__(), isqrt(var.__floor__()) + 1,
-                              None)
+                              None, terms)
     n = _poisson(tape, lam)
     machine = _geometric_machine(1 - q)
     total = 0
@@ -565,7 +618,7 @@ def _nb_exp_mean(r: Fraction, gamma: Fraction) -> Oracle:
             return got
         w = p + extra
         while True:
-            ylo, yhi = exp_neg_bounds(gamma, w)
+            ylo, yhi = exp_neg_fixed(gamma, w)
             one = 1 << w
             if yhi < one:
                 break
@@ -585,10 +638,14 @@ def negative_binomial_exp(tape: RandomTape, r: object, gamma: object) -> int:
     The parameterisation of Ghazi et al. (sec. 3: NB(r, p) with p = e^(-0.1 eps / Delta) in
     Theorem 13, and NB(1/n, e^(-eps)) shares whose difference is a discrete Laplace), where
     p = exp(-gamma) is irrational, and so is the mean lambda = r p / (1 - p) = r / (exp(gamma) - 1).
-    Means lambda > 10^6 are refused. Three cases, decided with rigorous bounds (lambda and r^3
+    gamma < 2^-256 is refused (CostTooLarge), then means lambda > 10^6. Three cases, decided
+    with rigorous bounds (lambda and r^3
     never coincide):
 
-    1. lambda <= 256 (the steps of version 1, unchanged): the compound-Poisson steps of
+    1. lambda <= 256 and lambda (m + 2)^2 <= 2.56 10^6, m the largest integer >= 0 with
+       2^m gamma <= 1 (the steps of version 1, unchanged; steps version 3 sends the other
+       parameters with lambda <= 256, whose version-1 cost is about lambda geometrics of m
+       digits each, to case 3, as no published vector had them): the compound-Poisson steps of
        :func:`negative_binomial` with p = exp(-gamma): N = Poisson(lambda) by the steps of
        :func:`_poisson_bounded`; total = 0; N times { J = 1 + ``geometric_exp(gamma)``; if
        lazy_compare(1/J) = 1: total = total + J }; return total.
@@ -601,7 +658,8 @@ def negative_binomial_exp(tape: RandomTape, r: object, gamma: object) -> int:
        ``hg(1 - s, m_s)`` (m_s the largest integer >= 0 with 2^m_s s <= 1) and return the rest.
        (Thinning NB(r, p0) with keep probability t = 1 - s gives NB(r, t p0 / (1 - p0 + t p0))
        = NB(r, p); on average r (p0 - p) / ((1 - p0)(1 - p)) < 1/2 are removed.)
-    3. otherwise (lambda > 256 and r < 1 or r^3 < lambda: a spread of order lambda / sqrt(r)):
+    3. otherwise (lambda > 256 and r < 1 or r^3 < lambda: a spread of order lambda / sqrt(r);
+       or, steps version 3, lambda <= 256 and lambda (m + 2)^2 > 2.56 10^6):
        *size blocks* (:func:`_nb_exp_blocks`), the compound-Poisson steps of case 1 reorganised
        so that the candidate sizes are drawn block by block, cost O(r log(lambda)^2 + log(lambda)^2).
        With y_j = exp(-2^j gamma): B = the smallest integer >= 0 with
@@ -620,6 +678,7 @@ def negative_binomial_exp(tape: RandomTape, r: object, gamma: object) -> int:
     """
     rr = rational_in(r, "r", low=0, low_open=True)
     g = rational_in(gamma, "gamma", low=0, low_open=True)
+    min_rate("negative_binomial_exp", "gamma", g)
     lam = _nb_exp_mean(rr, g)
     if _exceeds(lam, Fraction(MAX_MEAN)):
         raise SamplerParameterError(
@@ -628,8 +687,10 @@ def negative_binomial_exp(tape: RandomTape, r: object, gamma: object) -> int:
         if rr >= 1 and not _exceeds(lam, rr ** 3):
             return _nb_exp_split(tape, rr, g)
         return _nb_exp_blocks(tape, rr, g)
-    n = _poisson_bounded(tape, lam)
     machine = _exp_machine(g.numerator, g.denominator)
+    if _exceeds(_scaled((machine.m + 2) ** 2, lam), Fraction(MAX_COMPOUND_WORK)):
+        return _nb_exp_blocks(tape, rr, g)  # steps version 3
+    n = _poisson_bounded(tape, lam)
     total = 0
     for _ in range(n):
         j = 1 + machine.sample(tape)
@@ -644,12 +705,12 @@ def _nb_exp_split_plan(r: Fraction, gamma: Fraction) -> tuple[Fraction, _Halving
     lam = _floor_irrational(_nb_exp_mean(r, gamma))
     big = -((-r.numerator) // r.denominator) + lam + 1
     k = 2 * big.bit_length() + 2
-    c = _floor_irrational(lambda w: exp_neg_bounds(gamma, w + k)) + 1
+    c = _floor_irrational(lambda w: exp_neg_fixed(gamma, w + k)) + 1
 
     def s(p: int) -> tuple[int, int]:
         # s = (p0 - p) / (p0 (1 - p)) = 2^k (2^w p0 - 2^w p) / (c (2^w - 2^w p))
         w = p + 2 * k + 64
-        ylo, yhi = exp_neg_bounds(gamma, w)
+        ylo, yhi = exp_neg_fixed(gamma, w)
         one, big_c = 1 << w, c << (w - k)
         lo = (max(big_c - yhi, 0) << (p + k)) // (c * (one - ylo))
         hi = -((-((big_c - ylo) << (p + k))) // (c * (one - yhi)))
@@ -693,8 +754,8 @@ def _nb_block_mass(r: Fraction, gamma: Fraction, i: int, tail: bool) -> Oracle:
 
     def bounds(p: int) -> tuple[int, int]:
         w = p + extra
-        ylo, yhi = exp_neg_bounds(gamma, w)
-        zlo, zhi = exp_neg_bounds(gamma * (1 << i), w)
+        ylo, yhi = exp_neg_fixed(gamma, w)
+        zlo, zhi = exp_neg_fixed(gamma * (1 << i), w)
         one = 1 << w
         if tail:
             num_lo, num_hi = zlo << w, zhi << w

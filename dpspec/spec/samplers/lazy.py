@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from math import isqrt
 
 from dpspec.spec.tape import RandomTape
 
@@ -109,6 +110,10 @@ def exp_neg_bounds(gamma: Fraction, p: int) -> tuple[int, int]:
     """
     if gamma == 0:
         return 1 << p, 1 << p
+    if gamma >= p:
+        # exp(-gamma) <= exp(-p) < 2^-p (ln 2 < 1): the bounds 0 and 1 hold without evaluating
+        # exp (a gamma of 10^10000 would otherwise need 33000 halvings and squarings).
+        return 0, 1
     s = 0
     z = gamma
     while z > Fraction(1, 2):
@@ -130,5 +135,62 @@ def exp_neg_bounds(gamma: Fraction, p: int) -> tuple[int, int]:
     lo = lo_q.numerator * (1 << w) // lo_q.denominator
     hi = -((-hi_q.numerator * (1 << w)) // hi_q.denominator)
     lo, hi = square_bounds(max(lo, 0), hi, w, s)
+    g = w - p
+    return lo >> g, -((-hi) >> g)
+
+
+def _exp_neg_dyadic(z: int, w: int, lower: bool) -> int:
+    """A bound of 2^w exp(-z / 2^w) for an integer 0 <= z <= 2^(w-1): lower if ``lower``.
+
+    The Taylor series of exp(-x), x = z / 2^w <= 1/2, alternates with decreasing terms, so its
+    partial sums ending on an odd term are below exp(-x) and those ending on an even term above.
+    Each term x^k/k! is carried in fixed point, rounded down (floor) or up (ceil) so that the sum
+    stays on its side: the lower bound takes floored even terms and ceiled odd terms, the upper
+    bound the reverse.
+    """
+    one = 1 << w
+    down, up = one, one  # floor and ceil of 2^w x^k / k!
+    total = one
+    k = 0
+    while True:
+        k += 1
+        den = k << w
+        down = (down * z) // den
+        up = -((-(up * z)) // den)
+        if k & 1:
+            total -= up if lower else down
+            if lower and up <= 1:
+                return total
+        else:
+            total += down if lower else up
+            if not lower and up <= 1:
+                return total
+
+
+def exp_neg_fixed(gamma: Fraction, p: int) -> tuple[int, int]:
+    """Bounds lo <= 2^p exp(-gamma) <= hi for rational gamma >= 0, in fixed-point integers.
+
+    The samplers' evaluation of exp(-gamma) (any rigorous bounds give the same bits, see the
+    module docstring): like :func:`exp_neg_bounds` it halves gamma s times until
+    z = gamma / 2^s <= 1/2 and squares s times with outward rounding, but it first rounds z to
+    the two neighbouring multiples of 2^-w (exp is monotone) and sums the Taylor series on
+    w-bit integers. Its cost does not grow with the size of gamma's numerator and denominator
+    (:func:`exp_neg_bounds` sums exact fractions, whose size grows with the precision and with
+    gamma's; its bounds are kept unchanged because the mechanisms' enclosure vectors publish them).
+    """
+    if gamma == 0:
+        return 1 << p, 1 << p
+    if gamma >= p:
+        return 0, 1  # exp(-gamma) <= exp(-p) < 2^-p
+    a, b = gamma.numerator, gamma.denominator
+    # The least s >= 0 with 2 gamma <= 2^s, plus about sqrt(p) more halvings: the series then
+    # needs about sqrt(p) terms, the squarings as many (O(sqrt(p)) products, not O(p)).
+    s = (-((-2 * a) // b) - 1).bit_length() + isqrt(p)
+    w = p + s + 8 + (p + s).bit_length()
+    zlo, rem = divmod(a << (w - s), b)
+    zhi = zlo + (1 if rem else 0)
+    lo = max(_exp_neg_dyadic(zhi, w, True), 0)
+    hi = _exp_neg_dyadic(zlo, w, False)
+    lo, hi = square_bounds(lo, hi, w, s)
     g = w - p
     return lo >> g, -((-hi) >> g)

@@ -37,7 +37,15 @@ from __future__ import annotations
 from functools import lru_cache
 
 from dpspec.spec.samplers.core import MAX_DIMENSION, _bern_exp, _bern_rr, _dgauss, _dlap
-from dpspec.spec.samplers.params import SamplerParameterError, count, rational_in
+from dpspec.spec.samplers.params import (
+    MAX_GAUSSIAN_VARIANCE,
+    MAX_LAPLACE_SCALE,
+    SamplerParameterError,
+    count,
+    max_scale,
+    min_rate,
+    rational_in,
+)
 from dpspec.spec.tape import RandomTape
 
 
@@ -90,8 +98,11 @@ def geometric_exp(tape: RandomTape, gamma: object) -> int:
     1. V = 0; while be(2^m gamma) = 1: V = V + 1.
     2. For j = 0, 1, ..., m - 1: d_j = rr(2^j gamma).
     3. Return sum_j d_j 2^j + 2^m V.
+
+    Cost limit: gamma < 2^-256 is refused (CostTooLarge).
     """
     g = rational_in(gamma, "gamma", low=0, low_open=True)
+    min_rate("rational.geometric_exp", "gamma", g)
     return _geometric_exp(tape, g.numerator, g.denominator)
 
 
@@ -100,9 +111,10 @@ def discrete_laplace(tape: RandomTape, t: object) -> int:
 
     The construction of Algorithm 2 of [CKS20] with the magnitude drawn by this profile's
     :func:`geometric_exp`: loop { Y = geometric_exp(1/t); B = bit(); if B = 1 and Y = 0:
-    continue; return Y if B = 0 else -Y }.
+    continue; return Y if B = 0 else -Y }. Cost limit: t > 2^256 is refused (CostTooLarge).
     """
     q = rational_in(t, "t", low=0, low_open=True)
+    max_scale("rational.discrete_laplace", "t", q, MAX_LAPLACE_SCALE, "2^256")
     return _dlap(tape, q.numerator, q.denominator, _geometric_exp)
 
 
@@ -111,9 +123,10 @@ def discrete_gaussian(tape: RandomTape, sigma2: object) -> int:
 
     t = isqrt(n d) div d + 1 (= floor(sigma) + 1). Loop { Y = discrete_laplace(t); if
     be((|Y| t d - n)^2 / (2 t^2 d n)) = 1 return Y } (the exponent is (|Y| - sigma^2/t)^2 /
-    (2 sigma^2) written over integers).
+    (2 sigma^2) written over integers). Cost limit: sigma^2 > 2^512 is refused (CostTooLarge).
     """
     s2 = rational_in(sigma2, "sigma2", low=0, low_open=True)
+    max_scale("rational.discrete_gaussian", "sigma2", s2, MAX_GAUSSIAN_VARIANCE, "2^512")
     return _dgauss(tape, s2.numerator, s2.denominator, _geometric_exp)
 
 
@@ -123,4 +136,5 @@ def discrete_gaussian_vector(tape: RandomTape, sigma2: object, dim: object) -> l
     k = count(dim, "dim", maximum=MAX_DIMENSION)
     if k == 0:
         raise SamplerParameterError("dim must be >= 1, got 0")
+    max_scale("rational.discrete_gaussian_vector", "sigma2", s2, MAX_GAUSSIAN_VARIANCE, "2^512")
     return [_dgauss(tape, s2.numerator, s2.denominator, _geometric_exp) for _ in range(k)]

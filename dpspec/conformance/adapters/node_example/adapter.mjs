@@ -243,10 +243,12 @@ function rationalDiscreteGaussian(tape, n, d) {
   }
 }
 
-/** A sampler op: parse and check the parameters (in signature order), then draw `count`. */
-function samplerOp(params, draw) {
+/** A sampler op: parse and check the parameters (in signature order), then the cost limit
+ *  (step 7, once every parameter has passed), then draw `count`. */
+function samplerOp(params, draw, cost = () => {}) {
   return (args) => {
     const values = params.map(([key, parse]) => parse(args, key));
+    cost(...values);
     const count = countArg(args);
     const tape = samplerTape(args);
     const samples = [];
@@ -269,13 +271,25 @@ const gaussianVector = (tape, [n, d], dim) => {
   for (let i = 0n; i < dim; i++) out.push(rationalDiscreteGaussian(tape, n, d));
   return out;
 };
+// The scale caps (step 7): the halving geometric's cost grows like log2(scale)^2.
+const SCALE = 1n << 256n;
+const minRate = (key) => ([a, b]) => {
+  if (a > 0n && a * SCALE < b) throw new RejectedInput(`${key} is below 2^-256 (CostTooLarge)`);
+};
+const maxScale = (key, limit) => ([a, b]) => {
+  if (a > limit * b) throw new RejectedInput(`${key} is above the cap (CostTooLarge)`);
+};
 const RATIONAL_PROFILE = {
   "sampler.rational.bernoulli_exp": samplerOp([["gamma", nonNegative]], (t, [a, b]) => bernoulliExp(t, a, b)),
   "sampler.rational.bernoulli_rr": samplerOp([["eps", nonNegative]], (t, [a, b]) => rrCoin(t, a, b)),
-  "sampler.rational.geometric_exp": samplerOp([["gamma", positive]], (t, [a, b]) => rationalGeometricExp(t, a, b)),
-  "sampler.rational.discrete_laplace": samplerOp([["t", positive]], (t, [a, b]) => rationalDiscreteLaplace(t, a, b)),
-  "sampler.rational.discrete_gaussian": samplerOp([["sigma2", positive]], (t, [n, d]) => rationalDiscreteGaussian(t, n, d)),
-  "sampler.rational.discrete_gaussian_vector": samplerOp([["sigma2", positive], ["dim", dimension]], gaussianVector),
+  "sampler.rational.geometric_exp": samplerOp([["gamma", positive]], (t, [a, b]) => rationalGeometricExp(t, a, b),
+    minRate("gamma")),
+  "sampler.rational.discrete_laplace": samplerOp([["t", positive]], (t, [a, b]) => rationalDiscreteLaplace(t, a, b),
+    maxScale("t", SCALE)),
+  "sampler.rational.discrete_gaussian": samplerOp([["sigma2", positive]], (t, [n, d]) => rationalDiscreteGaussian(t, n, d),
+    maxScale("sigma2", SCALE * SCALE)),
+  "sampler.rational.discrete_gaussian_vector": samplerOp([["sigma2", positive], ["dim", dimension]], gaussianVector,
+    maxScale("sigma2", SCALE * SCALE)),
   // the lazy profile's two samplers whose coins are already rational (same steps, own tags)
   "sampler.bernoulli_exp": samplerOp([["gamma", nonNegative]], (t, [a, b]) => bernoulliExp(t, a, b)),
   "sampler.bernoulli_rr": samplerOp([["eps", nonNegative]], (t, [a, b]) => rrCoin(t, a, b)),
