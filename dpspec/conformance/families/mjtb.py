@@ -67,7 +67,10 @@ def discovery(args: dict[str, Any]) -> dict[str, Any]:
                "refused": r.refused, "refusal": r.refusal, "answered": r.answered,
                "released": r.released, "counts": r.counts, "found": [list(g) for g in r.found]}
               for r in res.rounds]
-    return {"phrases": phrases, "truth": sorted(list(g) for g in res.truth),
+    used = {key: (getattr(params, attr) if kind == "int"
+                  else format_rational(getattr(params, attr)))
+            for key, (attr, kind, *_rest) in PARAM_LIMITS.items()}
+    return {"params": used, "phrases": phrases, "truth": sorted(list(g) for g in res.truth),
             "rounds": rounds, "discovered": sorted(list(g) for g in res.discovered),
             "spent": [[k, n] for k, n in res.spent.items()]}
 
@@ -97,7 +100,7 @@ DISCOVERY_HEADER = [
     " eps [1] (0, 1000], minCohort [1000] 1..10^6, epsAllowed [3] (0, 1000], kAllowed [10]"
     " 1..1000, epsLocalAllowed [8] (0, 1000], delta [1/10^6] (0, 1/2], invite [1] (0, 1],"
     " z [3] [0, 100], topK [8] 1..1000, tau [1/50] (0, 1]; checked in this order; an unknown key"
-    " is invalid.",
+    " is invalid. `params` echoes the parameters in force (integers, rationals as strings).",
     f"population: tape (seed, '{POPULATION_TAG}'); device i's phrase: first word k with weight"
     f" {ZIPF_L} // (k + 1), then end token (weight {ZIPF_L} // 2, the phrase stops) or word"
     f" (k + shift) mod V with weight {ZIPF_L} // (k + 1), shift = 7 * (sum of the prefix's word"
@@ -148,9 +151,10 @@ class MjtbFamily(Family):
             "mjtb.discovery": (
                 {"properties": {"seed": HEX, "params": {"type": ["object", "array", "string",
                                                                   "null", "integer"]}}},
-                {"type": "object", "required": ["phrases", "truth", "rounds", "discovered",
-                                                "spent"],
-                 "properties": {"phrases": {"type": "array"}, "truth": {"type": "array"},
+                {"type": "object", "required": ["params", "phrases", "truth", "rounds",
+                                                "discovered", "spent"],
+                 "properties": {"params": {"type": "object"}, "phrases": {"type": "array"},
+                                "truth": {"type": "array"},
                                 "rounds": {"type": "array"}, "discovered": {"type": "array"},
                                 "spent": {"type": "array"}}}),
         }
@@ -215,6 +219,9 @@ class MjtbFamily(Family):
             ("z 0: every labelled bucket with a non-negative estimate, topK 1000",
              {**base, "z": "0", "topK": 1000, "rounds": 2, "devices": 150, "minCohort": 50},
              []),
+            ("z 5/2 (a fractional threshold), topK 4", {**base, "z": "5/2", "topK": 4}, []),
+            ("z 0 over three rounds: phrases that end are found in every round",
+             {**base, "z": "0", "topK": 1000, "devices": 150, "minCohort": 50}, []),
             ("weak local randomizer eps0 1/2, tau 1/10", {**base, "eps0": "1/2", "tau": "1/10",
                                                           "rounds": 2}, []),
             ("defaults except the population size (200 devices, minCohort 1000: not released)",
