@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -138,3 +139,35 @@ def test_a_loop_runs_out_of_cpu_time() -> None:
 
     [outcome] = mutate.run_forked([("loop", loop, 120.0)], workers=1)
     assert mutate.classify(outcome, 120.0)[0] == "timeout"
+
+
+def test_the_committed_journal_keeps_the_latest_current_result(tmp_path: Path, monkeypatch: Any) -> None:
+    """Runs append to ``journal/AREA.MODE.jsonl``; ``report`` compacts each file to one line per
+    current mutant (its latest result), dropping results for an older source and for mutants that
+    no longer exist, so that branches and sessions can build up one whole-population measurement."""
+    spec = tmp_path / "spec"
+    spec.mkdir()
+    (spec / "clamp.py").write_text(CLAMP, encoding="utf-8")
+    monkeypatch.setattr(mutate, "REPO", tmp_path)
+    monkeypatch.setattr(mutate, "SPEC", spec)
+    monkeypatch.setattr(mutate, "JOURNAL_DIR", tmp_path / "journal")
+    monkeypatch.setattr(mutate, "AREAS", {"fx": (("clamp.py",), ())})
+    first, second = mutate.area_mutants("fx")[:2]
+    sha = mutate.file_digest("spec/clamp.py")
+
+    def result(m: mutate.Mutant, status: str, file_sha: str = sha) -> mutate.Result:
+        return mutate.Result(m.key, "fx", "vectors", status, "", m.path, m.line, m.op, file_sha, "e")
+
+    mutate._append(result(first, "survived"))
+    mutate._append(result(first, "killed"))  # a later run of the same mutant wins
+    mutate._append(result(second, "killed", file_sha="0" * 64))  # recorded for an older source
+    gone = mutate.Result("spec/clamp.py:99:0-1:Constant +1", "fx", "vectors", "killed", "",
+                         "spec/clamp.py", 99, "Constant +1", sha, "e")
+    mutate._append(gone)  # a mutant that no longer exists
+    assert len(mutate.journal_path("fx", "vectors").read_text().splitlines()) == 4
+    mutate.compact_journal()
+    lines = mutate.journal_path("fx", "vectors").read_text().splitlines()
+    assert [json.loads(line)["key"] for line in lines] == [first.key]
+    assert mutate.load_journal()[("vectors", first.key)].status == "killed"
+    mutate.compact_journal()  # idempotent
+    assert mutate.journal_path("fx", "vectors").read_text().splitlines() == lines

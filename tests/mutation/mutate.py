@@ -33,17 +33,19 @@ committed files (every family for a mutant at module or class level). This is wh
 vectors check`` does, restricted to the families that can notice. With ``--quick`` the full
 check is skipped for a mutant that some case executes: it is recorded as an *unconfirmed*
 survivor (the full check could only kill it, so scores are then lower bounds); a later run
-without ``--quick`` confirms those. Mutants argued in ``equivalent.json`` are not run.
+without ``--quick`` confirms those. Mutants argued in ``equivalent/AREA.json`` are not run.
 
 **The test suite** (``--mode tests``). The same forked child runs ``pytest -x`` on the area's test
 files, in process, with the mutant loaded; killed if a test fails or the run times out (tests
 that start a ``dpspec`` subprocess see the unmutated code, so this mode can only under-count).
 
-Results go to a journal (``.mutation-cache/results.jsonl``, one line per mutant run) keyed by the
+Results go to a journal committed with the code (``tests/mutation/journal/AREA.MODE.jsonl``, one
+line per mutant run, so that a whole-population measurement can be built up over several sessions
+and branches; ``report`` compacts it to the latest result of each current mutant) keyed by the
 mutant and the SHA-256 of its file; a re-run skips every mutant already decided for the same
 source, and re-runs a survivor only if the vectors of a family that reaches it changed since
 (``--mode vectors``) or the tests changed (``--mode tests``). ``report`` writes every result with
-the equivalence arguments of ``tests/mutation/equivalent.json``. ``regen --family NAME`` rewrites
+the equivalence arguments of ``tests/mutation/equivalent/AREA.json``. ``regen --family NAME`` rewrites
 one family's files while vectors are being added (``dpspec vectors generate`` for the manifest).
 
 Why not mutmut or cosmic-ray: both are maintained and run on Python 3.11, but mutmut 3 runs pytest
@@ -79,9 +81,13 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 SPEC = REPO / "dpspec" / "spec"
-CACHE_DIR = REPO / ".mutation-cache"
-JOURNAL = CACHE_DIR / "results.jsonl"
-EQUIVALENT = Path(__file__).resolve().parent / "equivalent.json"
+CACHE_DIR = REPO / ".mutation-cache"  # traces only: derived, rebuilt when missing
+#: the results, committed so that a whole-population measurement can be built up over several
+#: sessions and branches: one file per area and mode (``AREA.MODE.jsonl``), so that branches working
+#: on different areas never touch the same file; ``report`` compacts them
+JOURNAL_DIR = Path(__file__).resolve().parent / "journal"
+#: the equivalence arguments, one file per area (``AREA.json``: mutant key -> argument)
+EQUIVALENT_DIR = Path(__file__).resolve().parent / "equivalent"
 DOC_MD = REPO / "docs" / "mutation.md"
 DOC_JSON = REPO / "docs" / "mutation.json"
 
@@ -686,10 +692,15 @@ class Result:
     families: list[str] = field(default_factory=list)
 
 
+def journal_path(area: str, mode: str) -> Path:
+    return JOURNAL_DIR / f"{area}.{mode}.jsonl"
+
+
 def load_journal() -> dict[tuple[str, str], Result]:
+    """Every recorded result, the last line of a mutant winning (runs append)."""
     out: dict[tuple[str, str], Result] = {}
-    if JOURNAL.is_file():
-        for line in JOURNAL.read_text(encoding="utf-8").splitlines():
+    for path in sorted(JOURNAL_DIR.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 r = Result(**json.loads(line))
                 out[(r.mode, r.key)] = r
@@ -697,9 +708,29 @@ def load_journal() -> dict[tuple[str, str], Result]:
 
 
 def _append(result: Result) -> None:
-    CACHE_DIR.mkdir(exist_ok=True)
-    with JOURNAL.open("a", encoding="utf-8") as fh:
+    JOURNAL_DIR.mkdir(exist_ok=True)
+    with journal_path(result.area, result.mode).open("a", encoding="utf-8") as fh:
         fh.write(json.dumps(asdict(result), sort_keys=True) + "\n")
+
+
+def compact_journal() -> None:
+    """Rewrite each journal file with one line per current mutant (its latest result), sorted:
+    results for an older source of their file, or for mutants that no longer exist, are dropped."""
+    results = load_journal()
+    for area in AREAS:
+        current = {m.key for m in area_mutants(area)}
+        digests = {str(f.relative_to(REPO)): file_digest(str(f.relative_to(REPO))) for f in area_files(area)}
+        for mode in ("vectors", "tests"):
+            keep = sorted((r for (md, key), r in results.items()
+                           if md == mode and r.area == area and key in current
+                           and r.file_sha == digests.get(r.path)), key=lambda r: r.key)
+            path = journal_path(area, mode)
+            if keep:
+                JOURNAL_DIR.mkdir(exist_ok=True)
+                path.write_text("".join(json.dumps(asdict(r), sort_keys=True) + "\n" for r in keep),
+                                encoding="utf-8")
+            elif path.exists():
+                path.unlink()
 
 
 @functools.cache
@@ -977,9 +1008,9 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
             results.append(old)
             continue
         if mode == "vectors" and m.key in argued and not force:
-            # argued in equivalent.json: running it would only confirm that nothing differs, at
+            # argued in equivalent/AREA.json: running it would only confirm that nothing differs, at
             # the price of every family that reaches it (a survivor is checked in full)
-            r = Result(m.key, area, mode, "survived", "not run: argued in equivalent.json",
+            r = Result(m.key, area, mode, "survived", "not run: argued in equivalent/AREA.json",
                        m.path, m.line, m.op, digests[m.path], evidence_of(m), 0.0, reach[m.key])
             _append(r)
             results.append(r)
@@ -1033,9 +1064,10 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
 
 # -- report ----------------------------------------------------------------------------------------
 def load_equivalent() -> dict[str, str]:
-    if not EQUIVALENT.is_file():
-        return {}
-    data: dict[str, str] = json.loads(EQUIVALENT.read_text(encoding="utf-8"))
+    """Mutant key -> the argument that no vector can see it, from every ``equivalent/AREA.json``."""
+    data: dict[str, str] = {}
+    for path in sorted(EQUIVALENT_DIR.glob("*.json")):
+        data.update(json.loads(path.read_text(encoding="utf-8")))
     return data
 
 
@@ -1110,6 +1142,7 @@ def summarize(area: str, mode: str, results: dict[tuple[str, str], Result],
 
 
 def write_report() -> None:
+    compact_journal()
     results = load_journal()
     equivalent = load_equivalent()
     vec = vectors_digest()
@@ -1123,7 +1156,8 @@ def write_report() -> None:
         "Generated by `python -m tests.mutation.mutate report` from the results of",
         "`python -m tests.mutation.mutate run --area AREA [--mode tests]` (how it works: the module",
         "docstring of `tests/mutation/mutate.py`). Equivalent mutants are argued in",
-        "`tests/mutation/equivalent.json`; the same data as JSON: `docs/mutation.json`.",
+        "`tests/mutation/equivalent/AREA.json`; the results are the committed journal",
+        "`tests/mutation/journal/`; the same data as JSON: `docs/mutation.json`.",
         "",
         "*Unreached*: mutants on lines that no vector family executes (known for the whole",
         "population from one traced run of each family; they survive by construction). *Run*: the",
