@@ -27,6 +27,21 @@ class CliError(Exception):
         self.status = status
 
 
+def check_output_folder(path: os.PathLike[str] | str) -> None:
+    """Refuse, before a long computation, an output folder that cannot be made or written: a file
+    in its place or on its way, or a nearest existing folder that is not writable."""
+    p = os.path.abspath(path)
+    if os.path.exists(p) and not os.path.isdir(p):
+        raise CliError(f"{path}: exists and is not a folder")
+    existing = p
+    while not os.path.exists(existing):
+        existing = os.path.dirname(existing)
+    if not os.path.isdir(existing):
+        raise CliError(f"{path}: cannot be created ({existing} is a file)")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise CliError(f"{path}: not writable ({existing})")
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise CliError(f"{self.prog}: {message}")

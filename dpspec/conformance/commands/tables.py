@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dpspec.conformance.cli import CliError
+from dpspec.conformance.cli import CliError, check_output_folder
 from dpspec.conformance.progress import Progress
 from dpspec.spec.accounting import seed_tables
 
@@ -110,6 +110,8 @@ def run_sa2(args: argparse.Namespace) -> int:
 
 
 def run_mjtb(args: argparse.Namespace) -> int:
+    if not args.no_plot:
+        check_output_folder(args.out)
     progress = Progress(quiet=args.quiet)
     progress.step("MJTB+22 Figure 1: shuffle bounds over cohort sizes ...")
     rows = seed_tables.mjtb_figure1()

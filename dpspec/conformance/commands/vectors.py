@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dpspec.conformance.cli import CliError
+from dpspec.conformance.cli import CliError, check_output_folder
 from dpspec.conformance.families import all_families
 from dpspec.conformance.progress import Progress
 from dpspec.conformance.store import MANIFEST, check, default_vectors_dir, generate_all, write_all
@@ -50,8 +50,7 @@ def _vectors_dir(given: Path | None) -> Path:
 
 def run_generate(args: argparse.Namespace) -> int:
     out: Path = args.out if args.out is not None else default_vectors_dir()
-    if out.exists() and not out.is_dir():
-        raise CliError(f"{out} exists and is not a folder")
+    check_output_folder(out)
     progress = Progress(quiet=args.quiet)
     try:
         gen = generate_all(progress=progress.step)
