@@ -221,13 +221,24 @@ def op_add_integer_noise(args: dict[str, Any]) -> dict[str, Any]:
     return {"noised": [str(x.int()) for x in add_integer_noise(share, noise)]}
 
 
+def op_skipped_noise_statement(args: dict[str, Any]) -> dict[str, Any]:
+    """``policies.skipped_noise_statement``: the whole statement of skipped_noise_guarantee
+    (numeric=False), as the reference words it: who receives what, the attacker's guarantee, the
+    honest Aggregator that kept its noise, the utility."""
+    policy = make_policy(args["policy"], args["params"])
+    return skipped_noise_guarantee(policy, _count(args, "meas_count"), args["skip_noise"],
+                                   numeric=False)
+
+
 ANALYSIS_HANDLERS: dict[str, Handler] = {"policies.honest_overweight": op_honest_overweight,
                                          "policies.adjacency": op_adjacency,
                                          "policies.skipped_noise": op_skipped_noise,
                                          "policies.adjacency_table": op_adjacency_table,
                                          "policies.derive_randomness": op_derive_randomness,
                                          "policies.signed": op_signed,
-                                         "policies.add_integer_noise": op_add_integer_noise}
+                                         "policies.add_integer_noise": op_add_integer_noise,
+                                         "policies.skipped_noise_statement":
+                                             op_skipped_noise_statement}
 
 
 def dap_deployment(args: dict[str, Any]) -> protocol.Deployment:
@@ -547,6 +558,18 @@ class PoliciesFamily(Family):
             ("an unknown field is refused", {"field": "Field32", "agg_share": ["1"], "noise": ["1"]},
              "invalid", ["BadField"])]
         groups.append(("policies.add_integer_noise", noise))
+        statement: list[Test] = [
+            (f"{name} {json.dumps(params)}, {n} reports, skipping {skipped}",
+             {"policy": name, "params": params, "meas_count": n, "skip_noise": skipped}, "valid", [])
+            for name, params, n, skipped in [
+                (*rr, 5, [0]), (*fill, 5, [0]), (*fill, 5, [0, 1]), (*fill, 30, [0, 1]),
+                (*fill, 20, [1, 0]), (*fill, 5, []), (*hist_s, 5, [0]), (*hist_e, 5, [0, 1]),
+                (*sv_l, 5, [1]), (*sv_g, 5, []), (*sv_3, 5, []), (*sv_3, 5, [2]), (*sv_3, 5, [0, 2]),
+                (*sv_3, 5, [2, 1, 0])]]
+        statement.append(("Aggregator 3 of 3 is refused", {"policy": sv_3[0], "params": sv_3[1],
+                                                          "meas_count": 5, "skip_noise": [3]},
+                          "invalid", ["BadAggregator"]))
+        groups.append(("policies.skipped_noise_statement", statement))
         tc = TestNumberer()
         out_groups = []
         for op, tests in groups:
@@ -591,7 +614,14 @@ class PoliciesFamily(Family):
                     " [-(q-1)/2, (q-1)/2] congruent to value; wrap_bound = (q-1)/2 - max_true"
                     " (decimal strings).",
                     "policies.add_integer_noise(field, agg_share, noise): x_i + (z_i mod q) for"
-                    " each coordinate (decimal strings)."],
+                    " each coordinate (decimal strings).",
+                    "policies.skipped_noise_statement(policy, params, meas_count, skip_noise): the"
+                    " whole statement of dpspec.spec.policies.corruption.skipped_noise_guarantee"
+                    " (numeric=False) as the reference words it, prose included: skipping,"
+                    " honest, collector_receives, attacker (the policy's guarantee and a note, or"
+                    " the violated trust model), honest_aggregator_keeping_noise, utility. The"
+                    " figures are what an implementation must agree on; the wording is the"
+                    " reference's."],
             notes={"BadBound": "m must be in [1, length].", "ZeroEpsilon": "EPSILON_0 must be > 0.",
                    "BadAdjacency": "adjacency is substitution, deletion or coordinate.",
                    "BadAggregator": "skip_noise lists Aggregator ids in [0, SHARES).",
@@ -1082,6 +1112,12 @@ class PoliciesFamily(Family):
                                 "agg_share": {"type": "array", "items": {"type": "string"}},
                                 "noise": {"type": "array", "items": {"type": "string"}}}},
                 {"type": "object", "required": ["noised"]}),
+            "policies.skipped_noise_statement": (
+                {"properties": {"policy": {"type": "string"}, "params": {"type": "object"},
+                                "meas_count": {"type": "integer"}, "skip_noise": {"type": "array"}}},
+                {"type": "object", "required": ["skipping", "honest", "collector_receives",
+                                                "attacker", "honest_aggregator_keeping_noise",
+                                                "utility"]}),
             "policies.dap_run": (
                 {"properties": {"issuerP": {"type": "string"}, "issuerQ": {"type": "string"},
                                 "leaderHpkeIkm": HEX, "helperHpkeIkm": HEX, "verifyKey": HEX,
