@@ -149,6 +149,24 @@ def _real(x: Any) -> str:
     return str(mpmath.nstr(x, 20, min_fixed=-30, max_fixed=30))
 
 
+def _near_cdf_rate(d: int, eps0: int, j: int, sign: int) -> str:
+    """p = 1 - Pr[Bin(d - 1, p0) <= j] + sign 1e-60 (75 significant digits; p0 = 1/(e^eps0 + 1))."""
+    with mpmath.workdps(150):
+        p0 = 1 / (mpmath.exp(eps0) + 1)
+        c = mpmath.fsum(mpmath.binomial(d - 1, i) * p0**i * (1 - p0) ** (d - 1 - i)
+                        for i in range(j + 1))
+        return str(mpmath.nstr(1 - c + sign * mpmath.mpf(10) ** -60, 75, min_fixed=-100,
+                               max_fixed=100))
+
+
+def op_describe(args: dict[str, Any]) -> dict[str, Any]:
+    """``policies.describe``: a policy's parameters in force and its guarantee over meas_count
+    reports with the figures computed in floating point (numeric=True)."""
+    policy = make_policy(args["policy"], args["params"])
+    return {"params": policy.params(),
+            "guarantee": policy.guarantee(_count(args, "meas_count"), numeric=True)}
+
+
 def op_honest_overweight(args: dict[str, Any]) -> dict[str, Any]:
     """``policies.honest_overweight``: what the bound m does to honest Clients (reals, 20 digits)."""
     a = honest_overweight(args["length"], no_float(args, "eps0"), args["m"])
@@ -238,7 +256,8 @@ ANALYSIS_HANDLERS: dict[str, Handler] = {"policies.honest_overweight": op_honest
                                          "policies.signed": op_signed,
                                          "policies.add_integer_noise": op_add_integer_noise,
                                          "policies.skipped_noise_statement":
-                                             op_skipped_noise_statement}
+                                             op_skipped_noise_statement,
+                                         "policies.describe": op_describe}
 
 
 def dap_deployment(args: dict[str, Any]) -> protocol.Deployment:
@@ -570,6 +589,19 @@ class PoliciesFamily(Family):
                                                           "meas_count": 5, "skip_noise": [3]},
                           "invalid", ["BadAggregator"]))
         groups.append(("policies.skipped_noise_statement", statement))
+        mh_all = ("multihot-client-rr", {"length": 6, "eps0": "3/2", "p": "1/100", "delta": "1e-6",
+                                         "chunk_length": 3, "shares": 3})
+        sv_ed = ("sumvec-aggregator-noise", {"length": 2, "max_measurement": 3, "noise": "gaussian",
+                                             "epsilon": "2", "delta": "1e-9"})
+        sv_s2 = ("sumvec-aggregator-noise", {"length": 2, "max_measurement": 3, "noise": "gaussian",
+                                             "sigma2": "10"})
+        describe: list[Test] = [
+            (f"{name} {json.dumps(params)}, {n} reports",
+             {"policy": name, "params": params, "meas_count": n}, "valid", [])
+            for name, params, n in [(*rr, 1), (*rr, 2), (*rr, 1000), (*fill, 5), (*fill, 30),
+                                    (*mh_all, 50), (*hist_s, 5), (*hist_e, 5), (*sv_l, 5),
+                                    (*sv_g, 5), (*sv_3, 5), (*sv_ed, 5), (*sv_s2, 5)]]
+        groups.append(("policies.describe", describe))
         tc = TestNumberer()
         out_groups = []
         for op, tests in groups:
@@ -621,7 +653,11 @@ class PoliciesFamily(Family):
                     " honest, collector_receives, attacker (the policy's guarantee and a note, or"
                     " the violated trust model), honest_aggregator_keeping_noise, utility. The"
                     " figures are what an implementation must agree on; the wording is the"
-                    " reference's."],
+                    " reference's.",
+                    "policies.describe(policy, params, meas_count): the policy's parameters in"
+                    " force (defaults included) and its guarantee over meas_count reports with"
+                    " the floating-point figures (numeric=True: the aggregate epsilons of the"
+                    " RAPPOR policies, 6 digits rounded up, when meas_count >= 2)."],
             notes={"BadBound": "m must be in [1, length].", "ZeroEpsilon": "EPSILON_0 must be > 0.",
                    "BadAdjacency": "adjacency is substitution, deletion or coordinate.",
                    "BadAggregator": "skip_noise lists Aggregator ids in [0, SHARES).",
@@ -1018,6 +1054,15 @@ class PoliciesFamily(Family):
         ]
         tests += invalid_tests(tc, op_max_weight, {}, [(comment, inputs, flag)
                                                        for inputs, comment, flag in bad])
+        # appended (the tcIds above are published): p within 1e-60 of 1 - Pr[C <= j], so that
+        # the 128-bit enclosure of the CDF cannot decide Pr[C <= j] >= 1 - p and the precision
+        # doubles; j is met at each step of the search (the start, downwards, upwards, bisection)
+        for j in range(6):
+            for sign, side in ((1, "just below"), (-1, "just above")):
+                inputs = {"length": 10, "eps0": "1", "p": _near_cdf_rate(10, 1, j, sign)}
+                tests.append(test_entry(
+                    tc(), f"1 - p {side} Pr[Bin(9, p0) <= {j}] by 1e-60: undecided at 128 bits",
+                    inputs, op_max_weight(inputs), flags=["Precision"]))
         doc = envelope(
             algorithm="max_weight of sec. 6.1.1 (draft-wang-ppm-differential-privacy-00)",
             family=self.name, schema=ENVELOPE_SCHEMA_NAME,
@@ -1027,7 +1072,10 @@ class PoliciesFamily(Family):
                     "Rationals are strings ('1/2', '0.01'); p in (0, 1), EPSILON_0 > 0, d >= 1."],
             notes={"ZeroEpsilon": "EPSILON_0 must be > 0.", "BadRate": "p must be in (0, 1).",
                    "FloatParameter": "JSON floats are inexact; rationals are strings.",
-                   "BadLength": "The histogram length must be >= 1."},
+                   "BadLength": "The histogram length must be >= 1.",
+                   "Precision": "1 - p is within 1e-60 of a value of the CDF: a 128-bit (or any"
+                                " double-precision) evaluation cannot decide the comparison;"
+                                " the reference doubles its precision until it can."},
             groups=[{"op": "policies.max_weight", "params": {}, "tests": tests}])
         return VectorFile(MAX_WEIGHT_PATH, doc, ENVELOPE_SCHEMA_NAME)
 
@@ -1118,6 +1166,10 @@ class PoliciesFamily(Family):
                 {"type": "object", "required": ["skipping", "honest", "collector_receives",
                                                 "attacker", "honest_aggregator_keeping_noise",
                                                 "utility"]}),
+            "policies.describe": (
+                {"properties": {"policy": {"type": "string"}, "params": {"type": "object"},
+                                "meas_count": {"type": "integer"}}},
+                {"type": "object", "required": ["params", "guarantee"]}),
             "policies.dap_run": (
                 {"properties": {"issuerP": {"type": "string"}, "issuerQ": {"type": "string"},
                                 "leaderHpkeIkm": HEX, "helperHpkeIkm": HEX, "verifyKey": HEX,
