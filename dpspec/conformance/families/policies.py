@@ -480,6 +480,12 @@ class PoliciesFamily(Family):
                                             "rho": "1/2"})
         sv_3 = ("sumvec-aggregator-noise", {"length": 3, "max_measurement": 2, "noise": "laplace",
                                             "scale": "5", "shares": 3})
+        # non-integer parameters (a rational read as numerator * denominator would show)
+        hist_e32 = ("histogram-aggregator-gaussian", {"length": 4, "epsilon": "3/2", "delta": "1e-6"})
+        hist_q = ("histogram-aggregator-gaussian", {"length": 4, "sigma2": "1369/25"})
+        sv_t = ("sumvec-aggregator-noise", {"length": 3, "max_measurement": 2, "noise": "laplace",
+                                            "scale": "7/2"})
+        fill_q = ("multihot-client-rr-fill", {"length": 4, "eps0": "3/2", "target_count": 20})
         Test = tuple[str, dict[str, Any], str, list[str]]
         groups: list[tuple[str, list[Test]]] = []
         mw: list[Test] = [(f"d = {d}, EPSILON_0 = {e}, m = {m}", {"length": d, "eps0": e, "m": m},
@@ -527,7 +533,8 @@ class PoliciesFamily(Family):
             (f"{name} {json.dumps(params)}, {n} reports", {"policy": name, "params": params,
                                                          "meas_count": n}, "valid", [])
             for name, params, n in [(*rr, 1), (*rr, 2), (*rr, 1000), (*fill, 1), (*fill, 30),
-                                    (*hist_s, 5), (*hist_e, 5), (*sv_l, 5), (*sv_g, 5)]]
+                                    (*hist_s, 5), (*hist_e, 5), (*sv_l, 5), (*sv_g, 5),
+                                    (*hist_e32, 5)]]
         table.append(("a negative meas_count is refused", {"policy": rr[0], "params": rr[1],
                                                            "meas_count": -1}, "invalid",
                       ["BadCount"]))
@@ -569,6 +576,8 @@ class PoliciesFamily(Family):
               "noise": [str(q64 + 5), str(-q64 - 5)]}, "valid", []),
             ("an empty share and no noise", {"field": "Field128", "agg_share": [], "noise": []},
              "valid", []),
+            ("a one-coordinate share", {"field": "Field64", "agg_share": ["7"], "noise": ["-9"]},
+             "valid", []),
             ("more noise than coordinates is refused", {"field": "Field128", "agg_share": ["1"],
                                                         "noise": ["1", "2"]}, "invalid",
              ["BadLength"]),
@@ -584,7 +593,8 @@ class PoliciesFamily(Family):
                 (*rr, 5, [0]), (*fill, 5, [0]), (*fill, 5, [0, 1]), (*fill, 30, [0, 1]),
                 (*fill, 20, [1, 0]), (*fill, 5, []), (*hist_s, 5, [0]), (*hist_e, 5, [0, 1]),
                 (*sv_l, 5, [1]), (*sv_g, 5, []), (*sv_3, 5, []), (*sv_3, 5, [2]), (*sv_3, 5, [0, 2]),
-                (*sv_3, 5, [2, 1, 0])]]
+                (*sv_3, 5, [2, 1, 0]), (*hist_e, 5, [0]), (*hist_q, 5, [1]), (*sv_t, 5, [0]),
+                (*fill_q, 5, [0])]]
         statement.append(("Aggregator 3 of 3 is refused", {"policy": sv_3[0], "params": sv_3[1],
                                                           "meas_count": 5, "skip_noise": [3]},
                           "invalid", ["BadAggregator"]))
