@@ -318,3 +318,37 @@ def test_randomness_derivation_is_explicit_and_checked() -> None:
         PolicyRandomness.derive(b"short", pol.vdaf, 1)
     with pytest.raises(ValueError):
         run_vdaf_with_dp_policy(pol, pol.vdaf, CTX, None, [0, 1, 2], r)
+
+
+@pytest.mark.parametrize("field", ["verify_key", "nonce", "rand"])
+def test_randomness_of_the_wrong_size_is_refused_not_a_rejected_report(field: str) -> None:
+    """A short verify key, nonce or rand is the caller's error: refused before any report is
+    run (it used to be recorded as a report the Client "cannot shard", and the run went on)."""
+    import dataclasses
+
+    pol = SumVecWithAggregatorRandomization(length=3, max_measurement=2, noise="laplace",
+                                            epsilon=1)
+    r = PolicyRandomness.derive(SEED, pol.vdaf, 2)
+    bad = {"verify_key": {"verify_key": r.verify_key[:-1]},
+           "nonce": {"nonces": [r.nonces[0], r.nonces[1][:-1]]},
+           "rand": {"rands": [r.rands[0] + b"\0", r.rands[1]]}}[field]
+    with pytest.raises(ValueError, match=field.replace("_", " ")):
+        run_vdaf_with_dp_policy(pol, pol.vdaf, CTX, None, [[1, 1, 1], [2, 0, 0]],
+                                dataclasses.replace(r, **bad))
+
+
+@pytest.mark.parametrize("meas", [[1, 1.5, 0], [1, True, 0], ["1", 0, 0]])
+def test_sumvec_measurement_coordinates_must_be_integers(meas: list[object]) -> None:
+    """A float coordinate used to be truncated (1.5 -> 1), a string parsed: now refused."""
+    pol = SumVecWithAggregatorRandomization(length=3, max_measurement=2, noise="laplace",
+                                            epsilon=1)
+    with pytest.raises(ValueError):
+        pol.encode_measurement(meas)
+
+
+@pytest.mark.parametrize("meas", [[0, 1.0, 0], [False, True, False]])
+def test_one_hot_list_entries_must_be_integers(meas: list[object]) -> None:
+    pol = MultiHotHistogramWithClientRandomization(length=3, eps0=1)
+    assert pol.encode_measurement([0, 1, 0]) == [0, 1, 0]
+    with pytest.raises(ValueError):
+        pol.encode_measurement(meas)

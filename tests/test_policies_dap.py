@@ -96,7 +96,7 @@ def test_overweight_client_is_not_uploaded() -> None:
     assert run.agg_result == [sum(int(v[k]) for v in kept) for k in range(8)]
 
 
-@pytest.mark.parametrize("skip", [[2], [-1], [0, 5]])
+@pytest.mark.parametrize("skip", [[2], [-1], [0, 5], [True], [1.0]])
 def test_skip_noise_rejects_bad_aggregator_ids(skip: list[int]) -> None:
     pol = HistogramWithAggregatorRandomization(length=4, sigma2=16, chunk_length=2)
     rec = recipe(Randomizer("randomized_response", 4, Fraction(1, 2)), B=3, chunk_length=2)

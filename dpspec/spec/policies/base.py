@@ -209,6 +209,14 @@ def run_vdaf_with_dp_policy(dp_policy: DpPolicy, vdaf: Prio3[Any, Any, Any], ctx
         raise ValueError("randomness must hold one nonce, rand and client noise seed per report")
     if len(randomness.aggregator_noise_seeds) != vdaf.SHARES:
         raise ValueError("randomness must hold one noise seed per Aggregator")
+    # the sizes are the caller's inputs, not the Client's: a wrong size is refused here rather
+    # than recorded as a report the Client "cannot shard" (the draft asserts the nonce size)
+    if len(randomness.verify_key) != vdaf.VERIFY_KEY_SIZE:
+        raise ValueError(f"the verify key must have {vdaf.VERIFY_KEY_SIZE} bytes")
+    if any(len(n) != vdaf.NONCE_SIZE for n in randomness.nonces):
+        raise ValueError(f"each nonce must have {vdaf.NONCE_SIZE} bytes")
+    if any(len(r) != vdaf.RAND_SIZE for r in randomness.rands):
+        raise ValueError(f"each rand must have {vdaf.RAND_SIZE} bytes")
     out = PolicyTranscript(randomness=randomness, ctx=ctx, skipped_noise=skipped)
     agg_shares = [vdaf.agg_init(agg_param) for _ in range(vdaf.SHARES)]
     for i, measurement in enumerate(measurements):

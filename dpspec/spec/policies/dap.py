@@ -77,7 +77,7 @@ def run_policy_in_dap(policy: DpPolicy, recipe: protocol.Recipe, dep: protocol.D
         raise ValueError("the recipe's VDAF must be the policy's (two Aggregators)")
     protocol.check_deployment(recipe, dep)
     skipped = set(skip_noise)
-    if not skipped <= {0, 1}:
+    if any(isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < 2 for j in skipped):
         raise ValueError("skip_noise lists Aggregator ids in [0, 2)")
     run = DapRun()
     # -- upload ------------------------------------------------------------------------------

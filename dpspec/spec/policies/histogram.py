@@ -100,9 +100,12 @@ class MultiHotHistogramWithClientRandomization(DpPolicy):
 
     def encode_measurement(self, measurement: Any) -> list[int]:
         if isinstance(measurement, list):
-            if len(measurement) != self.length or sorted(measurement) != [0] * (self.length - 1) + [1]:
-                raise ValueError(f"a measurement is a one-hot vector of length {self.length}")
-            return [int(x) for x in measurement]
+            if len(measurement) != self.length \
+                    or any(isinstance(x, bool) or not isinstance(x, int) for x in measurement) \
+                    or sorted(measurement) != [0] * (self.length - 1) + [1]:
+                raise ValueError(f"a measurement is a one-hot vector of length {self.length} "
+                                 "(integers 0 and 1)")
+            return list(measurement)
         return one_hot(measurement, self.length)
 
     def add_noise_to_measurement(self, measurement: Any, tape: RandomTape) -> list[bool]:

@@ -106,9 +106,10 @@ class SumVecWithAggregatorRandomization(AggregatorNoisePolicy):
                                 self.max_measurement, self.chunk_length)
 
     def encode_measurement(self, measurement: Any) -> list[int]:
-        if not isinstance(measurement, list) or len(measurement) != self.length:
+        if not isinstance(measurement, list) or len(measurement) != self.length \
+                or any(isinstance(x, bool) or not isinstance(x, int) for x in measurement):
             raise ValueError(f"a measurement is a list of {self.length} integers")
-        return [int(x) for x in measurement]
+        return list(measurement)
 
     def params(self) -> dict[str, Any]:
         """The construction parameters (the noise scale only when it was given directly)."""
