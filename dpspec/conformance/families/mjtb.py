@@ -137,7 +137,7 @@ def _bounded(value: Any, key: str, kind: str, low: Any, high: Any) -> Any:
     return x
 
 
-#: mjtb.recallExperiment: JSON key -> (argument, kind, lower, upper); a missing grid takes its
+#: mjtb.recall_experiment: JSON key -> (argument, kind, lower, upper); a missing grid takes its
 #: default, the other keys are required
 EXPERIMENT_ARGS: dict[str, tuple[str, str, Any, Any]] = {
     "devices": ("devices", "int", 1, 100_000), "rounds": ("rounds", "int", 1, 8),
@@ -233,14 +233,14 @@ RECIPE_NOTES = {"BadRecipe": "Age boundaries: at least two, increasing integers;
 
 RECALL_HEADER = [
     "Source: [MJTB+22] sec. 1 and 4; dpspec.spec.mjtb.discovery (module docstring: the recall).",
-    "mjtb.discoveryRecall: the run of mjtb.discovery (same inputs, same parameter checks, the same"
+    "mjtb.discovery_recall: the run of mjtb.discovery (same inputs, same parameter checks, the same"
     " `params` echo); per"
     " round the cohort epsilon the accountant computed for the round's query (the deletion-model"
     " closed form of Theorem 3.1 at eps0, minCohort, delta, a decimal string of 9 significant"
     " digits; null when no device answered) and the"
     " recall after the round (true frequent prefixes discovered by rounds 1..r over their number,"
     " 1 when there are none); `recall` after the last round.",
-    "mjtb.recallExperiment: recall_experiment(seed, devices, rounds, eps0Grid [1/2, 1],"
+    "mjtb.recall_experiment: recall_experiment(seed, devices, rounds, eps0Grid [1/2, 1],"
     " budgetGrid [1, 2, 3], minCohort) (devices, rounds and minCohort required, ranges as in"
     " mjtb.discovery; a grid non-empty, eps0 in (0, 64], budgets in (0, 1000]): for each eps0"
     " and each budget"
@@ -266,7 +266,7 @@ class MjtbFamily(Family):
 
     def handlers(self) -> dict[str, Handler]:
         return {"mjtb.encode": encode, "mjtb.discovery": discovery, "mjtb.recipe": recipe,
-                "mjtb.discoveryRecall": discovery_recall, "mjtb.recallExperiment": recall_rows}
+                "mjtb.discovery_recall": discovery_recall, "mjtb.recall_experiment": recall_rows}
 
     def schemas(self) -> dict[str, dict[str, Any]]:
         ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
@@ -298,15 +298,19 @@ class MjtbFamily(Family):
                  "properties": {"recipe": {"type": "object"}, "labels": {"type": "array"},
                                 "length": COUNT, "ones": {"type": "array"},
                                 "bitsConsumed": COUNT}}),
-            "mjtb.discoveryRecall": (
+            "mjtb.discovery_recall": (
                 {"properties": {"seed": HEX, "params": {"type": ["object", "array", "string",
                                                                   "null", "integer"]}}},
                 {"type": "object", "required": ["params", "rounds", "trueFrequent", "recall"],
                  "properties": {"params": {"type": "object"}, "rounds": {"type": "array"},
                                 "trueFrequent": COUNT,
                                 "recall": {"type": "number"}}}),
-            "mjtb.recallExperiment": (
-                {"properties": {"seed": HEX}},
+            "mjtb.recall_experiment": (
+                {"properties": {"seed": HEX, "devices": {"type": ["integer", "string"]},
+                                "rounds": {"type": ["integer", "string"]},
+                                "minCohort": {"type": ["integer", "string"]},
+                                "eps0Grid": {"type": ["array", "string"]},
+                                "budgetGrid": {"type": ["array", "string"]}}},
                 {"type": "object", "required": ["rows"],
                  "properties": {"rows": {"type": "array"}}}),
         }
@@ -404,6 +408,12 @@ class MjtbFamily(Family):
         tests += invalid_tests(tc, discovery, {}, [
             ("params an empty array, not an object", {"seed": seed, "params": []}, "BadParameter"),
             ("params null", {"seed": seed, "params": None}, "BadParameter")])
+        full = {"seed": vector_seed(f"mjtb/discovery/{len(cases)}").hex(),
+                "params": {**base, "z": "0", "topK": 1000, "rounds": 2, "devices": 150,
+                           "minCohort": 50}}
+        tests.append(test_entry(tc(), "z 0: the end token found in round 1 (the empty phrase,"
+                                " a noisy estimate >= 0) is not a discovery", full,
+                                discovery(full)))
         return self.vector_file("mjtb/discovery.json",
                                 algorithm="MJTB+22 interactive n-gram discovery (sec. 1, 4)",
                                 schema=SCHEMA, header=DISCOVERY_HEADER, notes=DISCOVERY_NOTES,
@@ -482,7 +492,7 @@ class MjtbFamily(Family):
         seed = vector_seed("mjtb/recall/bad").hex()
         tests += invalid_tests(tc, discovery_recall, {}, [
             ("an unknown parameter", {"seed": seed, "params": {**base, "k": 1}}, "BadParameter")])
-        groups = [{"op": "mjtb.discoveryRecall", "params": {}, "tests": tests}]
+        groups = [{"op": "mjtb.discovery_recall", "params": {}, "tests": tests}]
         runs: list[tuple[str, dict[str, Any]]] = [
             ("one eps0, a budget below one round (recall padded) and a large one",
              {"devices": 300, "rounds": 2, "eps0Grid": ["4"], "budgetGrid": ["1/2", "100"],
@@ -501,9 +511,8 @@ class MjtbFamily(Family):
         tests += invalid_tests(tc, recall_rows, {}, [
             ("an empty eps0 grid", {"seed": seed, **small, "eps0Grid": []}, "BadParameter"),
             ("devices 0", {"seed": seed, **small, "devices": 0}, "BadParameter"),
-            ("minCohort missing", {"seed": seed, "devices": 300, "rounds": 2}, "BadParameter"),
-            ("an unknown argument", {"seed": seed, **small, "tau": "1"}, "BadParameter")])
-        groups.append({"op": "mjtb.recallExperiment", "params": {}, "tests": tests})
+            ("minCohort missing", {"seed": seed, "devices": 300, "rounds": 2}, "BadParameter")])
+        groups.append({"op": "mjtb.recall_experiment", "params": {}, "tests": tests})
         return self.vector_file("mjtb/recall.json",
                                 algorithm="MJTB+22 interactive n-gram discovery: recall",
                                 schema=SCHEMA, header=RECALL_HEADER, notes=DISCOVERY_NOTES,
