@@ -47,6 +47,7 @@ from dpspec.spec.mechanisms.base import DpMechanism
 from dpspec.spec.mechanisms.calibration import rappor_aggregate_epsilon, zcdp_rho_for_approx_dp
 from dpspec.spec.mechanisms.exact import (
     GeometricSkip,
+    binomial_cdf_interval,
     exact_rational,
     exp_enclosure,
     exp_neg_enclosure,
@@ -359,6 +360,15 @@ def op_calibrate(args: dict[str, Any]) -> dict[str, Any]:
         gauss = DiscreteGaussianMechanism.from_zcdp(_rational_arg(args, "rho"),
                                                     _rational_arg(args, "sensitivity"))
         return {"sigma2": rational_text(gauss.sigma2)}
+    if method == "gaussian_from_approx_dp":
+        diff = args["difference"]
+        if not isinstance(diff, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in diff):
+            raise ValueError("difference must be a list of JSON integers")
+        gauss = DiscreteGaussianMechanism.from_approx_dp(_rational_arg(args, "eps"),
+                                                         _rational_arg(args, "delta"), diff)
+        rho = gauss.rho()
+        assert rho is not None  # from_approx_dp records the sensitivity
+        return {"sigma2": rational_text(gauss.sigma2), "rho": rational_text(rho)}
     if method == "zcdp_rho_for_approx_dp":
         return {"rho": rational_text(zcdp_rho_for_approx_dp(_rational_arg(args, "eps"),
                                                              _rational_arg(args, "delta")))}
@@ -378,8 +388,18 @@ def op_exp_enclosure(args: dict[str, Any]) -> dict[str, Any]:
     return {"expNeg": [rational_text(lo), rational_text(hi)], "exp": [rational_text(elo), rational_text(ehi)]}
 
 
+def op_binomial_cdf_interval(args: dict[str, Any]) -> dict[str, Any]:
+    """``binomial_cdf_interval(n, j, pLo, pHi)`` (dpspec.spec.mechanisms.exact, at its default
+    precision): published only where the answer is exact, j outside [0, n), and for the
+    parameter checks."""
+    n, j = count_arg(args, "n"), json_int_arg(args, "j")
+    lo, hi = binomial_cdf_interval(n, j, _rational_arg(args, "pLo"), _rational_arg(args, "pHi"))
+    return {"cdf": [rational_text(lo), rational_text(hi)]}
+
+
 DECISION_HANDLERS: dict[str, Handler] = {
     "mechanisms.add_noise": op_add_noise,
+    "mechanisms.binomial_cdf_interval": op_binomial_cdf_interval,
     "mechanisms.calibrate": op_calibrate,
     "mechanisms.exp_enclosure": op_exp_enclosure,
     "mechanisms.sample_noise": op_sample_noise,
@@ -421,6 +441,15 @@ DECISIONS_HEADER = [
     " significant digits, rounded down) with rho-zCDP => (eps, delta)-DP; rappor_aggregate_epsilon"
     " the OAMC epsilon of measCount symmetric-RAPPOR Clients (6 digits, rounded up) by MJTB+22"
     " Theorem C.3 and by the proven worst case. Every parameter must be > 0; 0 < delta < 1.",
+    "calibrate(gaussian_from_approx_dp): sigma2 of DiscreteGaussianMechanism.from_approx_dp(eps,"
+    " delta, difference), the smallest sigma (12 significant digits, rounded up) for (eps,"
+    " delta)-DP when neighbouring inputs differ by the integer vector difference ((1, -1) for a"
+    " one-hot histogram), squared exactly; rho = Delta_2^2/(2 sigma2) with Delta_2^2 the sum of"
+    " the squared entries of difference.",
+    "binomial_cdf_interval(n, j, pLo, pHi): rationals lo <= Pr[Bin(n, p) <= j] <= hi for every p in"
+    " [pLo, pHi] (the enclosure behind max_weight of the policies); the vectors hold only the"
+    " exact cases, j < 0 (0, 0) and j >= n (1, 1), and the checks: 0 < pLo <= pHi < 1, n a"
+    " non-negative JSON integer.",
     "exp_enclosure(x, prec): dyadic rationals lo <= e^-x <= hi at prec + ceil(2x) bits and their"
     " reciprocals for e^x (dpspec.spec.mechanisms.exact); x >= 0 (x = 0 gives exactly 1).",
     "Real outputs (debiased, debiasedVariance, flipProbability, responseProbabilities) are decimal"
@@ -601,6 +630,72 @@ def decision_groups(seed: Callable[[str], str]) -> list[tuple[str, dict[str, Any
         groups.append(("mechanisms.sample_noise", {"mechanism": name}, [
             (f"{name}: {key} = {v}", {key: v, "seed": seed(f"noise/{name}/small/{v}"), "dimension": 3},
              [], "valid") for v in ("1", "1/2")]))
+    groups += _boundary_groups(seed)
+    return groups
+
+
+def _boundary_groups(seed: Callable[[str], str]) -> list[tuple[str, dict[str, Any], list[Test]]]:
+    """Groups appended after the mutation run of the mechanisms area (issue 19): each check a
+    function makes, on the input just outside it where nothing else refuses that input."""
+    bad, meas = ["BadParameter"], ["BadMeasurement"]
+    groups: list[tuple[str, dict[str, Any], list[Test]]] = []
+    # The additive mechanisms check their scale when built: debias (the identity) uses nothing
+    # else, so the check alone refuses a zero scale (the samplers would refuse it too).
+    groups.append(("mechanisms.debias", {"mechanism": "discrete_gaussian", "sigma2": "100"}, [
+        ("discrete_gaussian: sum of 10 reports (the identity)", {"sum": ["-4", "12"], "measCount": 10},
+         [], "valid")]))
+    for name, key in (("discrete_laplace", "scale"), ("discrete_gaussian", "sigma2")):
+        groups.append(("mechanisms.debias", {"mechanism": name}, [
+            (f"{name}: {key} = 0 is refused", {key: "0", "sum": ["1"], "measCount": 1}, bad, "invalid"),
+            (f"{name}: {key} = -1 is refused", {key: "-1", "sum": ["1"], "measCount": 1}, bad,
+             "invalid"),
+            (f"{name}: {key} = 1/1000000 is accepted", {key: "1/1000000", "sum": ["1"], "measCount": 1},
+             [], "valid")]))
+    # calibration: both parameters negative give a positive quotient, so only the "> 0" checks
+    # refuse them; the zCDP search for an upper end of the bracket (eps(1) below the target)
+    groups.append(("mechanisms.calibrate", {}, [
+        ("eps = -1 and Delta_1 = -1 are refused (their quotient is 1)",
+         {"method": "laplace_from_epsilon", "eps": "-1", "sensitivity": "-1"}, bad, "invalid"),
+        ("rho = -1 and Delta_2^2 = -2 are refused (sigma^2 would be 1)",
+         {"method": "gaussian_from_zcdp", "rho": "-1", "sensitivity": "-2"}, bad, "invalid"),
+        *[(f"zCDP: the largest rho for ({e}, {d})-DP (above rho = 1)",
+           {"method": "zcdp_rho_for_approx_dp", "eps": e, "delta": d}, [], "valid")
+          for e, d in (("20", "1/1000000"), ("3", "1/2"))],
+        *[(f"discrete Gaussian for ({e}, {d})-DP, difference {v}",
+           {"method": "gaussian_from_approx_dp", "eps": e, "delta": d, "difference": v}, [], "valid")
+          for e, d, v in (("1", "1/1000000", [2, -1]), ("1/2", "1/1000000000", [1, -1]))],
+        ("gaussian_from_approx_dp: a zero difference is refused",
+         {"method": "gaussian_from_approx_dp", "eps": "1", "delta": "1/1000000", "difference": [0, 0]},
+         bad, "invalid"),
+        ("gaussian_from_approx_dp: delta = 1 is refused",
+         {"method": "gaussian_from_approx_dp", "eps": "1", "delta": "1", "difference": [1, -1]},
+         bad, "invalid"),
+        ("zCDP: eps = -1 is refused", {"method": "zcdp_rho_for_approx_dp", "eps": "-1", "delta": "1/2"},
+         bad, "invalid"),
+        ("zCDP: delta = -1/2 is refused", {"method": "zcdp_rho_for_approx_dp", "eps": "1",
+                                          "delta": "-1/2"}, bad, "invalid"),
+    ]))
+    # the binomial CDF enclosure: the exact answers outside [0, n) and the range check of p
+    groups.append(("mechanisms.binomial_cdf_interval", {"n": 10}, [
+        *[(f"j = {j}: exactly {'0' if j < 0 else '1'}", {"j": j, "pLo": "1/4", "pHi": "1/3"}, [], "valid")
+          for j in (-2, -1, 10, 11)],
+        ("j = 10, pLo = pHi = 1/4 (a point)", {"j": 10, "pLo": "1/4", "pHi": "1/4"}, [], "valid"),
+        *[(f"j = {j}, {lo} <= p <= {hi} is refused", {"j": j, "pLo": lo, "pHi": hi}, bad, "invalid")
+          for j, lo, hi in ((-1, "0", "1/3"), (10, "1/4", "1"), (3, "1/3", "1/4"), (3, "-1/4", "1/3"),
+                            (3, "1/4", "3/2"))],
+    ]))
+    # bit vectors: a JSON number instead of a list, and lists whose only entries are not bits
+    # (the check must name one of them, not run out of entries)
+    groups.append(("mechanisms.add_noise", {"mechanism": "symmetric_rappor", "eps0": "1"}, [
+        (f"symmetric_rappor: measurement {json.dumps(m)}", {"seed": seed(f"add/bits/{i}"), "measurement": m},
+         meas, "invalid") for i, m in enumerate([3, 0, [2], [-1], [1.0]])] + [
+        ("symmetric_rappor: the empty measurement (dimension 0)", {"seed": seed("add/bits/empty"),
+                                                                   "measurement": []}, [], "valid")]))
+    groups.append(("mechanisms.add_noise", {"mechanism": "discrete_laplace", "scale": "5/2"}, [
+        (f"discrete_laplace: measurement {json.dumps(m)}", {"seed": seed(f"add/ints/{i}"), "measurement": m},
+         meas, "invalid") for i, m in enumerate(["", 3])] + [
+        ("discrete_laplace: the empty measurement", {"seed": seed("add/ints/empty"), "measurement": []},
+         [], "valid")]))
     return groups
 
 
@@ -708,10 +803,15 @@ class MechanismsFamily(Family):
                  "properties": {"noisy": {}, "bitsConsumed": {"type": "integer", "minimum": 0}}}),
             "mechanisms.calibrate": (
                 {"properties": {"method": {"type": "string"}, "eps": _EXACT, "eps0": _EXACT, "rho": _EXACT,
-                                "delta": _EXACT, "sensitivity": _EXACT, "measCount": _INT}},
+                                "delta": _EXACT, "sensitivity": _EXACT, "measCount": _INT,
+                                "difference": {"type": "array"}}},
                 {"type": "object", "properties": {
                     "scale": {"type": "string"}, "sigma2": {"type": "string"}, "rho": {"type": "string"},
                     "aggregateEpsilon": {"type": "object"}}}),
+            "mechanisms.binomial_cdf_interval": (
+                {"properties": {"n": _INT, "j": _INT, "pLo": _EXACT, "pHi": _EXACT}},
+                {"type": "object", "required": ["cdf"],
+                 "properties": {"cdf": {"type": "array", "items": {"type": "string"}}}}),
             "mechanisms.exp_enclosure": (
                 {"properties": {"x": _EXACT, "prec": _INT}},
                 {"type": "object", "required": ["expNeg", "exp"],
