@@ -434,3 +434,24 @@ def test_flip_positions_are_sorted_distinct_and_in_range(eps0: Fraction, d: int,
     data = [i % 2 for i in range(d)]
     out = m.add_noise(data, RandomTape(seed, "prop"))
     assert [i for i in range(d) if out[i] != data[i]] == pos
+
+
+def test_zcdp_calibration_at_tiny_targets() -> None:
+    """The bisection for rho runs until its bracket is narrow, however small rho is (it stopped
+    after 200 halvings of [0, 1] and failed with lo = 0 below 2^-200, e.g. at eps = delta = 1e-60);
+    the rho found gives (eps, delta) and the next 12-digit value above it does not."""
+    from dpspec.spec.accounting.definitions import zcdp_to_dp_epsilon
+    from dpspec.spec.mechanisms.calibration import zcdp_rho_for_approx_dp
+    from dpspec.spec.rational import format_rational
+
+    eps = delta = Fraction(1, 10**60)
+    rho = zcdp_rho_for_approx_dp(eps, delta)
+    assert 0 < rho < Fraction(1, 2**200)
+    exponent = math.floor(math.log10(rho.numerator) - math.log10(rho.denominator))
+    if Fraction(10) ** exponent > rho:
+        exponent -= 1
+    above = rho + Fraction(10) ** (exponent - 11)  # the next value with 12 significant digits
+    with mpmath.workdps(40):
+        target = mpmath.mpf(1) / 10**60
+        assert zcdp_to_dp_epsilon(format_rational(rho), "1e-60") <= target
+        assert zcdp_to_dp_epsilon(format_rational(above), "1e-60") > target

@@ -58,7 +58,7 @@ def zcdp_rho_for_approx_dp(eps: Fraction, delta: Fraction) -> Fraction:
         lo, hi = mpmath.mpf(0), mpmath.mpf(1)
         while zcdp_to_dp_epsilon(hi, d) <= target:
             hi *= 2
-        for _ in range(200):
+        while True:  # halving from [0, hi]: ends once lo > 0 and the bracket is relatively narrow
             mid = (lo + hi) / 2
             if zcdp_to_dp_epsilon(mid, d) <= target:
                 lo = mid
