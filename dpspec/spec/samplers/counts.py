@@ -552,10 +552,14 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
     with ratio p truncated to [0, 2^i), whose i binary digits are independent with the stated
     probabilities (the halving geometric); keeping a point with probability 1/J = 2^-i (2^i / J)
     is first a Poisson thinning by 2^-i, which gives mu_i; the sizes >= 2^B are 2^B plus a
-    geometric(1 - p) by memorylessness, Poisson with mean lambda p^(2^B - 1) = tau. This is the
-    binary-block decomposition of the compound Poisson (the "halving" geometric of
-    :func:`dpspec.spec.samplers.core.geometric` applied to the sizes), as in
-    :func:`negative_binomial_exp`.
+    geometric(1 - p) by memorylessness, Poisson with mean lambda p^(2^B - 1) = tau. Sources: the
+    compound-Poisson form of NB is Quenouille's (M. H. Quenouille, "A relation between the
+    logarithmic, Poisson, and negative binomial series", Biometrics 5, 1949); splitting and
+    thinning a Poisson process by independent marks gives independent Poisson processes (the
+    colouring theorem, J. F. C. Kingman, "Poisson Processes", 1993, sec. 5.1); the blocks apply
+    the independent binary digits of the "halving" geometric of
+    :func:`dpspec.spec.samplers.core.geometric` to the sizes, as :func:`negative_binomial_exp`
+    does for the irrational p.
 
     Every number compared (y_i, mu_i, tau and the digits) is an exact rational, and every
     comparison is exact, equality included: B, floor(mu_i) and floor(2 x) are the exact values,
