@@ -2,8 +2,8 @@
 
 The halving geometric's cost grows like log2(scale)^2, so rates below 2^-256, Laplace scales
 above 2^256 and Gaussian variances above 2^512 are refused (CostTooLarge, validation step 7),
-as are binomial_rr with n >= 2^255 and negative_binomial's compound steps beyond their work
-limit. Within the caps the reference evaluates exp(-gamma) in fixed point
+as is binomial_rr with n >= 2^255 (negative_binomial's compound steps beyond their work limit
+were refused too, until its steps version 2, the size blocks, replaced them there). Within the caps the reference evaluates exp(-gamma) in fixed point
 (``exp_neg_fixed``), squares the halving geometric's powers along one chain, and gives the mode
 envelope the parameter's numerator and denominator as powers: these change how numbers are
 bounded, never which bits are read, which the tests below check against the plain
@@ -59,9 +59,8 @@ BELOW = f"1/{TWO_256 + 1}"
     ("negative_binomial", {"r": "1", "p": f"{TWO_256}/{TWO_256 + 1}"}, "CostTooLarge"),
     # the scale cap comes before the mean's (a mean far above 10^6 here)
     ("negative_binomial", {"r": "1e10", "p": f"{TWO_256}/{TWO_256 + 1}"}, "CostTooLarge"),
-    ("negative_binomial", {"r": f"39/{TWO_256 - 1}", "p": f"{TWO_256 - 1}/{TWO_256}"},
-     "CostTooLarge"),
-    ("negative_binomial", {"r": "7902/65535", "p": "65535/65536"}, "CostTooLarge"),
+    # (the compound work limit, 39 at 2^-256 and 7902 at 2^-16, is no longer a cap: steps
+    # version 2 samples those parameters; tests/test_samplers_nb_blocks.py)
     ("negative_binomial_exp", {"r": "1", "gamma": BELOW}, "CostTooLarge"),
     ("negative_binomial_exp", {"r": "1e-10000", "gamma": "1e-10000"}, "CostTooLarge"),
 ])
@@ -81,6 +80,8 @@ def test_scale_caps_refuse(name: str, params: dict[str, str], flag: str) -> None
     ("binomial", {"n": str(TWO_256), "p": f"{TWO_256 - 1}/{TWO_256}"}),
     ("binomial_rr", {"n": str((1 << 255) - 1), "eps": "1e10000"}),
     ("negative_binomial", {"r": f"38/{TWO_256 - 1}", "p": f"{TWO_256 - 1}/{TWO_256}"}),
+    ("negative_binomial", {"r": f"39/{TWO_256 - 1}", "p": f"{TWO_256 - 1}/{TWO_256}"}),
+    ("negative_binomial", {"r": f"999999/{TWO_256 - 1}", "p": f"{TWO_256 - 1}/{TWO_256}"}),
     ("negative_binomial_exp", {"r": f"3/{TWO_256}", "gamma": f"1/{TWO_256}"}),
     ("geometric_exp", {"gamma": "1e10000"}),
     ("discrete_gaussian", {"sigma2": "1e-10000"}),

@@ -241,6 +241,11 @@ class Coins:
         if r >= 1 and lam > 256 and 256 * r >= lam:
             return self.env(lambda k: (k + r) * p / (k + 1), int((r - 1) * p / (1 - p)),
                             isqrt(int(lam / (1 - p))) + 1, None)
+        m = 0
+        while 2 ** (m + 1) * (1 - p) <= 1:
+            m += 1
+        if lam > 10000 or lam * (m + 2) ** 2 > 2560000:  # steps version 2: SIZE BLOCKS
+            return self._nb_blocks(r, p)
         n = self.poisson(r * p / (1 - p))
         total = 0
         for _ in range(n):
@@ -249,9 +254,51 @@ class Coins:
                 total += j
         return total
 
+    def _nb_blocks(self, r: Fraction, p: Fraction) -> int:
+        """The size blocks with a rational p: y_i = p^(2^i) in Fractions while they are small
+        (there the comparisons are exact, equalities included), else in mpmath (the header's
+        numbers then have millions of digits; no vector puts a tape's bits within 10^-100 of
+        them, which the mpmath comparison would need to tell)."""
+        def real(x: Fraction) -> Real:
+            return mpmath.mpf(x.numerator) / x.denominator
+
+        def y(i: int) -> Real:
+            if p.denominator.bit_length() << i <= 2048:
+                return p ** (2**i)
+            return real(p) ** (2**i)
+
+        def times(x: Real, c: Fraction) -> Real:  # x c, exact if x is a Fraction
+            return x * c if isinstance(x, Fraction) else x * real(c)
+
+        def floor(x: Real) -> int:
+            return x.__floor__() if isinstance(x, Fraction) else int(mpmath.floor(x))
+
+        scale = r / (1 - p)
+        big_b = 0
+        while times(y(big_b), scale) > 1:
+            big_b += 1
+        total = 0
+        for i in range(big_b):
+            yi = y(i)
+            mu = times(yi * (1 - yi), scale / 2**i)
+            whole = floor(mu)
+            n = self.poisson(Fraction(whole)) + self.pb(mu - whole)
+            for _ in range(n):
+                rest = 0
+                for j in range(i):
+                    yj = y(j)
+                    rest += self.lc(yj / (1 + yj)) << j
+                if self.lc(Fraction(2**i, 2**i + rest)) == 1:
+                    total += 2**i + rest
+        for _ in range(self.pb(times(y(big_b), scale))):
+            j = 2**big_b + self.geometric(1 - p)
+            if self.lc(Fraction(1, j)) == 1:
+                total += j
+        return total
+
     def pb(self, x: Real) -> int:
         """PB(x): Poisson of an irrational x by floor(2x) + 1 pieces."""
-        k = int(mpmath.floor(2 * x)) + 1
+        k = (2 * x).__floor__() + 1 if isinstance(x, Fraction) else int(mpmath.floor(2 * x)) + 1
         mu = x / k
         n = 0
         for _ in range(k):

@@ -214,8 +214,23 @@ TEXTS: dict[str, list[str]] = {
         " sum_j j Poisson(r p^j / j), obtained by thinning; exact.) But if r >= 1, lam = r p /"
         " (1 - p) > 256 and 256 r >= lam: return env(rho, M, d, none) with rho(k) = (k + r) p /"
         " (k + 1), M = floor((r - 1) p / (1 - p)), d = isqrt(floor(lam / (1 - p))) + 1."
-        " Cost limit of the compound steps: when the envelope is not used and lam > 10000,"
-        " the call is refused (CostTooLarge)."],
+        " Steps version 2 (cost sublinear in lam; version 1 refused these parameters, so its"
+        " vectors are unchanged): if the envelope is not used and lam > 10000 or lam (m + 2)^2 >"
+        " 2560000, m the largest integer >= 0 with 2^m (1 - p) <= 1, the compound steps are"
+        " replaced by SIZE BLOCKS. Let y_i = p^(2^i) (rational). PBR(x), Poisson of a rational"
+        " x in [0, 1]: k = floor(2 x) + 1 pieces of mean mu = x / k (< 1/2), each piece: loop {"
+        " K = 0; while lc(mu) = 1: K = K + 1; if lc(1 / K!) = 1: the piece is K, stop }; the sum"
+        " of the pieces (x = 0 reads no bits). B = the smallest integer >= 0 with tau = r y_B /"
+        " (1 - p) <= 1; total = 0; for i = 0, 1, ..., B - 1: mu_i = r y_i (1 - y_i) / (2^i"
+        " (1 - p)); N_i = poisson(floor(mu_i)) + PBR(mu_i - floor(mu_i)); N_i times { R ="
+        " sum_{j = 0}^{i - 1} 2^j lc(y_j / (1 + y_j)) (j ascending); J = 2^i + R; if"
+        " lc(2^i / J) = 1: total = total + J }. Then N = PBR(tau); N times { J = 2^B +"
+        " geometric(1 - p); if lc(1/J) = 1: total = total + J }; return total. (The points of"
+        " the compound steps with a size in [2^i, 2^(i+1)), thinned by 2^-i first; sizes >= 2^B"
+        " by memorylessness.) Every number here is an exact rational and every comparison"
+        " (tau <= 1, the floors, lc) is exact, equality included: y_i and mu_i can be dyadic"
+        " (p = 1 - 2^-k), and y_i has 2^i times the digits of p, so evaluate them through"
+        " bounds that become exact (floor and ceil of 2^P x) at a high enough precision P."],
     "negative_binomial_exp": [
         "negative_binomial_exp(r, gamma), r > 0, gamma > 0: NB(r, p) with the irrational"
         " p = exp(-gamma). The mean lambda = r / (exp(gamma) - 1) is irrational (refused if"
@@ -315,10 +330,10 @@ CAP_TEXTS: dict[str, str] = {
                    f" 2^{MAX_RR_TRIALS_BITS} (the split's p0 >= 2^-k must stay >= {_RATE}), then"
                    " the limit on n p above, are refused (CostTooLarge).",
     "negative_binomial": f"Cost limits, checked in this order: 1 - p < {_RATE} is refused"
-                         f" {_SCALE}; then lam > {MAX_MEAN} (MeanTooLarge); then, for the compound"
-                         f" steps, lam > {MAX_COMPOUND_MEAN}, then lam (m + 2)^2 >"
-                         f" {MAX_COMPOUND_WORK} with m = the largest integer >= 0 with"
-                         " 2^m (1 - p) <= 1 (CostTooLarge).",
+                         f" {_SCALE}; then lam > {MAX_MEAN} (MeanTooLarge). (Version 1 also"
+                         f" refused, for the compound steps, lam > {MAX_COMPOUND_MEAN} and lam"
+                         f" (m + 2)^2 > {MAX_COMPOUND_WORK} (CostTooLarge); steps version 2"
+                         " samples them.)",
     "negative_binomial_exp": f"Cost limits, checked in this order: gamma < {_RATE} is refused"
                              f" {_SCALE}; then lambda > {MAX_MEAN} (MeanTooLarge).",
 }
@@ -741,10 +756,10 @@ CAPS: list[tuple[str, str, dict[str, str], int | None]] = [
      {"n": "22027465795", "eps": "10"}, None),
     ("negative_binomial", "r = 1/2, mean 10^4: the cap of the compound steps",
      {"r": "1/2", "p": "20000/20001"}, 1),
-    ("negative_binomial", "r = 1/2, mean 10001: just above the compound cap",
-     {"r": "1/2", "p": "20002/20003"}, None),
-    ("negative_binomial", "r = 3000, mean 10^6 > 256 r: compound steps, above their cap",
-     {"r": "3000", "p": "1000000/1003000"}, None),
+    ("negative_binomial", "r = 1/2, mean 10001: the first size blocks (steps version 2;"
+     " refused by version 1)", {"r": "1/2", "p": "20002/20003"}, 1),
+    ("negative_binomial", "r = 3000, mean 10^6 > 256 r: size blocks (steps version 2; refused"
+     " by version 1)", {"r": "3000", "p": "1000000/1003000"}, 1),
     ("negative_binomial_exp", "r = 300, mean 268.6: the dyadic split (case 2)",
      {"r": "300", "gamma": "3/4"}, 8),
     ("negative_binomial_exp", "r = 2, mean 399.0: size blocks (case 3)",
@@ -824,14 +839,16 @@ CAPS: list[tuple[str, str, dict[str, str], int | None]] = [
     ("poisson", "lam = 256 - 10^-990 (990 digits): 512 pieces", {"lam": "255." + "9" * 990}, 1),
     ("negative_binomial", "1 - p = 2^-256, lam = 38: the scale cap and the compound work cap"
      " (38 258^2 <= 2.56 10^6)", {"r": f"38/{(1 << 256) - 1}", "p": _ONE_MINUS_2_256}, 2),
-    ("negative_binomial", "1 - p = 2^-256, lam = 39: just above the compound work cap",
-     {"r": f"39/{(1 << 256) - 1}", "p": _ONE_MINUS_2_256}, None),
+    ("negative_binomial", "1 - p = 2^-256, lam = 39: above the compound work limit, size blocks"
+     " (steps version 2; refused by version 1)",
+     {"r": f"39/{(1 << 256) - 1}", "p": _ONE_MINUS_2_256}, 1),
     ("negative_binomial", "1 - p = 1/(2^256 + 1): just below the scale cap",
      {"r": "1", "p": f"{(1 << 256)}/{(1 << 256) + 1}"}, None),
     ("negative_binomial", "1 - p = 2^-16, lam = 7901: the compound work cap (7901 18^2)",
      {"r": "7901/65535", "p": "65535/65536"}, 1),
-    ("negative_binomial", "1 - p = 2^-16, lam = 7902: just above the compound work cap",
-     {"r": "7902/65535", "p": "65535/65536"}, None),
+    ("negative_binomial", "1 - p = 2^-16, lam = 7902: above the compound work limit, size"
+     " blocks (steps version 2; refused by version 1)",
+     {"r": "7902/65535", "p": "65535/65536"}, 1),
     ("negative_binomial_exp", "gamma = 2^-256, mean 10^6 - 1: the scale cap (size blocks)",
      {"r": f"999999/{1 << 256}", "gamma": _INV_2_256}, 2),
     ("negative_binomial_exp", "gamma = 2^-256, mean about 16: the scale cap (case 1)",
@@ -848,6 +865,28 @@ CAPS: list[tuple[str, str, dict[str, str], int | None]] = [
      {"r": f"38/{1 << 256}", "gamma": _INV_2_256}, 2),
     ("negative_binomial_exp", "gamma = 2^-256, mean about 39: size blocks (steps version 3)",
      {"r": f"39/{1 << 256}", "gamma": _INV_2_256}, 2),
+    # Added with steps version 2 of negative_binomial (size blocks with the rational p): its
+    # compound steps' caps are gone; the mean cap 10^6 holds on every path.
+    ("negative_binomial", "r = 1/3, mean 10000.33: size blocks at a small mean",
+     {"r": "1/3", "p": "30001/30002"}, 8),
+    ("negative_binomial", "dyadic p = 1 - 2^-20, r = 1/64, mean 16383.98: size blocks, every y_i"
+     " dyadic", {"r": "1/64", "p": f"{(1 << 20) - 1}/{1 << 20}"}, 8),
+    ("negative_binomial", "r = 1/2, mean 10^6: the cap, size blocks",
+     {"r": "1/2", "p": "2000000/2000001"}, 2),
+    ("negative_binomial", "r = 1, mean 10^6: the cap, size blocks",
+     {"r": "1", "p": "1000000/1000001"}, 2),
+    ("negative_binomial", "r = 3, mean 10^6: the cap, size blocks",
+     {"r": "3", "p": "1000000/1000003"}, 2),
+    ("negative_binomial", "r = 100, mean 10^6 > 256 r: the cap, size blocks",
+     {"r": "100", "p": "10000/10001"}, 1),
+    ("negative_binomial", "r = 3906, mean 10^6: the largest r of the size blocks at the cap",
+     {"r": "3906", "p": "1000000/1003906"}, 1),
+    ("negative_binomial", "1 - p = 2^-256, mean 999999: the scale cap and the mean cap, size"
+     " blocks (B = 260)", {"r": f"999999/{(1 << 256) - 1}", "p": _ONE_MINUS_2_256}, 2),
+    ("negative_binomial", "r = 1/2, mean 1000001: just above the mean cap",
+     {"r": "1/2", "p": "2000002/2000003"}, None),
+    ("negative_binomial", "1 - p = 2^-256, mean 1000001: just above the mean cap",
+     {"r": f"1000001/{(1 << 256) - 1}", "p": _ONE_MINUS_2_256}, None),
 ]
 
 
@@ -910,9 +949,8 @@ class SamplersFamily(Family):
                     header.append(line)
         header.append("This file tests the COST LIMITS: each sampler's largest allowed"
                       " parameters (sampled in well under a second by the stated steps, except"
-                      " binomial_textbook and the compound steps of negative_binomial, whose cost"
-                      " is linear: about a second or more) and the first refused ones, and the"
-                      " switches of steps at mean 256. Tests appear in the order they were"
+                      " binomial_textbook, whose cost is linear: about a second) and the first"
+                      " refused ones, and the switches of steps at mean 256. Tests appear in the order they were"
                       " added, so an op may have several groups.")
         doc = envelope(algorithm="dpspec sampler cost limits", family=self.name,
                        schema=SCHEMA, header=header, notes=NOTES, groups=groups)

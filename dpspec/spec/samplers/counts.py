@@ -38,12 +38,14 @@ from dpspec.spec.tape import RandomTape
 #: Poisson and negative binomial cost grows linearly with the mean; refuse means beyond this.
 MAX_MEAN = 10**6
 #: negative_binomial's compound steps (used when the mode envelope is not: r < 1 or a mean above
-#: 256 r) cost O(mean) Poisson points; refuse means beyond this there (about a second).
+#: 256 r) cost O(mean) Poisson points: above this mean, steps version 2 (size blocks, cost
+#: sublinear in the mean) run instead (version 1 refused these means; its vectors are unchanged).
 MAX_COMPOUND_MEAN = 10**4
-#: negative_binomial's compound steps draw, for each of about lambda points, a geometric(1 - p)
-#: of m + 1 coins (m = floor(log2(1 / (1 - p)))) and a keep coin, and a digit near 1/2 is
-#: evaluated to about m bits: refuse lambda (m + 2)^2 beyond this (the value at the cap of
-#: MAX_COMPOUND_MEAN's vector, mean 10^4 with p = 20000/20001, m = 14).
+#: The compound steps draw, for each of about lambda points, a geometric of m + 1 coins and a keep
+#: coin, and a digit near 1/2 is evaluated to about m bits (m = floor(log2(1 / (1 - p))) for
+#: negative_binomial, floor(log2(1 / p)) for binomial's gaps, floor(log2(1 / gamma)) for
+#: negative_binomial_exp's case 1): above a work lambda (m + 2)^2 of this (the value at the
+#: version-1 cap vector, mean 10^4 with p = 20000/20001, m = 14) the sublinear steps run.
 MAX_COMPOUND_WORK = 256 * 10**4
 #: binomial_rr's dyadic split draws Binomial(n, p0) with p0 >= 2^-k, k = bitlen(n) + 1: the
 #: geometric of its gaps has up to k digits; refuse n >= 2^255 (so that k <= 256, the scale cap).
@@ -199,6 +201,17 @@ def _product_bounds(xs: list[int], powers: list[tuple[int, int]], w: int) -> Bou
     return acc
 
 
+def _quotient_bounds(num: Bounds, den: Bounds, p: int) -> tuple[int, int]:
+    """Bounds lo <= 2^p n/d <= hi from bounds of n >= 0 and d > 0; floor and ceil of 2^p n/d when
+    both bounds are exact."""
+    nlo, nhi, ne = num
+    dlo, dhi, de = den
+    shift = p + ne - de
+    if shift >= 0:
+        return (nlo << shift) // dhi, -((-(nhi << shift)) // dlo)
+    return nlo // (dhi << -shift), -((-nhi) // (dlo << -shift))
+
+
 def _ratio_oracle(x: Ratio) -> Oracle:
     """Rigorous bounds of the rational x, computed with products truncated to a working
     precision that grows with the requested one; once that precision holds the exact products,
@@ -209,12 +222,8 @@ def _ratio_oracle(x: Ratio) -> Oracle:
 
     def bounds(p: int) -> tuple[int, int]:
         w = p + guard
-        nlo, nhi, ne = _product_bounds(x.ups, x.up_powers, w)
-        dlo, dhi, de = _product_bounds(x.downs, x.down_powers, w)
-        shift = p + ne - de
-        if shift >= 0:
-            return (nlo << shift) // dhi, -((-(nhi << shift)) // dlo)
-        return nlo // (dhi << -shift), -((-nhi) // (dlo << -shift))
+        return _quotient_bounds(_product_bounds(x.ups, x.up_powers, w),
+                                _product_bounds(x.downs, x.down_powers, w), p)
 
     return bounds
 
@@ -357,7 +366,8 @@ def binomial_rr(tape: RandomTape, n: object, eps: object) -> int:
 
 
 def _floor_irrational(x: Oracle) -> int:
-    """floor(x) for an irrational x >= 0 known through rigorous bounds."""
+    """floor(x) for an irrational x >= 0 known through rigorous bounds (or a rational x whose
+    bounds are floor and ceil of 2^P x at a high enough precision P)."""
     p = START_PRECISION
     while True:
         lo, hi = x(p)
@@ -367,7 +377,8 @@ def _floor_irrational(x: Oracle) -> int:
 
 
 def _exceeds(x: Oracle, c: Fraction) -> bool:
-    """x > c, for an irrational x >= 0 (never equal to the rational c) known through bounds."""
+    """x > c, for an irrational x >= 0 (never equal to the rational c) known through bounds; or
+    for a rational x whose bounds become floor and ceil of 2^P x, if c is dyadic."""
     p = START_PRECISION
     while True:
         lo, hi = x(p)
@@ -506,23 +517,61 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
     independent N_j ~ Poisson(r p^j / j). The N_j are produced together by thinning one Poisson
     process: draw N ~ Poisson(r p / (1 - p)) points, give each a size J = 1 + geometric(1 - p)
     (P[J = j] = (1 - p) p^(j - 1)), keep it with probability 1/J; the kept points of size j are
-    Poisson(r p^j / j). Steps: p = 0 returns 0 without bits; N = ``poisson(r p / (1 - p))``;
-    total = 0; N times { J = 1 + ``geometric(1 - p)``; if lazy_compare(1/J) = 1: total += J };
-    return total. Cost O(1 + r p / (1 - p)); means r p/(1 - p) > 10^6 are refused.
+    Poisson(r p^j / j). Steps (the *compound steps*, version 1): p = 0 returns 0 without bits;
+    N = ``poisson(r p / (1 - p))``; total = 0; N times { J = 1 + ``geometric(1 - p)``; if
+    lazy_compare(1/J) = 1: total += J }; return total. Cost O(1 + r p / (1 - p)).
 
     For r >= 1, a mean lambda = r p / (1 - p) > 256 and r >= lambda / 256 (so that the standard
     deviation is O(sqrt(lambda))) the PMF is log-concave with the rational ratio
     f(k+1)/f(k) = (k + r) p / (k + 1) and mode M = floor((r - 1) p / (1 - p)): the steps of the
     mode envelope of :func:`poisson` with d = isqrt(floor(r p / (1 - p)^2)) + 1 and no upper end.
-    Other parameters keep the compound-Poisson steps, whose cost is linear in the mean (not
-    sublinear: NB with a small r and p near 1 has a standard deviation close to its mean); there,
-    means above 10^4 (MAX_COMPOUND_MEAN) are refused (CostTooLarge), so that every allowed
-    parameter samples in about a second or less; and lam (m + 2)^2 > 2.56 10^6 with m =
-    floor(log2(1 / (1 - p))) is refused there too (each point's geometric(1 - p) has m digits,
-    each evaluated to about m bits). Before the mean: 1 - p < 2^-256 is refused (CostTooLarge).
-    (:func:`negative_binomial_exp` has sublinear
-    steps for those parameters; with a rational p their numbers can be dyadic, which needs exact
-    fallbacks not written yet.)
+
+    Otherwise (r < 1 or lambda > 256 r: NB with a small r and p near 1 has a standard deviation
+    close to its mean, and no envelope is cheap), when lambda > 10^4 (MAX_COMPOUND_MEAN) or
+    lambda (m + 2)^2 > 2.56 10^6 (MAX_COMPOUND_WORK), m the largest integer >= 0 with
+    2^m (1 - p) <= 1, the compound steps would draw about lambda geometrics of m digits each;
+    there *size blocks* run instead (steps version 2, :func:`_nb_blocks`; version 1 refused
+    these parameters, so its vectors are unchanged). They are the size blocks of
+    :func:`negative_binomial_exp` (case 3) with the rational p, cost
+    O(r log(lambda)^2 + log(lambda)^2) coins. With y_i = p^(2^i) (rational):
+
+    1. B = the smallest integer >= 0 with tau = r y_B / (1 - p) <= 1; total = 0.
+    2. For i = 0, 1, ..., B - 1 in order: mu_i = r y_i (1 - y_i) / (2^i (1 - p));
+       N_i = ``poisson(floor(mu_i))`` + PB(mu_i - floor(mu_i)); N_i times { R = sum_{j < i} 2^j
+       lazy_compare(y_j / (1 + y_j)) (j ascending: the digits of ``geometric(1 - p)``);
+       J = 2^i + R; if lazy_compare(2^i / J) = 1: total = total + J }.
+    3. N = PB(tau); N times { J = 2^B + ``geometric(1 - p)``; if lazy_compare(1/J) = 1:
+       total = total + J }; return total.
+
+    PB(x), Poisson of a rational x in [0, 1]: k = floor(2 x) + 1 pieces of mean mu = x / k
+    (< 1/2; x = 0 gives one piece with mu = 0, which reads no bits), each piece: repeat { K = 0;
+    while lazy_compare(mu) = 1: K = K + 1; accept K if lazy_compare(1/K!) = 1 }; the sum of the
+    pieces (the steps of :func:`_poisson_pieces`). Why this is NB(r, p): of the Poisson(lambda)
+    points of the compound steps, those with a size J in [2^i, 2^(i+1)) are Poisson with mean
+    lambda P[J in block i] = r y_i (1 - y_i) / (1 - p); given the block, J - 2^i is the geometric
+    with ratio p truncated to [0, 2^i), whose i binary digits are independent with the stated
+    probabilities (the halving geometric); keeping a point with probability 1/J = 2^-i (2^i / J)
+    is first a Poisson thinning by 2^-i, which gives mu_i; the sizes >= 2^B are 2^B plus a
+    geometric(1 - p) by memorylessness, Poisson with mean lambda p^(2^B - 1) = tau. Sources: the
+    compound-Poisson form of NB is Quenouille's (M. H. Quenouille, "A relation between the
+    logarithmic, Poisson, and negative binomial series", Biometrics 5, 1949); splitting and
+    thinning a Poisson process by independent marks gives independent Poisson processes (the
+    colouring theorem, J. F. C. Kingman, "Poisson Processes", 1993, sec. 5.1); the blocks apply
+    the independent binary digits of the "halving" geometric of
+    :func:`dpspec.spec.samplers.core.geometric` to the sizes, as :func:`negative_binomial_exp`
+    does for the irrational p.
+
+    Every number compared (y_i, mu_i, tau and the digits) is an exact rational, and every
+    comparison is exact, equality included: B, floor(mu_i) and floor(2 x) are the exact values,
+    and lazy_compare is the exact lazy comparison (the numbers can be dyadic: p = 1 - 2^-k makes
+    every y_i dyadic). y_i has 2^i times the digits of p, so an implementation evaluates them
+    through bounds: here products truncated to a working precision that grows with the one
+    asked for, which give floor and ceil of 2^P x once the precision holds the exact products
+    (:func:`_quotient_bounds`), so that every comparison and every floor ends; the bits read are
+    those of exact arithmetic.
+
+    Cost limits, in this order: 1 - p < 2^-256 is refused (CostTooLarge); then means
+    r p / (1 - p) > 10^6 (MeanTooLarge).
     """
     rr = rational_in(r, "r", low=0, low_open=True)
     q = rational_in(p, "p", low=0, high=1, high_open=True)
@@ -534,14 +583,6 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
         raise SamplerParameterError(
             f"negative_binomial: the mean r p / (1 - p) exceeds {MAX_MEAN} (cost)")
     envelope = rr >= 1 and lam > ENVELOPE_THRESHOLD and rr * ENVELOPE_THRESHOLD >= lam
-    if not envelope and lam > MAX_COMPOUND_MEAN:
-        raise CostTooLargeError(
-            f"negative_binomial: the compound steps (r < 1 or r p / (1 - p) > 256 r) are refused"
-            f" for means above {MAX_COMPOUND_MEAN} (cost)")
-    if not envelope and lam * (_halving_digits(1 - q) + 2) ** 2 > MAX_COMPOUND_WORK:
-        raise CostTooLargeError(
-            f"negative_binomial: the compound steps' work r p / (1 - p) (m + 2)^2, m ="
-            f" floor(log2(1 / (1 - p))), exceeds {MAX_COMPOUND_WORK} (cost)")
     if envelope:
         var = lam / (1 - q)
         a, b, c, e = rr.numerator, rr.denominator, q.numerator, q.denominator
@@ -553,6 +594,8 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
         return _mode_envelope(tape, lambda k: (k + rr) * q / (k + 1),
                               ((rr - 1) * q / (1 - q)).__floor__(), isqrt(var.__floor__()) + 1,
                               None, terms)
+    if lam > MAX_COMPOUND_MEAN or lam * (_halving_digits(1 - q) + 2) ** 2 > MAX_COMPOUND_WORK:
+        return _nb_blocks(tape, rr, q)  # steps version 2
     n = _poisson(tape, lam)
     machine = _geometric_machine(1 - q)
     total = 0
@@ -560,6 +603,98 @@ def negative_binomial(tape: RandomTape, r: object, p: object) -> int:
         j = 1 + machine.sample(tape)
         if bernoulli_ratio(tape, 1, j):
             total += j
+    return total
+
+
+@lru_cache(maxsize=1024)
+def _square_chain(base: int, w: int) -> list[Bounds]:
+    """Bounds of base^(2^j), j = 0, 1, ..., by squarings truncated to w bits (exact while the
+    powers fit); extended on demand by :func:`_power_of_two_bounds`."""
+    return [(base, base, 0)]
+
+
+def _power_of_two_bounds(base: int, j: int, w: int) -> Bounds:
+    """Bounds of base^(2^j) at w bits (the value of ``_product_bounds([], [(base, 2^j)], w)``),
+    one chain of squarings per (base, w) shared by every j."""
+    chain = _square_chain(base, w)
+    while len(chain) <= j:
+        chain.append(_mul_bounds(chain[-1], chain[-1], w))
+    return _mul_bounds((1, 1, 0), chain[j], w)
+
+
+def _nb_block_bounds(r: Fraction, p: Fraction, i: int, tail: bool) -> Oracle:
+    """Bounds of mu_i = r y (1 - y) / (2^i (1 - p)), or of tau = r y / (1 - p) if ``tail``,
+    y = p^(2^i), for rational r and p = c/e: mu_i = (r e / (e - c)) c^N (e^N - c^N) / (2^i e^(2N))
+    and tau = (r e / (e - c)) c^N / e^N, N = 2^i, from the powers c^N and e^N truncated to a
+    working precision that grows with the requested one (exact, hence floor and ceil of 2^P mu_i
+    or 2^P tau, once it holds them)."""
+    c, e = p.numerator, p.denominator
+    a, b = r.numerator * e, r.denominator * (e - c)
+    # guard bits: the squarings (i <= B <= m + 6), the cancellation in 1 - y (at most m + 1 bits)
+    # and the size of mu_i and tau (at most 2^21)
+    guard = 96 + 2 * _halving_digits(1 - p)
+
+    def bounds(prec: int) -> tuple[int, int]:
+        w = prec + guard
+        xlo, xhi, xe = _power_of_two_bounds(c, i, w)
+        zlo, zhi, ze = _power_of_two_bounds(e, i, w)
+        if tail:
+            return _quotient_bounds((a * xlo, a * xhi, xe), (b * zlo, b * zhi, ze), prec)
+        low = min(xe, ze)
+        xlo, xhi = xlo << (xe - low), xhi << (xe - low)
+        ylo, yhi = zlo << (ze - low), zhi << (ze - low)
+        num = (a * xlo * max(ylo - xhi, 0), a * xhi * (yhi - xlo), 2 * low)
+        den = (b * zlo * zlo, b * zhi * zhi, 2 * ze + i)
+        return _quotient_bounds(num, den, prec)
+
+    return _memo(bounds)
+
+
+@lru_cache(maxsize=64)
+def _nb_block_plan(r: Fraction, p: Fraction) -> tuple[list[tuple[int, Oracle, int]], Oracle, int]:
+    """Steps 1 and 2 of the size blocks of :func:`negative_binomial`: per block i < B
+    (floor(mu_i), bounds of mu_i - floor(mu_i), its number of pieces), then the bounds of tau
+    and its number of pieces."""
+    big_b = 0
+    while _exceeds(_nb_block_bounds(r, p, big_b, True), Fraction(1)):
+        big_b += 1
+    blocks = []
+    for i in range(big_b):
+        mu = _nb_block_bounds(r, p, i, False)
+        whole = _floor_irrational(mu)
+        frac = _minus(mu, whole)
+        blocks.append((whole, frac, _floor_irrational(_scaled(2, frac)) + 1))
+    tau = _nb_block_bounds(r, p, big_b, True)
+    return blocks, tau, _floor_irrational(_scaled(2, tau)) + 1
+
+
+def _nb_blocks(tape: RandomTape, r: Fraction, p: Fraction) -> int:
+    """Steps version 2 of :func:`negative_binomial` (size blocks, rational p)."""
+    blocks, tau, tau_pieces = _nb_block_plan(r, p)
+    machine = _geometric_machine(1 - p)
+    # the digit coins lc(y_j / (1 + y_j)) of machine.trial(tape, True, j), prepared once (the
+    # inner loop runs about r log2(lambda)^2 / 2 times)
+    digits = [machine._coin(True, j) for j in range(len(blocks))]
+    total = 0
+    for i, (whole, frac, pieces) in enumerate(blocks):
+        n = _poisson(tape, Fraction(whole)) + _poisson_pieces(tape, frac, pieces, False)
+        low = 1 << i
+        for _ in range(n):
+            rest = 0
+            for j in range(i):
+                a, b, oracle, first = digits[j]
+                if oracle is None:
+                    rest |= bernoulli_ratio(tape, a, b) << j
+                else:
+                    rest |= bernoulli_bounded(tape, oracle, first=first) << j
+            if bernoulli_ratio(tape, low, low + rest):
+                total += low + rest
+    n = _poisson_pieces(tape, tau, tau_pieces, False)
+    low = 1 << len(blocks)
+    for _ in range(n):
+        size = low + machine.sample(tape)
+        if bernoulli_ratio(tape, 1, size):
+            total += size
     return total
 
 
@@ -579,13 +714,14 @@ def _pieces(lam: Oracle) -> int:
         p *= 2
 
 
-def _poisson_pieces(tape: RandomTape, lam: Oracle, pieces: int) -> int:
-    """Poisson(lambda) for an irrational lambda > 0 known through rigorous bounds.
+def _poisson_pieces(tape: RandomTape, lam: Oracle, pieces: int, irrational: bool = True) -> int:
+    """Poisson(lambda) for a lambda >= 0 known through rigorous bounds (irrational, or rational
+    with bounds that become floor and ceil at a high enough precision if ``irrational`` is False).
 
-    The steps of :func:`poisson`: k = ceil(2 lambda) = floor(2 lambda) + 1 pieces of mean
-    mu = lambda / k < 1/2, each: repeat { K = 0; while lazy_compare(mu) = 1: K = K + 1; accept K
-    if lazy_compare(1/K!) = 1 }. (For mu < 1/2 the geometric(1 - mu) of :func:`poisson` is this
-    plain count, m = 0.)
+    The steps of :func:`poisson`: k = floor(2 lambda) + 1 pieces (ceil(2 lambda) for an
+    irrational lambda) of mean mu = lambda / k < 1/2, each: repeat { K = 0; while
+    lazy_compare(mu) = 1: K = K + 1; accept K if lazy_compare(1/K!) = 1 }. (For mu < 1/2 the
+    geometric(1 - mu) of :func:`poisson` is this plain count, m = 0.)
     """
     def mu(w: int) -> tuple[int, int]:
         a, b = lam(w)
@@ -595,7 +731,7 @@ def _poisson_pieces(tape: RandomTape, lam: Oracle, pieces: int) -> int:
     for _ in range(pieces):
         while True:
             k = 0
-            while bernoulli_bounded(tape, mu, irrational=True):
+            while bernoulli_bounded(tape, mu, irrational=irrational):
                 k += 1
             factorial = 1
             for i in range(2, k + 1):
