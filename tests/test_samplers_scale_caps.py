@@ -3,7 +3,8 @@
 The halving geometric's cost grows like log2(scale)^2, so rates below 2^-256, Laplace scales
 above 2^256 and Gaussian variances above 2^512 are refused (CostTooLarge, validation step 7),
 as is binomial_rr with n >= 2^255 (negative_binomial's compound steps beyond their work limit
-were refused too, until its steps version 2, the size blocks, replaced them there). Within the caps the reference evaluates exp(-gamma) in fixed point
+were refused too, until its steps version 2, the size blocks, replaced them there). Within the
+caps the reference evaluates exp(-gamma) in fixed point
 (``exp_neg_fixed``), squares the halving geometric's powers along one chain, and gives the mode
 envelope the parameter's numerator and denominator as powers: these change how numbers are
 bounded, never which bits are read, which the tests below check against the plain

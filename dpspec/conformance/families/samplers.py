@@ -950,7 +950,8 @@ class SamplersFamily(Family):
         header.append("This file tests the COST LIMITS: each sampler's largest allowed"
                       " parameters (sampled in well under a second by the stated steps, except"
                       " binomial_textbook, whose cost is linear: about a second) and the first"
-                      " refused ones, and the switches of steps at mean 256. Tests appear in the order they were"
+                      " refused ones, and the switches of steps at mean 256. Tests appear in the order they"
+                      " were"
                       " added, so an op may have several groups.")
         doc = envelope(algorithm="dpspec sampler cost limits", family=self.name,
                        schema=SCHEMA, header=header, notes=NOTES, groups=groups)
