@@ -650,22 +650,32 @@ def _nb_block_bounds(r: Fraction, p: Fraction, i: int, tail: bool) -> Oracle:
     return _memo(bounds)
 
 
-@lru_cache(maxsize=64)
-def _nb_block_plan(r: Fraction, p: Fraction) -> tuple[list[tuple[int, Oracle, int]], Oracle, int]:
-    """Steps 1 and 2 of the size blocks of :func:`negative_binomial`: per block i < B
-    (floor(mu_i), bounds of mu_i - floor(mu_i), its number of pieces), then the bounds of tau
-    and its number of pieces."""
+BlockPlan = tuple[list[tuple[int, Oracle, int]], Oracle, int]
+
+
+def _block_plan(mass: Callable[[int, bool], Oracle]) -> BlockPlan:
+    """The size blocks' plan for a block-mass function ``mass(i, tail)`` (bounds of mu_i, or of
+    tau = the tail's mass from block i on when ``tail``): B is the first block with tau <= 1;
+    per block i < B (floor(mu_i), bounds of mu_i - floor(mu_i), its number of pieces), then the
+    bounds of tau at B and its number of pieces. Shared by :func:`negative_binomial` (rational p)
+    and :func:`negative_binomial_exp` (p = e^-gamma)."""
     big_b = 0
-    while _exceeds(_nb_block_bounds(r, p, big_b, True), Fraction(1)):
+    while _exceeds(mass(big_b, True), Fraction(1)):
         big_b += 1
     blocks = []
     for i in range(big_b):
-        mu = _nb_block_bounds(r, p, i, False)
+        mu = mass(i, False)
         whole = _floor_irrational(mu)
         frac = _minus(mu, whole)
         blocks.append((whole, frac, _floor_irrational(_scaled(2, frac)) + 1))
-    tau = _nb_block_bounds(r, p, big_b, True)
+    tau = mass(big_b, True)
     return blocks, tau, _floor_irrational(_scaled(2, tau)) + 1
+
+
+@lru_cache(maxsize=64)
+def _nb_block_plan(r: Fraction, p: Fraction) -> BlockPlan:
+    """Steps 1 and 2 of the size blocks of :func:`negative_binomial`."""
+    return _block_plan(lambda i, tail: _nb_block_bounds(r, p, i, tail))
 
 
 def _nb_blocks(tape: RandomTape, r: Fraction, p: Fraction) -> int:
@@ -675,24 +685,37 @@ def _nb_blocks(tape: RandomTape, r: Fraction, p: Fraction) -> int:
     # the digit coins lc(y_j / (1 + y_j)) of machine.trial(tape, True, j), prepared once (the
     # inner loop runs about r log2(lambda)^2 / 2 times)
     digits = [machine._coin(True, j) for j in range(len(blocks))]
+
+    def digit(tape: RandomTape, j: int) -> int:
+        a, b, oracle, first = digits[j]
+        if oracle is None:
+            return bernoulli_ratio(tape, a, b)
+        return bernoulli_bounded(tape, oracle, first=first)
+
+    return _draw_blocks(tape, (blocks, tau, tau_pieces), digit, machine.sample, irrational=False)
+
+
+def _draw_blocks(tape: RandomTape, plan: BlockPlan, digit: Callable[[RandomTape, int], int],
+                 geometric: Callable[[RandomTape], int], irrational: bool) -> int:
+    """The draw of the size blocks (both negative binomials): per block i, Poisson(mu_i) points,
+    each of size 2^i plus i digits (``digit(tape, j)`` for j < i, least significant first) kept
+    with probability 2^i / size; then Poisson(tau) tail points of size 2^B + ``geometric(tape)``
+    kept with probability 1 / size. ``irrational``: how the Poisson pieces compare their bounds."""
+    blocks, tau, tau_pieces = plan
     total = 0
     for i, (whole, frac, pieces) in enumerate(blocks):
-        n = _poisson(tape, Fraction(whole)) + _poisson_pieces(tape, frac, pieces, False)
+        n = _poisson(tape, Fraction(whole)) + _poisson_pieces(tape, frac, pieces, irrational)
         low = 1 << i
         for _ in range(n):
             rest = 0
             for j in range(i):
-                a, b, oracle, first = digits[j]
-                if oracle is None:
-                    rest |= bernoulli_ratio(tape, a, b) << j
-                else:
-                    rest |= bernoulli_bounded(tape, oracle, first=first) << j
+                rest |= digit(tape, j) << j
             if bernoulli_ratio(tape, low, low + rest):
                 total += low + rest
-    n = _poisson_pieces(tape, tau, tau_pieces, False)
+    n = _poisson_pieces(tape, tau, tau_pieces, irrational)
     low = 1 << len(blocks)
     for _ in range(n):
-        size = low + machine.sample(tape)
+        size = low + geometric(tape)
         if bernoulli_ratio(tape, 1, size):
             total += size
     return total
@@ -907,41 +930,14 @@ def _nb_block_mass(r: Fraction, gamma: Fraction, i: int, tail: bool) -> Oracle:
 
 
 @lru_cache(maxsize=64)
-def _nb_exp_block_plan(r: Fraction, gamma: Fraction) -> tuple[list[tuple[int, Oracle, int]],
-                                                              Oracle, int]:
-    """Case 3 of :func:`negative_binomial_exp`: per block i < B (floor(mu_i), bounds of
-    mu_i - floor(mu_i), its number of pieces), then the bounds of tau and its pieces."""
-    b = 0
-    while _exceeds(_nb_block_mass(r, gamma, b, True), Fraction(1)):
-        b += 1
-    blocks = []
-    for i in range(b):
-        mu = _nb_block_mass(r, gamma, i, False)
-        whole = _floor_irrational(mu)
-        frac = _minus(mu, whole)
-        blocks.append((whole, frac, _floor_irrational(_scaled(2, frac)) + 1))
-    tau = _nb_block_mass(r, gamma, b, True)
-    return blocks, tau, _floor_irrational(_scaled(2, tau)) + 1
+def _nb_exp_block_plan(r: Fraction, gamma: Fraction) -> BlockPlan:
+    """Case 3 of :func:`negative_binomial_exp`: the blocks' plan."""
+    return _block_plan(lambda i, tail: _nb_block_mass(r, gamma, i, tail))
 
 
 def _nb_exp_blocks(tape: RandomTape, r: Fraction, gamma: Fraction) -> int:
     """Case 3 of :func:`negative_binomial_exp` (size blocks)."""
     blocks, tau, tau_pieces = _nb_exp_block_plan(r, gamma)
     machine = _exp_machine(gamma.numerator, gamma.denominator)
-    total = 0
-    for i, (whole, frac, pieces) in enumerate(blocks):
-        n = _poisson(tape, Fraction(whole)) + _poisson_pieces(tape, frac, pieces)
-        low = 1 << i
-        for _ in range(n):
-            rest = 0
-            for j in range(i):
-                rest |= machine.trial(tape, True, j) << j
-            if bernoulli_ratio(tape, low, low + rest):
-                total += low + rest
-    n = _poisson_pieces(tape, tau, tau_pieces)
-    low = 1 << len(blocks)
-    for _ in range(n):
-        size = low + machine.sample(tape)
-        if bernoulli_ratio(tape, 1, size):
-            total += size
-    return total
+    return _draw_blocks(tape, (blocks, tau, tau_pieces),
+                        lambda tape, j: machine.trial(tape, True, j), machine.sample, irrational=True)
