@@ -46,3 +46,22 @@ def test_every_ecosystem_adapter_is_pinned_and_has_a_note() -> None:
     for pins in SHARED.values():
         for pin in pins:
             assert f'"{pin}"' in pyproject, pin
+
+
+def test_stale_tolerates_last_digit_drift_of_library_figures_only(tmp_path: Path) -> None:
+    committed = ('"privacy.gaussian_kfold_delta": ["0.958563042587", "1.0"]\n'
+                 "| dp-accounting | 0.6.0 | sweep | 61 | 0 | 0 | 0 / 0 | 0 | - |\n")
+    path = tmp_path / "sweep.json"
+    path.write_text(committed)
+    assert ecosystem_doc.stale([(path, committed)]) == []
+    drifted = committed.replace("0.958563042587", "0.958563051")  # 8th digit, as numpy moved it
+    assert ecosystem_doc.stale([(path, drifted)]) == []
+    for changed in (committed.replace("0.958563042587", "0.9586"),  # a figure moved in digit 4
+                    committed.replace("| 61 |", "| 60 |"),  # a count
+                    committed.replace("| 0 | 0 | 0 /", "| 0 | 1 | 0 /"),  # an UNSAFE count
+                    committed.replace("sweep", "accounting"),  # the text
+                    committed + "| x | 1 |\n"):  # a line more
+        (problem,) = ecosystem_doc.stale([(path, changed)])
+        assert "is stale" in problem
+    assert ecosystem_doc.same_line("ratio 1e-5", "ratio 1.0000001e-5")
+    assert not ecosystem_doc.same_line("EXACT 1.0", "UNSAFE 1.0")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -177,7 +178,9 @@ def render(report: RunReport) -> tuple[str, dict[str, Any]]:
         f"{SWEEP_EVERY}th point of the grid of `dpspec/conformance/sweep.py`, truth computed on "
         f"the fly) and the discrete samplers' statistical suites ({SAMPLES} samples per point, "
         f"false-alarm rate {FALSE_ALARM:g} each; their results are random and `--check` does not "
-        f"compare them). Each request may take {TIMEOUT:g} s; longer is a hang.",
+        f"compare them). Each request may take {TIMEOUT:g} s; longer is a hang. `--check` compares "
+        f"the libraries' figures here and in the plot data to {NUMBER_RTOL:g} relative (their "
+        f"last digits move with numpy/scipy releases); words, verdicts and counts exactly.",
         "",
         "Verdicts (`dpspec/conformance/verdicts.py`): for a noise parameter or privacy parameter "
         "the harness computes the true privacy at the library's answer with `dpspec.spec."
@@ -304,13 +307,43 @@ def plot_json(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=1, sort_keys=True) + "\n"
 
 
+#: relative tolerance for the non-integer numbers of the document and the plot data. The
+#: libraries compute in binary64 on top of numpy/scipy, whose releases move their last digits
+#: (dp-accounting 0.6.0's k-fold Gaussian deltas moved in the 7th to 9th digit between two
+#: numpy/scipy releases pip resolved), so a fresh document is one that says the same thing: the
+#: same words, verdicts and counts, and the same figures to 6 digits. dpspec's own figures are
+#: checked exactly, by the vectors.
+NUMBER_RTOL = 1e-6
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+
+
 def _comparable(text: str) -> list[str]:
     return [line for line in text.splitlines() if not line.endswith(RANDOM)]
 
 
+def _same_number(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if not any(c in a + b for c in ".eE"):
+        return False  # integers (counts, indices) are compared exactly
+    x, y = float(a), float(b)
+    return abs(x - y) <= NUMBER_RTOL * max(abs(x), abs(y))
+
+
+def same_line(a: str, b: str) -> bool:
+    """Whether two lines say the same thing: identical text between the numbers, the same
+    integers, and the other numbers within :data:`NUMBER_RTOL` relative."""
+    if a == b:
+        return True
+    na, nb = _NUMBER.findall(a), _NUMBER.findall(b)
+    return (_NUMBER.split(a) == _NUMBER.split(b) and len(na) == len(nb)
+            and all(_same_number(x, y) for x, y in zip(na, nb, strict=True)))
+
+
 def stale(paths: Sequence[tuple[Path, str]]) -> list[str]:
     """The files whose content differs from the regenerated text (lines of random tests'
-    results, marked :data:`RANDOM`, are not compared)."""
+    results, marked :data:`RANDOM`, are not compared; numbers are compared as
+    :func:`same_line` says)."""
     out = []
     for path, text in paths:
         try:
@@ -318,10 +351,14 @@ def stale(paths: Sequence[tuple[Path, str]]) -> list[str]:
         except OSError:
             out.append(f"{path} is missing")
             continue
-        if _comparable(current) != _comparable(text):
-            first = next((a for a, b in zip(_comparable(current), _comparable(text), strict=False)
-                          if a != b), "(length)")
-            out.append(f"{path} is stale (first difference: {first[:120]!r})")
+        old, new = _comparable(current), _comparable(text)
+        if len(old) != len(new):
+            out.append(f"{path} is stale ({len(old)} lines, regenerated {len(new)})")
+            continue
+        first = next(((a, b) for a, b in zip(old, new, strict=True) if not same_line(a, b)), None)
+        if first is not None:
+            out.append(f"{path} is stale (committed {first[0][:100]!r}, "
+                       f"regenerated {first[1][:100]!r})")
     return out
 
 
