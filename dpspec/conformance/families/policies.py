@@ -758,11 +758,11 @@ class PoliciesFamily(Family):
 
     def _dap_file(self) -> VectorFile:
         """policies.dap_run: a policy in a DAP-shaped task over the SA2 protocol simulation."""
-        from dpspec.conformance.families.sa2 import _vector_deployment
+        from dpspec.conformance.families.sa2 import vector_deployment
         from dpspec.spec.sa2.randomizers import Randomizer
 
         tc = TestNumberer()
-        dep = _vector_deployment()
+        dep = vector_deployment()
         keys = {"issuerP": format(dep.issuer_sk.p, "x"), "issuerQ": format(dep.issuer_sk.q, "x"),
                 "leaderHpkeIkm": dep.leader_ikm.hex(), "helperHpkeIkm": dep.helper_ikm.hex(),
                 "verifyKey": dep.verify_key.hex()}

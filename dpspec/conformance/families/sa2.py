@@ -231,7 +231,7 @@ IDEAL_HEADER = [
 
 
 @cache
-def _vector_deployment() -> protocol.Deployment:
+def vector_deployment() -> protocol.Deployment:
     """The vectors' keys: provisioned from the vector seed 'sa2/deployment' (2048-bit issuer)."""
     return protocol.provision(vector_seed("sa2/deployment"))
 
@@ -493,7 +493,7 @@ class Sa2Family(Family):
 
     def _recipes_file(self) -> VectorFile:
         tc = TestNumberer()
-        dep = _vector_deployment()
+        dep = vector_deployment()
 
         def recipe(r: protocol.AnyRandomizer, B: int, q: Fraction, eps: Fraction,
                    **over: Any) -> dict[str, Any]:
@@ -650,7 +650,7 @@ class Sa2Family(Family):
 
     def _tokens_file(self) -> VectorFile:
         tc = TestNumberer()
-        sk = _vector_deployment().issuer_sk
+        sk = vector_deployment().issuer_sk
         pk = sk.public_key()
         key = {"issuerP": format(sk.p, "x"), "issuerQ": format(sk.q, "x")}
         task = vector_seed("sa2/task").hex()
@@ -689,7 +689,7 @@ class Sa2Family(Family):
 
     def _protocol_file(self) -> VectorFile:
         tc = TestNumberer()
-        dep = _vector_deployment()
+        dep = vector_deployment()
         keys = {"issuerP": format(dep.issuer_sk.p, "x"), "issuerQ": format(dep.issuer_sk.q, "x"),
                 "leaderHpkeIkm": dep.leader_ikm.hex(), "helperHpkeIkm": dep.helper_ikm.hex(),
                 "verifyKey": dep.verify_key.hex()}
