@@ -1025,6 +1025,10 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
                 continue
             limit = timeout or 10.0 + 2 * sum(cov[n]["secs"] for n in fams_for)
             targeted = targeted_cases(m, cov)
+            # the cheapest targeted replay first (a kill is usually found by the first family;
+            # e.g. a tape mutant in the tape family's own cases rather than the accounting's)
+            fams_for = sorted(fams_for, key=lambda n: (
+                cov[n]["replay_secs"] * len(targeted.get(n, ())) / max(cov[n]["cases"], 1), n))
             # CPU allowance: from the traced wall time of what the child will run (tracing makes
             # a run several times slower than the child's, so a quarter of it is still ample); a
             # quick run stops looping mutants (e.g. a deleted increment) within 30 CPU seconds
