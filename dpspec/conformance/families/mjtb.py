@@ -115,7 +115,7 @@ def recipe(args: dict[str, Any]) -> dict[str, Any]:
     v = r.encode(age, grams, tape)
     labels = [None if (lbl := tree.label(g)) is None else list(lbl) for g in range(tree.count)]
     return {"recipe": r.to_dict(), "labels": labels, "length": len(v),
-            "ones": [i for i, x in enumerate(v) if x != 0], "bitsConsumed": tape.bits_consumed}
+            "ones": [i for i, x in enumerate(v) if x == 1], "bitsConsumed": tape.bits_consumed}
 
 
 def discovery_recall(args: dict[str, Any]) -> dict[str, Any]:
