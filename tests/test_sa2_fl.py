@@ -343,3 +343,13 @@ def test_simulate_runs_the_rounds_end_to_end(tmp_path: Any,
     capsys.readouterr()
     assert main([*sim, "--device-budget", "1"]) == 1  # the recipe's total exceeds the budget
     assert "budget_exhausted" in capsys.readouterr().err
+
+
+def test_the_statement_prints_the_users_delta() -> None:
+    """delta is the user's rational; its binary value must not be published as the next 6-digit
+    decimal above it (1e-8 used to print as 1.00001e-8)."""
+    for delta, text in ((F(1, 10**6), "1e-6"), (F(1, 10**8), "1e-8"), (F(3, 10**7), "3e-7")):
+        stmt = fl.statement(R4, 500, F(1, 20), 7, delta)
+        assert stmt.as_strings()["delta"] == text
+        man, exp = stmt.delta.man_exp
+        assert F(man) * F(2) ** exp <= delta  # exactly: never above the user's delta

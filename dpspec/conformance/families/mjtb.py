@@ -115,7 +115,7 @@ def recipe(args: dict[str, Any]) -> dict[str, Any]:
     v = r.encode(age, grams, tape)
     labels = [None if (lbl := tree.label(g)) is None else list(lbl) for g in range(tree.count)]
     return {"recipe": r.to_dict(), "labels": labels, "length": len(v),
-            "ones": [i for i, x in enumerate(v) if x != 0], "bitsConsumed": tape.bits_consumed}
+            "ones": [i for i, x in enumerate(v) if x == 1], "bitsConsumed": tape.bits_consumed}
 
 
 def discovery_recall(args: dict[str, Any]) -> dict[str, Any]:
@@ -260,6 +260,15 @@ NOTES = {"BadNgram": "Every n-gram of a 3-gram query has exactly 3 tokens.",
          "BadSeed": "The seed must have 16 to 255 bytes."}
 
 
+
+def _discovery_base() -> tuple[str, dict[str, Any]]:
+    """The per-round epsilon of the discovery and recall vectors (round_eps for eps0 4, 100
+    devices, delta 1e-6) and their base parameters: 400 devices, 3 rounds of 3-grams over 6
+    words, every budget ample."""
+    eps = format_rational(round_eps(Fraction(4), 100, Fraction(1, 10**6)))
+    return eps, {"devices": 400, "vocab": 6, "maxOrder": 3, "rounds": 3, "eps0": "4", "eps": eps,
+                 "minCohort": 100, "epsAllowed": "100", "epsLocalAllowed": "100"}
+
 class MjtbFamily(Family):
     name = "mjtb"
     summary = "MJTB+22 App. B / Figure 4 recipe encoding (272 bins, footnote 3)"
@@ -354,9 +363,7 @@ class MjtbFamily(Family):
 
     def _discovery_file(self) -> VectorFile:
         tc = TestNumberer()
-        eps = format_rational(round_eps(Fraction(4), 100, Fraction(1, 10**6)))
-        base = {"devices": 400, "vocab": 6, "maxOrder": 3, "rounds": 3, "eps0": "4", "eps": eps,
-                "minCohort": 100, "epsAllowed": "100", "epsLocalAllowed": "100"}
+        eps, base = _discovery_base()
         cases: list[tuple[str, dict[str, Any], list[str]]] = [
             ("three rounds, every device answers every round", base, []),
             ("the analysis budget allows one round: round 2 refused",
@@ -468,9 +475,7 @@ class MjtbFamily(Family):
 
     def _recall_file(self) -> VectorFile:
         tc = TestNumberer()
-        eps = format_rational(round_eps(Fraction(4), 100, Fraction(1, 10**6)))
-        base = {"devices": 400, "vocab": 6, "maxOrder": 3, "rounds": 3, "eps0": "4", "eps": eps,
-                "minCohort": 100, "epsAllowed": "100", "epsLocalAllowed": "100"}
+        eps, base = _discovery_base()
         cases: list[tuple[str, dict[str, Any], list[str]]] = [
             ("three rounds, every device answers every round", base, []),
             ("the analysis budget allows one round: round 2 refused, no cohort epsilon",

@@ -611,6 +611,18 @@ class PoliciesFamily(Family):
             for name, params, n in [(*rr, 1), (*rr, 2), (*rr, 1000), (*fill, 5), (*fill, 30),
                                     (*mh_all, 50), (*hist_s, 5), (*hist_e, 5), (*sv_l, 5),
                                     (*sv_g, 5), (*sv_3, 5), (*sv_ed, 5), (*sv_s2, 5)]]
+        # appended: the smallest sizes (a measurement of 1 or 2 bits, where the nearest integer
+        # to sqrt(MEAS_LEN) is 1: chunk_length 1; length and max_measurement 1 are allowed) and
+        # a sigma2 whose root has more than 12 significant digits (sigma is printed to 12)
+        describe += [
+            (f"{name} {json.dumps(params)}, {n} reports: {why}",
+             {"policy": name, "params": params, "meas_count": n}, "valid", [])
+            for name, params, n, why in [
+                ("histogram-aggregator-gaussian", {"length": 2, "sigma2": "2"}, 5,
+                 "2 buckets, default chunk_length 1; sigma = sqrt(2) to 12 digits"),
+                ("sumvec-aggregator-noise", {"length": 1, "max_measurement": 1, "noise": "laplace",
+                                             "scale": "1"}, 5,
+                 "length 1 and max_measurement 1 (the least allowed), default chunk_length 1")]]
         groups.append(("policies.describe", describe))
         tc = TestNumberer()
         out_groups = []
@@ -1073,6 +1085,11 @@ class PoliciesFamily(Family):
                 tests.append(test_entry(
                     tc(), f"1 - p {side} Pr[Bin(9, p0) <= {j}] by 1e-60: undecided at 128 bits",
                     inputs, op_max_weight(inputs), flags=["Precision"]))
+        # appended: m = 1 found by the downward search, which starts at j = floor((d-1) p0) = 1
+        # and must evaluate Pr[C <= 0] (the search's last step lands on j = 0 exactly)
+        inputs = {"length": 11, "eps0": "7/4", "p": "4/5"}
+        tests.append(test_entry(tc(), "d = 11, EPSILON_0 = 7/4, p = 4/5: the search down to j = 0, m = 1",
+                                inputs, op_max_weight(inputs)))
         doc = envelope(
             algorithm="max_weight of sec. 6.1.1 (draft-wang-ppm-differential-privacy-00)",
             family=self.name, schema=ENVELOPE_SCHEMA_NAME,

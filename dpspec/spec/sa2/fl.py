@@ -274,5 +274,9 @@ def statement(randomizer: GaussianVector, B: int, q: Fraction, rounds: int, delt
            f"(moments accountant, integer orders; sum-of-discrete-Gaussians slack "
            f"{mpmath.nstr(2 * bound.slack, 3)} in epsilon, dropped reports "
            f"{mpmath.nstr(bound.drop, 3)} of delta)")
-    return PrivacyStatement(model, bound.epsilon, mpmath.mpf(delta.numerator) / delta.denominator,
-                            how, "gaussian-rounds")
+    # the guarantee holds at the user's exact delta (the accountant took it as a rational); its
+    # binary value is rounded down so that publish(), which rounds up, prints that delta and not
+    # the next 6-digit decimal above it (1e-8 came out as 1.00001e-8)
+    delta_down = mpmath.mpf(mpmath.libmp.from_rational(delta.numerator, delta.denominator,
+                                                       mpmath.mp.prec, "d"))
+    return PrivacyStatement(model, bound.epsilon, delta_down, how, "gaussian-rounds")
