@@ -12,6 +12,7 @@ difference of 1e-12. Everything else must match exactly.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable
 from decimal import Decimal
@@ -397,9 +398,79 @@ def op_binomial_cdf_interval(args: dict[str, Any]) -> dict[str, Any]:
     return {"cdf": [rational_text(lo), rational_text(hi)]}
 
 
+#: significant digits of the exact CDF values that binomial_cdf_enclosure publishes
+EXACT_CDF_DIGITS = 60
+#: how far a bound of binomial_cdf_enclosure may lie from the exact value: 2^-(prec - 28)
+ENCLOSURE_SLACK_BITS = 28
+
+
+def _exact_binomial_cdf(n: int, j: int, p: Fraction) -> Fraction:
+    """``Pr[Bin(n, p) <= j]`` exactly: ``sum_{i <= j} C(n, i) a^i (b - a)^(n - i) / b^n``, ``p = a/b``."""
+    a, b = p.numerator, p.denominator
+    low = [1]  # (b - a)^e for e = 0 .. n
+    for _ in range(n):
+        low.append(low[-1] * (b - a))
+    comb, a_pow, total = 1, 1, 0
+    for i in range(j + 1):
+        total += comb * a_pow * low[n - i]
+        comb, a_pow = comb * (n - i) // (i + 1), a_pow * a
+    return Fraction(total, b ** n)
+
+
+def _decimal_text(x: Fraction, digits: int) -> str:
+    """``0 < x <= 1`` rounded to ``digits`` significant decimal digits (half up), as ``d.ddd...E-k``."""
+    e = 0
+    while x * 10 ** (e + 1) < 10 ** digits:  # x 10^e has digits integer digits after the loop
+        e += 1
+    m = str(math.floor(x * 10 ** e + Fraction(1, 2)))
+    return f"{m[0]}.{m[1:]}E{len(m) - 1 - e}"
+
+
+def op_binomial_cdf_enclosure(args: dict[str, Any]) -> dict[str, Any]:
+    """``binomial_cdf_interval(n, j, pLo, pHi, prec)`` at an inexact point (``0 <= j < n``):
+    ``cdf`` the reference's enclosure, ``exactAtEnds`` the exact ``Pr[Bin(n, pHi) <= j]`` and
+    ``Pr[Bin(n, pLo) <= j]`` to EXACT_CDF_DIGITS significant digits (what the enclosure is checked
+    against: see :meth:`MechanismsFamily.compare`)."""
+    n, j = count_arg(args, "n"), json_int_arg(args, "j")
+    p_lo, p_hi = _rational_arg(args, "pLo"), _rational_arg(args, "pHi")
+    if not 0 <= j < n:
+        raise ValueError("binomial_cdf_enclosure takes 0 <= j < n (the exact cases: binomial_cdf_interval)")
+    if "prec" in args:
+        lo, hi = binomial_cdf_interval(n, j, p_lo, p_hi, json_int_arg(args, "prec"))
+    else:  # the default precision (128)
+        lo, hi = binomial_cdf_interval(n, j, p_lo, p_hi)
+    return {"cdf": [rational_text(lo), rational_text(hi)],
+            "exactAtEnds": [_decimal_text(_exact_binomial_cdf(n, j, p), EXACT_CDF_DIGITS)
+                            for p in (p_hi, p_lo)]}
+
+
+def _check_enclosure(case: Case, provided: dict[str, Any]) -> str | None:
+    """binomial_cdf_enclosure: the provided ``cdf = [lo, hi]`` must enclose the exact values
+    (``lo <= Pr[Bin(n, pHi) <= j]``, ``hi >= Pr[Bin(n, pLo) <= j]``, both known to 10^-EXACT_CDF_DIGITS)
+    and lie within ``2^-(prec - ENCLOSURE_SLACK_BITS)`` of them; the reference's own bits (the
+    expected ``cdf``) depend on the interval arithmetic and are not required."""
+    assert case.expected is not None
+    got = provided.get("cdf")
+    if not isinstance(got, list) or len(got) != 2:
+        return "cdf: expected a pair of rationals"
+    try:
+        lo, hi = (exact_rational(x, "cdf") for x in got)
+    except (TypeError, ValueError):
+        return "cdf: not rationals"
+    f_hi, f_lo = (Fraction(Decimal(x)) for x in case.expected["exactAtEnds"])
+    eps = Fraction(1, 10 ** EXACT_CDF_DIGITS)
+    slack = Fraction(1, 1 << (case.args.get("prec", 128) - ENCLOSURE_SLACK_BITS))
+    if lo > f_hi + eps or hi < f_lo - eps:
+        return f"cdf: [{got[0]}, {got[1]}] does not enclose the exact values {case.expected['exactAtEnds']}"
+    if f_hi - lo > slack or hi - f_lo > slack:
+        return f"cdf: [{got[0]}, {got[1]}] is not within 2^-(prec - {ENCLOSURE_SLACK_BITS}) of the exact"
+    return None
+
+
 DECISION_HANDLERS: dict[str, Handler] = {
     "mechanisms.add_noise": op_add_noise,
     "mechanisms.binomial_cdf_interval": op_binomial_cdf_interval,
+    "mechanisms.binomial_cdf_enclosure": op_binomial_cdf_enclosure,
     "mechanisms.calibrate": op_calibrate,
     "mechanisms.exp_enclosure": op_exp_enclosure,
     "mechanisms.sample_noise": op_sample_noise,
@@ -450,6 +521,20 @@ DECISIONS_HEADER = [
     " [pLo, pHi] (the enclosure behind max_weight of the policies); the vectors hold only the"
     " exact cases, j < 0 (0, 0) and j >= n (1, 1), and the checks: 0 < pLo <= pHi < 1, n a"
     " non-negative JSON integer.",
+    "binomial_cdf_enclosure(n, j, pLo, pHi[, prec]): the same enclosure at 0 <= j < n, prec 128 unless"
+    " given. Outputs cdf = [lo, hi] (the reference's rationals) and exactAtEnds, the exact Pr[Bin(n,"
+    " pHi) <= j] and Pr[Bin(n, pLo) <= j] rounded to 60 significant digits. An implementation's"
+    " [lo, hi] passes iff lo <= Pr[Bin(n, pHi) <= j] and hi >= Pr[Bin(n, pLo) <= j] (to 10^-60) and"
+    " each is within 2^-(prec - 28) of that value; its bits need not match (they depend on the"
+    " interval arithmetic of the first term). The cases run both tails, the ends i = 0 and i = n of"
+    " the sums, j + 1 = n p exactly, and n, i or n - i on both sides of 4096 (exact factorials below,"
+    " Stirling's series from 4096 on when prec <= 220).",
+    "geometric_skip_bucket, NearBoundary: eps is a rational with a denominator of 2^300 or 2^340 chosen"
+    " so that T_k (k = 1, or k = 70000 at eps near 20, beyond the 2^16 entries of the enclosure"
+    " table) lies within about 2^-300 of m 2^-64, above or below it; u = m and u = m - 1. An"
+    " implementation must decide the side exactly (128- and 256-bit enclosures cannot; 512 bits"
+    " can). LargeGap boundary cases at eps 20 sit at k = 65535 (the last table entry), 65536 and"
+    " 65537.",
     "exp_enclosure(x, prec): dyadic rationals lo <= e^-x <= hi at prec + ceil(2x) bits and their"
     " reciprocals for e^x (dpspec.spec.mechanisms.exact); x >= 0 (x = 0 gives exactly 1).",
     "Real outputs (debiased, debiasedVariance, flipProbability, responseProbabilities) are decimal"
@@ -468,6 +553,10 @@ DECISIONS_NOTES = {
     "BadMeasurement": "The measurement does not have the mechanism's type (see the header).",
     "BadParameter": "A calibration parameter is out of its range.",
     "NegativeX": "The enclosure is defined for x >= 0.",
+    "NonPositiveEpsilon": "EPSILON must be > 0, also where the noise alone would not need it (debiasing"
+                          " divides by e^EPSILON - 1).",
+    "NearBoundary": "T_k lies within about 2^-300 of an end of the interval of U: rigorous enclosures"
+                    " need 512 bits to decide.",
 }
 
 
@@ -631,6 +720,7 @@ def decision_groups(seed: Callable[[str], str]) -> list[tuple[str, dict[str, Any
             (f"{name}: {key} = {v}", {key: v, "seed": seed(f"noise/{name}/small/{v}"), "dimension": 3},
              [], "valid") for v in ("1", "1/2")]))
     groups += _boundary_groups(seed)
+    groups += _second_run_groups(seed)
     return groups
 
 
@@ -744,6 +834,8 @@ class MechanismsFamily(Family):
 
     def compare(self, case: Case, provided: dict[str, Any]) -> str | None:
         assert case.expected is not None
+        if case.op == "mechanisms.binomial_cdf_enclosure":
+            return _check_enclosure(case, provided)
         exact = {k: v for k, v in case.expected.items() if k not in REAL_OUTPUTS}
         why = diff_outputs(exact, {k: v for k, v in provided.items() if k not in REAL_OUTPUTS})
         if why is not None:
@@ -812,6 +904,11 @@ class MechanismsFamily(Family):
                 {"properties": {"n": _INT, "j": _INT, "pLo": _EXACT, "pHi": _EXACT}},
                 {"type": "object", "required": ["cdf"],
                  "properties": {"cdf": {"type": "array", "items": {"type": "string"}}}}),
+            "mechanisms.binomial_cdf_enclosure": (
+                {"properties": {"n": _INT, "j": _INT, "pLo": _EXACT, "pHi": _EXACT, "prec": _INT}},
+                {"type": "object", "required": ["cdf", "exactAtEnds"],
+                 "properties": {"cdf": {"type": "array", "items": {"type": "string"}},
+                                "exactAtEnds": reals}}),
             "mechanisms.exp_enclosure": (
                 {"properties": {"x": _EXACT, "prec": _INT}},
                 {"type": "object", "required": ["expNeg", "exp"],
@@ -905,3 +1002,77 @@ class MechanismsFamily(Family):
 
 
 FAMILY = MechanismsFamily()
+
+
+def _near_dyadic_eps(k: int, m: int, bits: int, above: bool) -> Fraction:
+    """A rational ``eps`` (denominator ``2^bits``) with ``T_k = q^k``, ``q = 1/(1 + e^-eps)``, within
+    about ``2^-bits`` of ``m 2^-64``: strictly above it if ``above``, else strictly below. ``eps*``
+    with ``T_k = m 2^-64`` exactly is ``ln(q*/(1 - q*))``, ``q* = (m 2^-64)^(1/k)``; ``T_k`` is
+    increasing in ``eps``, so rounding ``eps*`` up (down) puts ``T_k`` above (below) ``m 2^-64``. The
+    side is checked with GeometricSkip's own enclosures at ``4 bits`` bits."""
+    with mpmath.workprec(4 * bits):
+        q = mpmath.power(mpmath.mpf(m) / 2 ** 64, mpmath.mpf(1) / k)
+        scaled = mpmath.log(q / (1 - q)) * 2 ** bits
+        num = int(mpmath.ceil(scaled) if above else mpmath.floor(scaled))
+    eps = Fraction(num, 1 << bits)
+    skip = GeometricSkip(eps, work=4 * bits)
+    lo, hi = skip._bounds(k)
+    target = m << (skip.work - 64)
+    if not (lo > target if above else hi < target):
+        raise ArithmeticError("near-dyadic eps: the enclosure does not decide the side")  # pragma: no cover
+    return eps
+
+
+def _second_run_groups(seed: Callable[[str], str]) -> list[tuple[str, dict[str, Any], list[Test]]]:
+    """Groups appended after the whole-population mutation run of the mechanisms area (issue 19):
+    the geometric skip where its enclosures cannot decide at the first precision and beyond its
+    enclosure table, the binomial CDF enclosure at inexact points, and EPSILON = 0 where nothing
+    but the parameter check refuses it."""
+    groups: list[tuple[str, dict[str, Any], list[Test]]] = []
+    # geometric_skip_bucket, T_k within 2^-300 (k = 1) or about 2^-345 (k = 70000, beyond the
+    # 2^16 entries of the table) of the end of the interval [u, u + 1) 2^-64: the 128-bit
+    # enclosures cannot tell the side, nor can 256 bits; 512 bits do
+    for k, m, bits in ((1, 3 << 62, 300), (70000, _t_floor(Fraction(20), 70000, 64), 340)):
+        for above in (False, True):
+            eps = _near_dyadic_eps(k, m, bits, above)
+            side = "above" if above else "below"
+            groups.append(("mechanisms.geometric_skip_bucket", {"eps": rational_text(eps)}, [
+                (f"T_{k} just {side} m 2^-64 (m = {m}): u = m", {"u": str(m), "ubits": 64},
+                 ["NearBoundary"], "valid"),
+                (f"T_{k} just {side} m 2^-64 (m = {m}): u = m - 1", {"u": str(m - 1), "ubits": 64},
+                 ["NearBoundary"], "valid")]))
+    # the last entries of the enclosure table (T_65535 is its last) and the first beyond it
+    tests: list[Test] = []
+    for k in (65535, 65536, 65537):
+        t = _t_floor(Fraction(20), k, 64)
+        tests += [(f"u = floor(T_{k} 2^64) {du:+d}", {"u": str(t + du), "ubits": 64},
+                   ["BoundaryBucket", "LargeGap"], "valid") for du in (-1, 0, 1)]
+    groups.append(("mechanisms.geometric_skip_bucket", {"eps": "20"}, tests))
+    # two chunks on either side of T_1 (the two-chunk case above holds T_1: null)
+    for eps in (Fraction(1), Fraction(8)):
+        t = _t_floor(eps, 1, 128)
+        groups.append(("mechanisms.geometric_skip_bucket", {"eps": rational_text(eps)}, [
+            (f"two chunks: u = floor(T_1 2^128) {du:+d}", {"u": str(t + du), "ubits": 128},
+             ["BoundaryBucket"], "valid") for du in (-1, 1)]))
+    # binomial CDF enclosures: lower tail (j below the mean) and upper tail, the ends i = 0 and
+    # i = n of the sums, ln k! from exact factorials (k < 4096) and from Stirling's series (k >= 4096),
+    # a point and a range of p, and the precision where the series stops being used (prec > 220)
+    enc: list[Test] = []
+    for n, j, p_lo, p_hi in ((20, 0, "1/3", "1/3"), (20, 19, "1/3", "1/3"), (50, 10, "1/10", "1/5"),
+                             (50, 29, "1/2", "3/5"), (1000, 250, "1/4", "1/4"), (4095, 1000, "1/4", "1/4"),
+                             (4096, 1000, "1/4", "1/4"), (4097, 1100, "1/4", "1/4"),
+                             (8191, 4095, "1/2", "1/2"), (10000, 4999, "1/2", "1/2"),
+                             (10000, 7600, "3/4", "3/4")):
+        enc.append((f"n = {n}, j = {j}, {p_lo} <= p <= {p_hi}", {"n": n, "j": j, "pLo": p_lo, "pHi": p_hi},
+                    [], "valid"))
+    for prec in (220, 221):
+        enc.append((f"n = 4096, j = 1000, p = 1/4 at prec = {prec}",
+                    {"n": 4096, "j": 1000, "pLo": "1/4", "pHi": "1/4", "prec": prec}, [], "valid"))
+    groups.append(("mechanisms.binomial_cdf_enclosure", {}, enc))
+    # EPSILON = 0 and -1/2: k-ary RR's noise alone (a uniform category) and its Bernoulli race
+    # would run at eps = 0; only the parameter check refuses it
+    groups.append(("mechanisms.sample_noise", {"mechanism": "kary_rr", "k": 6}, [
+        (f"kary_rr: EPSILON = {e} is refused", {"eps": e, "seed": seed(f"noise/kary_rr/eps/{e}"),
+                                                "dimension": 6}, ["NonPositiveEpsilon"], "invalid")
+        for e in ("0", "-1/2")]))
+    return groups
