@@ -605,9 +605,12 @@ class PoliciesFamily(Family):
                                              "epsilon": "2", "delta": "1e-9"})
         sv_s2 = ("sumvec-aggregator-noise", {"length": 2, "max_measurement": 3, "noise": "gaussian",
                                              "sigma2": "10"})
+        def described(name: str, params: dict[str, Any], n: int, why: str = "") -> Test:
+            return (f"{name} {json.dumps(params)}, {n} reports" + (f": {why}" if why else ""),
+                    {"policy": name, "params": params, "meas_count": n}, "valid", [])
+
         describe: list[Test] = [
-            (f"{name} {json.dumps(params)}, {n} reports",
-             {"policy": name, "params": params, "meas_count": n}, "valid", [])
+            described(name, params, n)
             for name, params, n in [(*rr, 1), (*rr, 2), (*rr, 1000), (*fill, 5), (*fill, 30),
                                     (*mh_all, 50), (*hist_s, 5), (*hist_e, 5), (*sv_l, 5),
                                     (*sv_g, 5), (*sv_3, 5), (*sv_ed, 5), (*sv_s2, 5)]]
@@ -615,8 +618,7 @@ class PoliciesFamily(Family):
         # to sqrt(MEAS_LEN) is 1: chunk_length 1; length and max_measurement 1 are allowed) and
         # a sigma2 whose root has more than 12 significant digits (sigma is printed to 12)
         describe += [
-            (f"{name} {json.dumps(params)}, {n} reports: {why}",
-             {"policy": name, "params": params, "meas_count": n}, "valid", [])
+            described(name, params, n, why)
             for name, params, n, why in [
                 ("histogram-aggregator-gaussian", {"length": 2, "sigma2": "2"}, 5,
                  "2 buckets, default chunk_length 1; sigma = sqrt(2) to 12 digits"),
