@@ -546,6 +546,8 @@ DECISIONS_NOTES = {
     "BadDimension": "The dimension must be a non-negative integer (the mechanism's own for RR).",
     "BadCount": "measCount must be a non-negative integer.",
     "BoundaryBucket": "u = floor(T_k 2^ubits) or a neighbour: the decision is at a bucket boundary.",
+    "TailStop": "binomial_cdf_enclosure: a ratio of successive terms equals 1/2 exactly where the"
+                " tail sum may stop (the stopping test is 2 num <= den, non-strict).",
     "MoreBits": "The interval of U holds a bucket boundary: more tape chunks are needed (null).",
     "BadU": "u must be an integer in [0, 2^ubits) and ubits a positive multiple of 64.",
     "LargeGap": "eps >= 20: the gaps exceed the 2^16 entries of the enclosure table.",
@@ -1075,4 +1077,9 @@ def _second_run_groups(seed: Callable[[str], str]) -> list[tuple[str, dict[str, 
         (f"kary_rr: EPSILON = {e} is refused", {"eps": e, "seed": seed(f"noise/kary_rr/eps/{e}"),
                                                 "dimension": 6}, ["NonPositiveEpsilon"], "invalid")
         for e in ("0", "-1/2")]))
+    # the stopping rule of the tail sum at a ratio of exactly 1/2 (2 num = den): at p = 1/2 the
+    # lower-tail ratios i/(n - i + 1) reach 1/2 at i = (n + 1)/3, where the sum may stop
+    groups.append(("mechanisms.binomial_cdf_enclosure", {}, [
+        ("n = 2000, j = 700, p = 1/2: a tail ratio of exactly 1/2 at the stopping point",
+         {"n": 2000, "j": 700, "pLo": "1/2", "pHi": "1/2"}, ["TailStop"], "valid")]))
     return groups
