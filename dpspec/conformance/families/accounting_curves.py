@@ -32,12 +32,17 @@ from dpspec.conformance.vectors import (
 from dpspec.spec.accounting import (
     composition,
     definitions,
+    discrete,
+    distributed,
     gaussian,
+    ghazi,
     laplace,
     numeric,
+    pld,
     seed_tables,
     shuffle,
     shuffle_mp,
+    subsampling,
 )
 from dpspec.spec.accounting.budget import (
     Accountant,
@@ -69,6 +74,7 @@ TOLERANCE: dict[str, tuple[float, float]] = {
     P + "budget_transcript": B64,
     P + "cohort_epsilon": B64,
     P + "composition": MP,
+    P + "mechanisms": MP,
 }
 
 
@@ -308,6 +314,70 @@ def h_composition(a: dict[str, Any]) -> dict[str, Any]:
     raise ValueError(f"unknown function {fn!r}")
 
 
+def h_mechanisms(a: dict[str, Any]) -> dict[str, Any]:
+    """ghazi, subsampling, discrete, distributed and pld functions at their decision points."""
+    fn = a["function"]
+    sens = a.get("sensitivity", 1)
+    if fn == "theorem18_guarantee":
+        e, d = ghazi.theorem18_guarantee(a["eps1"], a["eps2"], a["delta2"], a["delta3"])
+        return {"eps": _s(e), "delta": _s(d)}
+    if fn == "poisson_mechanism_delta":
+        return {"delta": _s(ghazi.poisson_mechanism_delta(a["eps"], a["lambda"], sens))}
+    if fn == "negative_binomial_mechanism_delta":
+        return {"delta": _s(ghazi.negative_binomial_mechanism_delta(a["eps"], a["r"], a["p"],
+                                                                    sens))}
+    if fn == "minimal_poisson_lambda":
+        m = ghazi.minimal_poisson_lambda(a["eps"], a["delta"], sens, digits=10)
+        return {"value": m.value, "theoremValue": _s(m.theorem_value)}
+    if fn == "minimal_negative_binomial_r":
+        m = ghazi.minimal_negative_binomial_r(a["eps"], a["delta"], a.get("p"), sens, digits=10)
+        return {"value": m.value, "deltaAtValue": _s(m.delta_at_value, 15),
+                "theoremValue": _s(m.theorem_value)}
+    if fn == "geometric_tail":
+        return {"value": _s(ghazi.geometric_tail(a["eps1"], sens))}
+    if fn == "correlated_mechanism_guarantee":
+        e, d = ghazi.correlated_mechanism_guarantee(a["eps1"], a["eps2"], a["r"], a["p"], sens)
+        return {"eps": _s(e), "delta": _s(d)}
+    if fn == "sampled_gaussian_rdp":
+        return {"rdp": _s(subsampling.sampled_gaussian_rdp(a["q"], a["sigma"], a["alpha"],
+                                                           method=a["method"]), 12)}
+    if fn == "subsampled_gaussian_epsilon":
+        e, o = subsampling.subsampled_gaussian_epsilon(a["q"], a["sigma"], a["steps"],
+                                                       a["delta"], a["orders"])
+        return {"eps": _s(e, 12), "order": _s(o)}
+    if fn == "subsampled_gaussian_rdp_curve":
+        return {"curve": [[_s(x), _s(y, 12)] for x, y in subsampling.subsampled_gaussian_rdp_curve(
+            a["q"], a["sigma"], a["steps"], a["orders"])]}
+    if fn == "discrete_gaussian_delta":
+        return {"delta": _s(discrete.discrete_gaussian_delta(a["eps"], a["sigma"], a["vector"]),
+                            15)}
+    if fn == "calibrate_discrete_gaussian_sigma":
+        c = discrete.calibrate_discrete_gaussian_sigma(a["eps"], a["delta"], a["vector"],
+                                                       digits=a["digits"])
+        return {"sigma": c.sigma}
+    if fn == "discrete_laplace_epsilon":
+        return {"eps": _s(discrete.discrete_laplace_epsilon(a["scale"], a["l1Sensitivity"]))}
+    if fn == "sum_log_ratio":
+        return {"bound": _s(distributed.sum_log_ratio(a["sigma2"], a["n"]))}
+    if fn == "distributed_subsampled_epsilon":
+        b = distributed.subsampled_epsilon(a["q"], a["noiseMultiplier"], a["steps"], a["delta"],
+                                           sigma2=a["sigma2"], others=a["others"],
+                                           dimension=a["dimension"],
+                                           drop_probability=a["dropProbability"])
+        return {"eps": _s(b.epsilon, 12), "delta": _s(b.delta, 12)}
+    if fn == "pld_delta_bounds":
+        lo, hi = pld.delta_bounds(a["q"], a["sigma"], a["steps"], a["eps"],
+                                  **({"h": a["h"]} if "h" in a else {}),
+                                  **({"tail": a["tail"]} if "tail" in a else {}))
+        return {"lower": pld.decimal_bound(lo, 12, up=False),
+                "upper": pld.decimal_bound(hi, 12, up=True)}
+    if fn == "pld_epsilon_bounds":
+        elo, ehi = pld.epsilon_bounds(a["q"], a["sigma"], a["steps"], a["delta"])
+        return {"lower": pld.decimal_bound(elo, 12, up=False),
+                "upper": pld.decimal_bound(ehi, 12, up=True)}
+    raise ValueError(f"unknown function {fn!r}")
+
+
 def _frac(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator}"
 
@@ -408,6 +478,7 @@ HANDLERS: dict[str, Handler] = {
     P + "definitions": h_definitions,
     P + "gaussian": h_gaussian,
     P + "composition": h_composition,
+    P + "mechanisms": h_mechanisms,
     P + "parse_number": h_parse_number,
     P + "rounding": h_rounding,
     P + "search": h_search,
@@ -444,6 +515,11 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "gaussian": ("function", "eps", "delta", "sigma", "sensitivity", "digits", "alpha",
                      "scale"),
     P + "composition": ("function", "eps", "delta", "k", "deltaTotal", "values"),
+    P + "mechanisms": ("function", "eps1", "eps2", "delta2", "delta3", "eps", "lambda",
+                       "sensitivity", "r", "p", "delta", "q", "sigma", "alpha", "method",
+                       "steps", "orders", "vector", "digits", "scale", "l1Sensitivity",
+                       "sigma2", "n", "noiseMultiplier", "others", "dimension",
+                       "dropProbability", "h", "tail"),
     P + "parse_number": ("function", "value", "openLeft", "openRight", "minimum"),
     P + "rounding": ("function", "value", "digits", "places"),
     P + "search": ("function", "target", "estimate", "digits", "lowest", "threshold", "lo",
@@ -516,7 +592,8 @@ HEADER = [
     " none); zcdp_to_rdp: alpha rho; zcdp_to_dp_epsilon: tight (golden section over alpha, never"
     " above [BS16]) or [BS16] rho + 2 sqrt(rho log(1/delta)); pure_to_rdp: min(alpha eps^2/2, eps).",
     "gaussian: gaussian_delta [BW18] Thm 8 (beyond 10^6 standard deviations the Mills-ratio bound or"
-    " 1), published as `value` (null below 1e-4000) and its natural logarithm `log`; gaussian_epsilon: smallest eps with delta(eps) <= delta (0 if already at eps 0);"
+    " 1), published as `value` (null below 1e-4000) and its natural logarithm `log`;"
+    " gaussian_epsilon: smallest eps with delta(eps) <= delta (0 if already at eps 0);"
     " calibrate_gaussian_sigma: smallest sigma rounded up to `digits` (10..30); classical: S"
     " sqrt(2 ln(1.25/delta))/eps (or /sigma); gaussian_rdp: alpha S^2/(2 sigma^2); gaussian_zcdp:"
     " S^2/(2 sigma^2); laplace_epsilon: S/b; laplace_scale: S/eps. composition:"
@@ -961,7 +1038,8 @@ def _definitions_doc() -> list[dict[str, Any]]:
         (f"{t!r}", {"value": t}, []) for t in ("0.317", "1/3", "1e-9", " 2.50 ", "-7", "0",
                                                 "1e4000", "1e-4000")
     ], [(f"{t!r}", {"value": t}) for t in ("1_0", "abc", "inf", "nan", "1e4001", "1e-4001",
-                                            "1" * 1001, "1/0")])
+                                            "1" * 1001, "1/0")]
+       + [("true (a boolean)", {"value": True}), ("a list", {"value": [1]})])
     fn("parse_number", "mpf", [
         ("sqrt(2)", {"value": "sqrt(2)"}, []), ("sqrt( 1/4 )", {"value": "sqrt( 1/4 )"}, []),
         ("1/3", {"value": "1/3"}, []),
@@ -1036,6 +1114,110 @@ def _definitions_doc() -> list[dict[str, Any]]:
         ("tol 1/10", {"centre": "3/4", "lo": "0", "hi": "1", "phi": "0.618", "tol": "1/10"},
          []),
     ])
+    m = "mechanisms"
+    fn(m, "theorem18_guarantee", [
+        ("delta capped at 1", {"eps1": "1", "eps2": "0", "delta2": "1", "delta3": "1"},
+         ["Boundary"])],
+       [("eps1 negative", {"eps1": "-1", "eps2": "1", "delta2": "0", "delta3": "0"}),
+        ("delta3 above 1", {"eps1": "1", "eps2": "1", "delta2": "0", "delta3": "2"})])
+    fn(m, "poisson_mechanism_delta", [
+        ("lambda 0.5, Delta 2: the CDF below 0 and the survival function at 0",
+         {"eps": "0.1", "lambda": "0.5", "sensitivity": 2}, ["Boundary"]),
+        ("eps 0", {"eps": "0", "lambda": "3", "sensitivity": 1}, ["Boundary"])],
+       [("eps negative", {"eps": "-0.1", "lambda": "3", "sensitivity": 1}),
+        ("lambda 0", {"eps": "0.1", "lambda": "0", "sensitivity": 1}),
+        ("Delta 0", {"eps": "0.1", "lambda": "3", "sensitivity": 0})])
+    fn(m, "negative_binomial_mechanism_delta", [
+        ("r 20, p 0.5, Delta 3: tails on both sides of the mode",
+         {"eps": "0.5", "r": "20", "p": "0.5", "sensitivity": 3}, []),
+        ("r 1 (geometric), p 0.3", {"eps": "0.2", "r": "1", "p": "0.3", "sensitivity": 2},
+         ["Boundary"])],
+       [("eps negative", {"eps": "-0.5", "r": "2", "p": "0.5", "sensitivity": 1}),
+        ("p 1", {"eps": "0.5", "r": "2", "p": "1", "sensitivity": 1})])
+    fn(m, "minimal_poisson_lambda", [
+        ("eps 3, delta 0.01: far below Theorem 11's value", {"eps": "3", "delta": "0.01",
+                                                             "sensitivity": 1}, [])],
+       [("eps 0", {"eps": "0", "delta": "0.01", "sensitivity": 1})])
+    fn(m, "minimal_negative_binomial_r", [
+        ("p 0.05: r = 1 already suffices", {"eps": "3", "delta": "0.1", "p": "0.05",
+                                             "sensitivity": 1}, ["Boundary"])],
+       [("delta 0", {"eps": "1", "delta": "0", "p": "0.5", "sensitivity": 1}),
+        ("p 0", {"eps": "1", "delta": "0.1", "p": "0", "sensitivity": 1})])
+    fn(m, "geometric_tail", [("eps1 0.5, Delta 2", {"eps1": "0.5", "sensitivity": 2}, [])],
+       [("eps1 0", {"eps1": "0", "sensitivity": 1}),
+        ("Delta 0", {"eps1": "1", "sensitivity": 0})])
+    fn(m, "correlated_mechanism_guarantee", [
+        ("eps1 1, eps2 0.5, NB(3, 0.5)", {"eps1": "1", "eps2": "0.5", "r": "3", "p": "0.5",
+                                          "sensitivity": 1}, [])])
+    fn(m, "sampled_gaussian_rdp", [
+        ("q 0: nothing released", {"q": "0", "sigma": "1", "alpha": "2", "method": "auto"},
+         ["Boundary"]),
+        ("q 1: the Gaussian's alpha/(2 sigma^2)", {"q": "1", "sigma": "2", "alpha": "3",
+                                                   "method": "auto"}, ["Boundary"]),
+        ("integer alpha by the integral", {"q": "0.1", "sigma": "1", "alpha": "2",
+                                           "method": "integral"}, []),
+        ("integer alpha by the sum", {"q": "0.1", "sigma": "1", "alpha": "2",
+                                      "method": "sum"}, [])],
+       [("sum needs an integer alpha", {"q": "0.1", "sigma": "1", "alpha": "2.5",
+                                        "method": "sum"}),
+        ("unknown method", {"q": "0.1", "sigma": "1", "alpha": "2.5", "method": "series"}),
+        ("q above 1", {"q": "1.1", "sigma": "1", "alpha": "2", "method": "auto"}),
+        ("sigma 0", {"q": "0.1", "sigma": "0", "alpha": "2", "method": "auto"})])
+    fn(m, "subsampled_gaussian_epsilon", [
+        ("q 0: (0, order 0)", {"q": "0", "sigma": "1", "steps": 10, "delta": "1e-6",
+                               "orders": ["2"]}, ["Boundary"]),
+        ("sigma 10^4: the zCDP curve wins (order 0)", {"q": "0.5", "sigma": "10000",
+                                                       "steps": 1, "delta": "1e-6",
+                                                       "orders": ["2", "4"]}, ["Boundary"]),
+        ("orders pruned: 2, 4, 1.5, 64", {"q": "0.01", "sigma": "1", "steps": 100,
+                                          "delta": "1e-5", "orders": ["2", "4", "1.5", "64"]},
+         [])],
+       [("steps above 10^15", {"q": "0.1", "sigma": "1", "steps": 10**15 + 1, "delta": "1e-6",
+                               "orders": ["2"]}),
+        ("no orders", {"q": "0.1", "sigma": "1", "steps": 1, "delta": "1e-6", "orders": []}),
+        ("delta 1", {"q": "0.1", "sigma": "1", "steps": 1, "delta": "1", "orders": ["2"]})])
+    fn(m, "subsampled_gaussian_rdp_curve", [
+        ("q 0.1, sigma 1, 10 steps, orders 2 and 3", {"q": "0.1", "sigma": "1", "steps": 10,
+                                                      "orders": ["2", "3"]}, [])],
+       [("steps 0", {"q": "0.1", "sigma": "1", "steps": 0, "orders": ["2"]})])
+    fn(m, "discrete_gaussian_delta", [
+        ("a zero coordinate is dropped", {"eps": "1", "sigma": "2", "vector": [0, 1, -1]}, [])],
+       [("a non-integer entry", {"eps": "1", "sigma": "2", "vector": [True]}),
+        ("65 non-zero entries", {"eps": "1", "sigma": "2", "vector": [1] * 65}),
+        ("an entry above 10^6", {"eps": "1", "sigma": "2", "vector": [10**6 + 1]}),
+        ("sigma sqrt(0)", {"eps": "1", "sigma": "sqrt(0)", "vector": [1]}),
+        ("sigma 0", {"eps": "1", "sigma": "0", "vector": [1]}),
+        ("too much work: sigma 10^5, 8 coordinates of 10^6", {"eps": "1", "sigma": "100000",
+                                                              "vector": [10**6] * 8})])
+    fn(m, "calibrate_discrete_gaussian_sigma", [],
+       [("digits 9", {"eps": "1", "delta": "1e-6", "vector": [1], "digits": 9})])
+    fn(m, "discrete_laplace_epsilon", [("L1 0", {"scale": "2", "l1Sensitivity": 0},
+                                         ["Boundary"])],
+       [("L1 true", {"scale": "2", "l1Sensitivity": True}),
+        ("L1 -1", {"scale": "2", "l1Sensitivity": -1}),
+        ("L1 1.5", {"scale": "2", "l1Sensitivity": 1.5})])
+    fn(m, "sum_log_ratio", [
+        ("n 1: 0", {"sigma2": "1", "n": 1}, ["Boundary"]),
+        ("n 5", {"sigma2": "1", "n": 5}, []),
+        ("n 10^6: beyond the exact terms", {"sigma2": "2", "n": 1000000}, ["Boundary"])],
+       [("sigma2 0", {"sigma2": "0", "n": 3}),
+        ("sigma2 0.1: too small", {"sigma2": "0.1", "n": 3}),
+        ("n 0", {"sigma2": "1", "n": 0})])
+    fn(m, "distributed_subsampled_epsilon", [],
+       [("delta 1", {"q": "0.1", "noiseMultiplier": "1", "steps": 1, "delta": "1",
+                     "sigma2": "4", "others": 10, "dimension": 1, "dropProbability": "0"}),
+        ("drop probability 2", {"q": "0.1", "noiseMultiplier": "1", "steps": 1,
+                                "delta": "1e-6", "sigma2": "4", "others": 10, "dimension": 1,
+                                "dropProbability": "2"})])
+    fn(m, "pld_delta_bounds", [],
+       [("steps above 10^7", {"q": "0.1", "sigma": "1", "steps": 10**7 + 1, "eps": "1"}),
+        ("tail 1e-3", {"q": "0.1", "sigma": "1", "steps": 1, "eps": "1", "tail": "1e-3"}),
+        ("h 0", {"q": "0.1", "sigma": "1", "steps": 1, "eps": "1", "h": "0"}),
+        ("eps negative", {"q": "0.1", "sigma": "1", "steps": 1, "eps": "-1"}),
+        ("q 0", {"q": "0", "sigma": "1", "steps": 1, "eps": "1"})])
+    fn(m, "pld_epsilon_bounds", [],
+       [("delta 1", {"q": "0.1", "sigma": "1", "steps": 1, "delta": "1"}),
+        ("delta 0", {"q": "0.1", "sigma": "1", "steps": 1, "delta": "0"})])
     return g
 
 
@@ -1049,20 +1231,21 @@ def _budget_doc() -> list[dict[str, Any]]:
 
     def q(eps0: str, eps: str, m: int, fields: list[str] | None = None, analysis: str = "kb",
           qid: str | None = None) -> dict[str, Any]:
-        d: dict[str, Any] = {"analysis": analysis, "fields": ["ngram"] if fields is None else fields, "eps0": eps0,
-                             "eps": eps, "minCohort": m}
+        d: dict[str, Any] = {"analysis": analysis,
+                             "fields": ["ngram"] if fields is None else fields,
+                             "eps0": eps0, "eps": eps, "minCohort": m}
         if qid is not None:
             d["queryId"] = qid
         return d
 
     op = P + "budget_transcript"
     adv = {**base, "composition": {"mode": "advanced", "deltaSlack": "1e-6"},
-           "analyses": {"kb": {"epsAllowed": "1", "kAllowed": 40}},
-           "fields": {"ngram": {"epsLocalAllowed": "4", "epsAllowed": "1", "kAllowed": 40}}}
+           "analyses": {"kb": {"epsAllowed": "0.5", "kAllowed": 100}},
+           "fields": {"ngram": {"epsLocalAllowed": "4", "epsAllowed": "0.5", "kAllowed": 100}}}
     qc = {**base, "queryClasses": {"kb": {"queries": ["q1"], "fields": ["age"]}}}
     qc_ids = {**base, "queryClasses": {"kb": {"queries": ["q1"]}}}
     g.append(_group(op, {}, [
-        ("basic: budget met exactly (0.5 + 0.5 = 1), then k and eps limits",
+        ("basic: budget met exactly (0.5 + 0.5 = 1), then the analysis eps limit refuses 0.01 twice",
          {"policy": base, "queries": [q("2", "0.5", 5000), q("2", "0.5", 5000),
                                       q("2", "0.01", 5000, ["age"]),
                                       q("2", "0.01", 5000)]}, ["Boundary"]),
@@ -1074,8 +1257,12 @@ def _budget_doc() -> list[dict[str, Any]]:
         ("field eps limit (age 0.5): 0.3 then 0.3 refused", {
             "policy": base, "queries": [q("1", "0.3", 20000, ["age"]),
                                         q("1", "0.3", 20000, ["age"])]}, ["Boundary"]),
-        ("advanced composition: 30 queries of 0.05 pass where basic would stop at 20",
-         {"policy": adv, "queries": [q("0.5", "0.05", 100000)] * 30}, []),
+        ("advanced composition: 0.01 at a time (eps0 0) within 0.5, basic for the first 20"
+         " queries, then [DR14] Thm 3.20 admits 87, the 88th is refused",
+         {"policy": adv, "queries": [q("0", "0.01", 2)] * 90}, ["Boundary"]),
+        ("advanced composition, few queries: basic is the smaller bound",
+         {"policy": adv, "queries": [q("0.5", "0.2", 100000), q("0.5", "0.2", 100000),
+                                     q("0.5", "0.2", 100000)]}, []),
         ("deletion local model, closed bound", {
             "policy": {**base, "localModel": "deletion", "bound": "closed"},
             "queries": [q("1", "0.5", 100000), q("1", "0.1", 100, ["age"])]}, []),
@@ -1092,6 +1279,12 @@ def _budget_doc() -> list[dict[str, Any]]:
             "policy": {**base, "analyses": {"kb": {"epsAllowed": "1", "kAllowed": 3,
                                                    "epsUsed": "0.9", "kUsed": 1}}},
             "queries": [q("1", "0.2", 20000), q("1", "0.1", 20000)]}, ["Boundary"]),
+        ("analysis reports exhausted (k 3) with budget left", {
+            "policy": base, "queries": [q("0.5", "0.1", 100000, ["age"])] * 4}, ["Boundary"]),
+        ("field reports exhausted (ngram k 1) with budget left; 1/3 kept as a rational", {
+            "policy": {**base, "fields": {"ngram": {"epsLocalAllowed": "4", "epsAllowed": "1",
+                                                    "kAllowed": 1}}},
+            "queries": [q("0.5", "1/3", 100000), q("0.5", "0.1", 100000)]}, ["Boundary"]),
     ], tc, [
         ("not an object", {"policy": [], "queries": []}),
         ("unknown format", {"policy": {**base, "format": "v0"}, "queries": []}),
