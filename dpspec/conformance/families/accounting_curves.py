@@ -165,14 +165,20 @@ def _shuffle_call(a: dict[str, Any]) -> Any:
         return _result(shuffle.rr_sum_epsilon(a["eps0"], a["n"], a["delta"], nb, a.get("ones", 0)))
     if fn == "rr_sum_worst_delta":
         d, ones = shuffle.rr_sum_worst_delta(a["eps"], a["eps0"], a["n"], nb)
-        return {"delta": _f(d), "ones": ones}
+        # replacement: ones and n - 1 - ones give the same delta (flip every bit), so which of
+        # the two binary64 reports first is noise; deletion has no such tie
+        return {"delta": _f(d), **({"ones": ones} if nb == "deletion" else {})}
     if fn == "rr_sum_worst_epsilon":
         return _result(shuffle.rr_sum_worst_epsilon(a["eps0"], a["n"], a["delta"], nb))
     if fn == "rr_sum_rdp":
         return {"rdp": _f(shuffle.rr_sum_rdp(a["alpha"], a["eps0"], a["n"], a.get("ones", 0)))}
     if fn == "rappor_histogram_rdp_epsilon":
-        return _result(shuffle.rappor_histogram_rdp_epsilon(a["eps0"], a["n"], a["delta"],
-                                                            worst_case=a["worstCase"]))
+        # the minimising alpha is left out: the curve is flat at its minimum, so binary64 noise
+        # moves the golden-section point by more than the tolerance (the epsilon does not move)
+        out = _result(shuffle.rappor_histogram_rdp_epsilon(a["eps0"], a["n"], a["delta"],
+                                                           worst_case=a["worstCase"]))
+        del out["extra"]
+        return out
     if fn == "rappor_histogram_delta":
         return {"delta": _f(shuffle.rappor_histogram_delta(a["eps"], a["eps0"], a["n"]))}
     if fn == "rappor_histogram_epsilon":
@@ -571,10 +577,13 @@ HEADER = [
     " sum of n binary randomized responses (flip 1/(e^eps0 + 1)), ones of the other n - 1 holding 1,"
     " replacement (target 1 vs 0) or deletion (present with 0 or 1 vs absent; eps searched up to"
     " 4 eps0 + 50, inf if still missed); rr_sum_worst_*: max over ones = 0..n-1; rr_sum_rdp:"
-    " max of both Renyi directions; rr_clone_rdp: Renyi divergence of the fmt22 pair (C revealed);"
+    " max of both Renyi directions (rr_sum_worst_delta reports the maximising ones only for"
+    " deletion: under replacement ones and n - 1 - ones tie); rr_clone_rdp: Renyi divergence of"
+    " the fmt22 pair (C revealed);"
     " rappor_histogram_*: the one-hot pair (P x Q, Q x P) of two coordinates (exact, ones = 0),"
     " the Renyi route (2 rho minimised over alpha by SA2 Thm 1, golden-section refined; worstCase:"
-    " rho from rr_clone_rdp) and the proven product of two fmt22 pairs (clone_*); shuffle_epsilon"
+    " rho from rr_clone_rdp; the flat minimiser alpha is not published) and the proven product"
+    " of two fmt22 pairs (clone_*); shuffle_epsilon"
     " dispatches on the bound name. Epsilons are the upper end of a bracket of relative width"
     " 1e-10; ShuffleResult is published whole (eps, delta, bound, requested, valid, note, extra).",
     "shuffle_certified (dpspec.spec.accounting.shuffle_mp): the same curves at 50 digits with the"
@@ -661,7 +670,7 @@ def _seed_doc() -> list[dict[str, Any]]:
          " is just inside it at eps0 6", {"table": "mjtb-figure1", "ns": [2000, 5000, 50000],
                                           "eps0s": ["3", "6"], "delta": "1e-6"},
          ["Seed", "Boundary"]),
-        ("DP draft Table 1 (sec. 6.1.1) rows at n = 300", {"table": "dp-draft-table1", "n": 300,
+        ("DP draft Table 1 (sec. 6.1.1) rows at n = 150", {"table": "dp-draft-table1", "n": 150,
                                                           "delta": "1e-9"},
          ["Seed", "SmallerN"]),
     ], tc, [("unknown table", {"table": "dp-draft-table3"}),
