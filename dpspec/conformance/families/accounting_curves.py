@@ -459,7 +459,8 @@ def h_search(a: dict[str, Any]) -> dict[str, Any]:
 
 
 def h_budget(a: dict[str, Any]) -> dict[str, Any]:
-    acc = Accountant.from_dict(a["policy"])
+    acc = (Accountant.from_json(a["policyText"]) if "policyText" in a
+           else Accountant.from_dict(a["policy"]))
     decisions = []
     for q in a["queries"]:
         d = acc.commit(Query.make(q["analysis"], q["fields"], q["eps0"], q["eps"], q["minCohort"],
@@ -530,7 +531,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "rounding": ("function", "value", "digits", "places"),
     P + "search": ("function", "target", "estimate", "digits", "lowest", "threshold", "lo",
                    "first", "cap", "loFails", "centre", "hi", "phi", "iterations", "tol"),
-    P + "budget_transcript": ("policy", "queries"),
+    P + "budget_transcript": ("policy", "policyText", "queries"),
     P + "cohort_epsilon": ("model", "eps0", "n", "delta", "bound"),
 }
 
@@ -621,7 +622,8 @@ HEADER = [
     " composition with deltaSlack, deletion local model, query classes, the closed/fmt22 bounds);"
     " each decision's allowed, failed check (0 allowed; 1 analysis, 2 field, 3 cohort bound, 4"
     " query class), reason and the cohort eps (binary64) of check 3; then the state and the implied"
-    " local bounds (eps_local_allowed x k_allowed). cohort_epsilon: cohort_epsilon_replacement /"
+    " local bounds (eps_local_allowed x k_allowed); the policy is a JSON object (`policy`) or JSON text"
+    " (`policyText`). cohort_epsilon: cohort_epsilon_replacement /"
     " _deletion (2 eps0 replacement) with the bound named.",
     "Invalid: every input check of these functions (out-of-domain parameters, malformed numbers,"
     " unknown names, sizes beyond the evaluators' limits).",
@@ -866,7 +868,9 @@ def _shuffle_doc() -> list[dict[str, Any]]:
     ], [("unknown variant", {"eps0": "2", "n": 1000, "variant": "fmt23", "delta": "1e-6"}),
         ("n 10^13: too many atoms", {"eps0": "1", "n": 10**13, "variant": "fmt22",
                                      "delta": "1e-6"}),
-        ("n 1", {"eps0": "1", "n": 1, "variant": "fmt22", "delta": "1e-6"})])
+        ("n 1", {"eps0": "1", "n": 1, "variant": "fmt22", "delta": "1e-6"}),
+        ("eps0 10^-6, n 10^10: the clone count's CDF needs too many terms",
+         {"eps0": "0.000001", "n": 10**10, "variant": "fmt22", "delta": "1e-6"})])
     fc("binary64_slack", [
         ("closed: nothing to certify", {"eps0": "2", "n": 1000, "delta": "1e-6",
                                         "bound": "closed"}, []),
@@ -1148,8 +1152,11 @@ def _definitions_doc() -> list[dict[str, Any]]:
                                                              "sensitivity": 1}, [])],
        [("eps 0", {"eps": "0", "delta": "0.01", "sensitivity": 1})])
     fn(m, "minimal_negative_binomial_r", [
-        ("p 0.05: r = 1 already suffices", {"eps": "3", "delta": "0.1", "p": "0.05",
-                                             "sensitivity": 1}, ["Boundary"])],
+        ("p 0.05: far from r = 1", {"eps": "3", "delta": "0.1", "p": "0.05",
+                                     "sensitivity": 1}, []),
+        ("p 0.99: r = 1 already suffices (delta 0.01 <= 0.05)", {"eps": "0.5", "delta": "0.05",
+                                                                 "p": "0.99", "sensitivity": 1},
+         ["Boundary"])],
        [("delta 0", {"eps": "1", "delta": "0", "p": "0.5", "sensitivity": 1}),
         ("p 0", {"eps": "1", "delta": "0.1", "p": "0", "sensitivity": 1})])
     fn(m, "geometric_tail", [("eps1 0.5, Delta 2", {"eps1": "0.5", "sensitivity": 2}, [])],
@@ -1190,7 +1197,9 @@ def _definitions_doc() -> list[dict[str, Any]]:
                                                       "orders": ["2", "3"]}, [])],
        [("steps 0", {"q": "0.1", "sigma": "1", "steps": 0, "orders": ["2"]})])
     fn(m, "discrete_gaussian_delta", [
-        ("a zero coordinate is dropped", {"eps": "1", "sigma": "2", "vector": [0, 1, -1]}, [])],
+        ("a zero coordinate is dropped", {"eps": "1", "sigma": "2", "vector": [0, 1, -1]}, []),
+        ("vector (2, 1): the sum's support has gaps", {"eps": "1", "sigma": "1",
+                                                       "vector": [2, 1]}, [])],
        [("a non-integer entry", {"eps": "1", "sigma": "2", "vector": [True]}),
         ("65 non-zero entries", {"eps": "1", "sigma": "2", "vector": [1] * 65}),
         ("an entry above 10^6", {"eps": "1", "sigma": "2", "vector": [10**6 + 1]}),
@@ -1284,6 +1293,9 @@ def _budget_doc() -> list[dict[str, Any]]:
         ("query class of ids only: a query without id, then a foreign id", {
             "policy": qc_ids, "queries": [q("1", "0.1", 20000), q("1", "0.1", 20000, qid="q9")]},
          []),
+        ("the policy as JSON text (from_json)", {
+            "policyText": json.dumps(base, sort_keys=True), "queries": [q("2", "0.5", 5000)]},
+         []),
         ("a state with used budget reloaded", {
             "policy": {**base, "analyses": {"kb": {"epsAllowed": "1", "kAllowed": 3,
                                                    "epsUsed": "0.9", "kUsed": 1}}},
@@ -1296,6 +1308,7 @@ def _budget_doc() -> list[dict[str, Any]]:
             "queries": [q("0.5", "1/3", 100000), q("0.5", "0.1", 100000)]}, ["Boundary"]),
     ], tc, [
         ("not an object", {"policy": [], "queries": []}),
+        ("policyText not JSON", {"policyText": "{delta: 1e-6}", "queries": []}),
         ("unknown format", {"policy": {**base, "format": "v0"}, "queries": []}),
         ("composition not an object", {"policy": {**base, "composition": "advanced"},
                                        "queries": []}),
