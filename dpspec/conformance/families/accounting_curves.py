@@ -377,6 +377,10 @@ def h_mechanisms(a: dict[str, Any]) -> dict[str, Any]:
                                   **({"tail": a["tail"]} if "tail" in a else {}))
         return {"lower": pld.decimal_bound(lo, 12, up=False),
                 "upper": pld.decimal_bound(hi, 12, up=True)}
+    if fn == "pld_decimal_bound":
+        x = a["value"]
+        return {"bound": pld.decimal_bound(None if x is None else numeric.to_fraction(x, "value"),
+                                           a["digits"], up=a["up"])}
     if fn == "pld_epsilon_bounds":
         elo, ehi = pld.epsilon_bounds(a["q"], a["sigma"], a["steps"], a["delta"])
         return {"lower": pld.decimal_bound(elo, 12, up=False),
@@ -526,7 +530,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
                        "sensitivity", "r", "p", "delta", "q", "sigma", "alpha", "method",
                        "steps", "orders", "vector", "digits", "scale", "l1Sensitivity",
                        "sigma2", "n", "noiseMultiplier", "others", "dimension",
-                       "dropProbability", "h", "tail"),
+                       "dropProbability", "h", "tail", "value", "up"),
     P + "parse_number": ("function", "value", "openLeft", "openRight", "minimum"),
     P + "rounding": ("function", "value", "digits", "places"),
     P + "search": ("function", "target", "estimate", "digits", "lowest", "threshold", "lo",
@@ -608,7 +612,11 @@ HEADER = [
     " sqrt(2 ln(1.25/delta))/eps (or /sigma); gaussian_rdp: alpha S^2/(2 sigma^2); gaussian_zcdp:"
     " S^2/(2 sigma^2); laplace_epsilon: S/b; laplace_scale: S/eps. composition:"
     " optimal_composition_epsilon ([KOV15] Thm 3.3 inverted by bisection), rdp/zcdp_composition:"
-    " sums.",
+    " sums. mechanisms: ghazi (Theorems 11, 13, 18, exact Poisson and negative-binomial deltas,"
+    " minimal parameters, geometric_tail = e^(-eps1 (Delta + 1))), subsampling (sampled Gaussian"
+    " RDP by sum or integral, the moments accountant), discrete (exact discrete Gaussian delta,"
+    " discrete Laplace), distributed.sum_log_ratio and pld (certified PLD bounds; decimal_bound"
+    " rounds an exact rational outward, null is inf) at their decision points and input checks.",
     "parse_number: to_fraction (exact rational p/q; '_' separators, more than 1000 characters,"
     " non-finite values and exponents beyond +-4000 refused), mpf/positive/non_negative/probability"
     " (30 significant digits rounded up; sqrt(R) of R >= 0), strict_int ([+-] and 1-30 digits),"
@@ -1234,6 +1242,14 @@ def _definitions_doc() -> list[dict[str, Any]]:
         ("h 0", {"q": "0.1", "sigma": "1", "steps": 1, "eps": "1", "h": "0"}),
         ("eps negative", {"q": "0.1", "sigma": "1", "steps": 1, "eps": "-1"}),
         ("q 0", {"q": "0", "sigma": "1", "steps": 1, "eps": "1"})])
+    fn(m, "pld_decimal_bound", [
+        ("null (an infinite upper end)", {"value": None, "digits": 12, "up": True}, ["Boundary"]),
+        ("0", {"value": "0", "digits": 12, "up": False}, ["Boundary"]),
+        ("2/3 up to 12 digits", {"value": "2/3", "digits": 12, "up": True}, []),
+        ("2/3 down to 12 digits", {"value": "2/3", "digits": 12, "up": False}, []),
+        ("-2/3 up to 5 digits", {"value": "-2/3", "digits": 5, "up": True}, []),
+        ("1/40000000 down to 3 digits", {"value": "1/40000000", "digits": 3, "up": False}, []),
+    ])
     fn(m, "pld_epsilon_bounds", [],
        [("delta 1", {"q": "0.1", "sigma": "1", "steps": 1, "delta": "1"}),
         ("delta 0", {"q": "0.1", "sigma": "1", "steps": 1, "delta": "0"})])
