@@ -56,9 +56,15 @@ SCHEMA = "accounting_curves-v1.json"
 NAME = "accounting-curves"
 P = "accounting_curves."
 
-#: binary64 results of numpy/scipy: 1e-9 relative (their last digits move between versions; a
-#: changed operator or constant moves them by far more); deltas also 1e-15 absolute
-B64 = (1e-9, 1e-15)
+#: binary64 results of numpy/scipy are published to B64_DIGITS significant digits, never within
+#: B64_MARGIN relative of a rounding boundary (see :func:`_f`): their last
+#: binary digits move between library versions (by up to about 2e-13 relative between numpy 1.26 /
+#: scipy 1.11 and current releases), and a published file must regenerate byte for byte on any
+#: of them. Compared at 1e-7 relative (above the rounding of 8 digits), deltas also 1e-15
+#: absolute; a changed operator or constant moves them by far more.
+B64 = (1e-7, 1e-15)
+B64_DIGITS = 8
+B64_MARGIN = 1e-11
 #: values computed in mpmath at 40 or 50 digits and rounded up to 20 significant digits
 MP = (1e-15, 0.0)
 
@@ -89,13 +95,21 @@ def _s(x: Any, digits: int = 20) -> Any:
 
 
 def _f(x: Any) -> Any:
-    """A binary64 value as the shortest decimal string that reads back to it ("inf" for
-    infinity): published only under the op's tolerance."""
+    """A binary64 value rounded to B64_DIGITS significant digits ("inf" for infinity), published
+    only under the op's tolerance. A value within B64_MARGIN relative of a rounding boundary is
+    refused (ValueError: choose other parameters): the digits of every published value then stay
+    the same for any library version that computes the double to better than B64_MARGIN, and a
+    version that moves one across the margin makes generation fail loudly instead of writing
+    different digits."""
     if isinstance(x, float | int) and not isinstance(x, bool):
         xf = float(x)
         if math.isinf(xf):
             return "inf" if xf > 0 else "-inf"
-        return repr(xf)
+        text = f"{xf:.{B64_DIGITS}g}"
+        if any(f"{xf * (1 + d):.{B64_DIGITS}g}" != text for d in (-B64_MARGIN, B64_MARGIN)):
+            raise ValueError(f"{xf!r} is within {B64_MARGIN:g} relative of a rounding boundary at"
+                             f" {B64_DIGITS} digits: not publishable")
+        return text
     return x
 
 
@@ -553,13 +567,15 @@ HEADER = [
     " certified shuffle epsilons and deltas, 15 for gaussian_epsilon, optimal_composition_epsilon and"
     " windows of binom_window), as compact decimals. Binary64 results (shuffle_binary64, the"
     " cohortEps of budget_transcript and cohort_epsilon, and the seed tables' binary64 inputs) are"
-    " the shortest decimal that reads back to the double, \"inf\" for infinity.",
+    " rounded to 8 significant digits, none within 1e-11 relative of a rounding boundary (so that"
+    " the published digits do not depend on the numpy/scipy version that computed the double),"
+    " \"inf\" for infinity.",
     "Tolerance (rel, abs) per op, |got - want| <= max(rel |want|, abs) on numeric strings, anything"
     " else exact: " + "; ".join(f"{op.split('.', 1)[1]} ({r:g}, {ab:g})"
-                               for op, (r, ab) in sorted(TOLERANCE.items())) + ". The 1e-9 relative"
-    " tolerance of the binary64 ops covers numpy/scipy's last digits (hockey-stick sums add only"
-    " positive terms: absolute error below 1e-14; bisections stop at 1e-10 relative width) and still"
-    " catches any changed operator or constant.",
+                               for op, (r, ab) in sorted(TOLERANCE.items())) + ". The 1e-7 relative"
+    " tolerance of the binary64 ops covers the rounding to 8 digits and numpy/scipy's last"
+    " digits (hockey-stick sums add only positive terms: absolute error below 1e-14; bisections stop"
+    " at 1e-10 relative width) and still catches a changed operator or constant.",
     "seed_table: dp-draft-table1 = DP draft sec. 6.1.1 Table 1 (symmetric RAPPOR, rows EPSILON_0 5,"
     " 6.5, 7 and printed eps 0.317, 0.906, 1.528) recomputed at cohort size n (the draft's n = 10^5 is"
     " beyond this file's time budget; the rows' methods are the same): standard deviation sqrt(n e^e0"
