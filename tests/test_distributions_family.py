@@ -86,3 +86,16 @@ def test_every_op_has_valid_and_invalid_tests() -> None:
     for op in HANDLERS:
         results = {c.result for c in CASES if c.op == op}
         assert results == {"valid", "invalid"}, op
+
+
+def test_sampler_pmf_matches_the_direct_op() -> None:
+    """The registry's pmf of a sampler agrees with the pmf op of its distribution."""
+    via = HANDLERS["distributions.sampler_pmf"](
+        {"sampler": "binomial", "params": {"n": "6", "p": "2/5"}, "x": "3"})
+    direct = HANDLERS["distributions.binomial_pmf"]({"n": "6", "p": "2/5", "k": "3"})
+    assert via == {**direct, "signature": "binomial(n: integer, p: rational)"}
+    case = next(c for c in CASES if c.op == "distributions.sampler_pmf" and c.result == "valid")
+    assert case.expected is not None
+    wrong = {**case.expected, "signature": "x()"}
+    assert FAMILY.compare(case, wrong) is not None
+    assert FAMILY.compare(case, dict(case.expected)) is None

@@ -40,6 +40,7 @@ from dpspec.conformance.vectors import (
 from dpspec.spec import distributions as dist
 from dpspec.spec.accounting.numeric import round_down, round_up
 from dpspec.spec.rational import format_rational, parse_int, parse_rational
+from dpspec.spec.samplers.registry import SAMPLERS
 
 SCHEMA = "distributions-v1.json"
 #: significant digits of the published ends of an enclosure
@@ -62,6 +63,7 @@ ARGS: dict[str, tuple[str, ...]] = {
     "distributions.binomial_pmf": ("n", "p", "k"),
     "distributions.poisson_pmf": ("lambda", "k"),
     "distributions.negative_binomial_pmf": ("r", "p", "k"),
+    "distributions.sampler_pmf": ("sampler", "params", "x"),
 }
 
 
@@ -161,6 +163,27 @@ def h_negbin(a: dict[str, Any]) -> dict[str, Any]:
     return _enclosure(dist.negative_binomial_pmf(r, p, parse_int(a["k"], "k")))
 
 
+def h_sampler(a: dict[str, Any]) -> dict[str, Any]:
+    """The statistical mode's pmf of one sample of a registered sampler (its registry entry)."""
+    _known("distributions.sampler_pmf", a)
+    name, params, x = a["sampler"], a["params"], a["x"]
+    if not isinstance(name, str) or name not in SAMPLERS:
+        raise ValueError(f"unknown sampler {name!r}")
+    sampler = SAMPLERS[name]
+    if not isinstance(params, dict):
+        raise ValueError("params must be an object")
+    names = {p.name for p in sampler.params}
+    if set(params) != names:
+        raise ValueError(f"{name} takes the parameters {sorted(names)}")
+    if sampler.vector:
+        if not isinstance(x, list):
+            raise ValueError(f"{name} samples a list: x must be a list of integers")
+        point: int | list[int] = [parse_int(v, "x") for v in x]
+    else:
+        point = parse_int(x, "x")
+    return {**_enclosure(sampler.pmf(params, point)), "signature": sampler.signature()}
+
+
 HANDLERS: dict[str, Handler] = {
     "distributions.discrete_laplace_pmf": h_dlap,
     "distributions.discrete_gaussian_normaliser": h_dg_norm,
@@ -170,6 +193,7 @@ HANDLERS: dict[str, Handler] = {
     "distributions.binomial_pmf": h_binomial,
     "distributions.poisson_pmf": h_poisson,
     "distributions.negative_binomial_pmf": h_negbin,
+    "distributions.sampler_pmf": h_sampler,
 }
 
 
@@ -223,6 +247,25 @@ Point = tuple[dict[str, Any], str, list[str]]
 def _pts(**kw: Any) -> dict[str, Any]:
     return {k: (str(v) if isinstance(v, int | Fraction) else v) for k, v in kw.items()}
 
+
+#: (sampler, its parameters, points) of the sampler_pmf op: each point outside a support included
+SAMPLER_POINTS: list[tuple[str, dict[str, str], list[str]]] = [
+    ("bernoulli", {"p": "1/3"}, ["1", "0", "2"]),
+    ("bernoulli_exp", {"gamma": "1/2"}, ["1", "0", "-1"]),
+    ("bernoulli_rr", {"eps": "1"}, ["1", "0", "3"]),
+    ("geometric", {"p": "1/4"}, ["0", "3", "-1"]),
+    ("geometric_exp", {"gamma": "1/3"}, ["0", "4", "-2"]),
+    ("discrete_laplace", {"t": "3/2"}, ["0", "-2", "5"]),
+    ("discrete_gaussian", {"sigma2": "2"}, ["0", "-3"]),
+    ("binomial", {"n": "6", "p": "2/5"}, ["0", "3", "6", "7", "-1"]),
+    ("binomial_textbook", {"n": "3", "p": "1/2"}, ["1", "4"]),
+    ("binomial_rr", {"n": "5", "eps": "1/2"}, ["0", "2", "5", "6", "-1"]),
+    ("poisson", {"lam": "7/2"}, ["0", "5", "-1"]),
+    ("negative_binomial", {"r": "3/2", "p": "1/3"}, ["0", "4", "-1"]),
+    ("negative_binomial_exp", {"r": "1/2", "gamma": "1"}, ["0", "3", "-1"]),
+    ("rational.discrete_laplace", {"t": "1/2"}, ["1"]),
+    ("rational.bernoulli_rr", {"eps": "2"}, ["1"]),
+]
 
 VALID: dict[str, list[Point]] = {
     "distributions.discrete_laplace_pmf": [
@@ -346,6 +389,17 @@ VALID: dict[str, list[Point]] = {
         (_pts(r="1/1000", p="1/2", k="1"), "r = 1/1000 (Ghazi et al.'s small shares), k = 1", []),
         (_pts(r="1/1000", p="1/2", k="0"), "r = 1/1000, k = 0: (1/2)^(1/1000)", ["SupportEdge"]),
     ],
+    "distributions.sampler_pmf": [
+        *[({"sampler": name, "params": prm, "x": x},
+           f"{name}({', '.join(f'{k}={v}' for k, v in prm.items())}) at x = {x}", [])
+          for name, prm, xs in SAMPLER_POINTS for x in xs],
+        ({"sampler": "discrete_gaussian_vector", "params": {"sigma2": "1", "dim": "3"},
+          "x": ["0", "1", "-2"]}, "vector: the product over three coordinates", []),
+        ({"sampler": "discrete_gaussian_vector", "params": {"sigma2": "1", "dim": "3"},
+          "x": ["0", "1"]}, "vector of the wrong length: probability 0", ["ZeroProbability"]),
+        ({"sampler": "rational.discrete_gaussian_vector", "params": {"sigma2": "1/2", "dim": "1"},
+          "x": ["1"]}, "rational-only profile, vector of dimension 1", []),
+    ],
 }
 
 #: per op: (comment, inputs, flag) of its invalid tests (whole argument sets)
@@ -409,6 +463,25 @@ INVALID: dict[str, list[InvalidCase]] = {
         ("p < 0", _pts(r="2", p="-1/2", k="0"), "OutOfRange"),
         ("k not an integer", _pts(r="2", p="1/2", k="x"), "NotInteger"),
     ],
+    "distributions.sampler_pmf": [
+        ("unknown sampler", {"sampler": "gaussian", "params": {}, "x": "0"}, "BadArguments"),
+        ("params not an object", {"sampler": "bernoulli", "params": ["1/2"], "x": "0"},
+         "BadArguments"),
+        ("a parameter missing", {"sampler": "binomial", "params": {"n": "3"}, "x": "0"},
+         "BadArguments"),
+        ("an unknown parameter", {"sampler": "bernoulli", "params": {"p": "1/2", "q": "1"},
+                                  "x": "0"}, "BadArguments"),
+        ("vector sampler with a scalar x", {"sampler": "discrete_gaussian_vector",
+                                            "params": {"sigma2": "1", "dim": "1"}, "x": "0"},
+         "BadArguments"),
+        ("x not an integer", {"sampler": "poisson", "params": {"lam": "1"}, "x": "1/2"},
+         "NotInteger"),
+        ("a parameter not a rational", {"sampler": "geometric", "params": {"p": "half"},
+                                        "x": "0"}, "BadType"),
+        ("dim not an integer", {"sampler": "discrete_gaussian_vector",
+                                "params": {"sigma2": "1", "dim": "3/2"}, "x": ["0"]},
+         "NotInteger"),
+    ],
 }
 
 NOTES = {
@@ -452,6 +525,15 @@ HEADER = [
     "distributions.negative_binomial_pmf(r, p, k) = Gamma(k + r)/(k! Gamma(r)) (1 - p)^r p^k for"
     " k >= 0 and real r > 0, 0 for k < 0; p = 0 is the point mass at 0 (the convention of Ghazi"
     " et al. sec. 3 and Thm 13: k successes of probability p before r failures, mean r p/(1 - p)).",
+    "distributions.sampler_pmf(sampler, params, x): the probability that one sample of the"
+    " registered sampler `sampler` (dpspec.spec.samplers.registry; `dpspec samplers list`) with"
+    " the parameters `params` (an object naming exactly the sampler's parameters) equals x, the pmf"
+    " the statistical mode tests the sampler against. bernoulli_exp: exp(-gamma) at 1;"
+    " bernoulli_rr: 1/(1 + exp(eps)) at 1; geometric_exp: (1 - e^-gamma) e^(-gamma k);"
+    " binomial_rr: Binomial(n, 1/(1 + exp(eps))); negative_binomial_exp: NB(r, exp(-gamma));"
+    " a vector sampler's x is a list, its probability the product over the coordinates (0 when"
+    " the length is not dim); rational.NAME has the pmf of NAME. Outputs also `signature`,"
+    " 'NAME(param: kind, ...)', compared exactly.",
     f"Outputs (all but Bernoulli): the enclosure {{lower, upper}} of the exact value: the value v"
     f" computed with mpmath at {DPS} significant digits (relative error below 10^-{ERROR_DIGITS}),"
     f" the interval [v (1 - 10^-{ERROR_DIGITS}), v (1 + 10^-{ERROR_DIGITS})] rounded outward to"
@@ -481,10 +563,20 @@ class DistributionsFamily(Family):
         ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {op: ({"properties": {k: {} for k in names}},
                     exact if op == "distributions.bernoulli_pmf" else enclosure)
                for op, names in ARGS.items()}
+        ops["distributions.sampler_pmf"] = (ops["distributions.sampler_pmf"][0], {
+            "type": "object", "required": ["lower", "upper", "signature"],
+            "additionalProperties": False,
+            "properties": {"lower": {"type": "string"}, "upper": {"type": "string"},
+                           "signature": {"type": "string"}}})
         return {SCHEMA: family_schema(SCHEMA, "exact pmf vectors", ops)}
 
     def compare(self, case: Case, provided: dict[str, Any]) -> str | None:
         assert case.expected is not None
+        if "signature" in case.expected:
+            if not isinstance(provided, dict) or provided.get("signature") != case.expected[
+                    "signature"]:
+                return f"signature: expected {case.expected['signature']!r}"
+            provided = {k: v for k, v in provided.items() if k != "signature"}
         if "lower" in case.expected:
             return compare_enclosure(case.expected, provided)
         return diff_outputs(case.expected, provided)
