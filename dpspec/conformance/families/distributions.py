@@ -414,7 +414,6 @@ INVALID: dict[str, list[InvalidCase]] = {
         ("t null", {"t": None, "x": "0"}, "BadType"),
         ("x a JSON float", {"t": "1", "x": 1.0}, "BadType"),
         ("x missing", {"t": "1"}, "BadArguments"),
-        ("an unknown argument", _pts(t="1", x="0", k="0"), "BadArguments"),
         ("t not a number", _pts(t="one", x="0"), "BadType"),
         ("t with a zero denominator", _pts(t="1/0", x="0"), "BadType"),
         ("t written with 1001 characters", _pts(t="1/" + "1" * 999, x="0"), "BadType"),
@@ -424,7 +423,6 @@ INVALID: dict[str, list[InvalidCase]] = {
         ("sigma^2 = 0", _pts(sigma2="0"), "OutOfRange"),
         ("sigma^2 < 0", _pts(sigma2="-1/4"), "OutOfRange"),
         ("sigma^2 a list", {"sigma2": ["1"]}, "BadType"),
-        ("an unknown argument", _pts(sigma2="1", x="0"), "BadArguments"),
     ],
     "distributions.discrete_gaussian_pmf": [
         ("sigma^2 = 0", _pts(sigma2="0", x="0"), "OutOfRange"),
@@ -499,7 +497,8 @@ NOTES = {
     "BadType": "A value that is not an exact rational in the grammar (a JSON float, bool, null,"
                " list; a word; a zero denominator; an exponent beyond +-10000; text longer than"
                " 1000 characters).",
-    "BadArguments": "An argument missing or one the op does not take.",
+    "BadArguments": "An argument missing, or (sampler_pmf) an unknown sampler or a parameter set"
+                    " that is not exactly the sampler's.",
 }
 
 HEADER = [
