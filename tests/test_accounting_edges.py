@@ -113,6 +113,12 @@ def test_compact_is_exact() -> None:
     assert compact("23.3900") == "23.39"
     assert compact("1234567.000") == "1234567"
     assert Decimal(compact("0.0000000012345678901")) == Decimal("0.0000000012345678901")
+    # more digits than the default decimal context (28) holds: none may be rounded away, or a
+    # directed rounding done before compact() would be undone
+    long = "0.12345678901234567890123456789012345678"
+    assert compact(long + "000") == long
+    assert compact("9" * 35 + "e-40") == "9." + "9" * 34 + "e-6"
+    assert compact("1" + "0" * 40 + "1") == "1." + "0" * 40 + "1e41"
 
 
 @settings(max_examples=60, deadline=None)

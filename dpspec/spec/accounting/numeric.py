@@ -190,10 +190,13 @@ def compact(text: str) -> str:
     d = Decimal(text)
     if d == 0:
         return "0"
-    sign, digits, _ = d.normalize().as_tuple()
+    with localcontext() as ctx:  # normalize() rounds to the context's precision: keep every digit
+        ctx.prec = max(ctx.prec, len(d.as_tuple().digits))
+        d = d.normalize()
+    sign, digits, _ = d.as_tuple()
     adjusted = d.adjusted()
     if -5 <= adjusted < 21:
-        return format(d.normalize(), "f")
+        return format(d, "f")
     mant = "".join(map(str, digits))
     body = mant[0] + ("." + mant[1:] if len(mant) > 1 else "")
     return ("-" if sign else "") + f"{body}e{adjusted}"
