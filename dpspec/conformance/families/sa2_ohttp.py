@@ -1,0 +1,874 @@
+"""Vector family ``sa2-ohttp``: the SA2 anonymizer as an Oblivious HTTP relay (dpspec.spec.sa2.ohttp).
+
+RFC 9458 (Oblivious HTTP) and RFC 9292 (Binary HTTP) are not among the seeds; what is implemented
+is stated in the module docstring of :mod:`dpspec.spec.sa2.ohttp` and repeated in the files'
+headers, so an implementer can check every byte from the files alone.
+
+Files:
+
+* ``sa2-ohttp/binary_http.json``: QUIC variable-length integers (RFC 9000 sec. 16) and Binary
+  HTTP known-length requests/responses (RFC 9292 sec. 3), encoding and decoding, with every
+  decoding failure as an invalid case.
+* ``sa2-ohttp/key_config.json``: key configurations (RFC 9458 sec. 3.1): derivation of the
+  Gateway's key, encoding, decoding and each decoding check.
+* ``sa2-ohttp/encapsulation.json``: request and response encapsulation (RFC 9458 sec. 4.3, 4.4)
+  with explicit ephemeral keys and response nonces; every intermediate value (info, enc, the
+  exported secret, salt, prk, AEAD key and nonce); every authentication failure.
+* ``sa2-ohttp/relay.json``: the SA2 report as an upload request and the relay of
+  :class:`dpspec.spec.sa2.ohttp.OhttpAnonymizer` (encapsulate, drop, shuffle, decapsulate,
+  answer) on synthetic reports.
+* ``sa2-ohttp/query.json``: the query bucketing rules of a recipe (dpspec.spec.sa2.query;
+  [PFS] sec. 4.1 and App. B, [SA2] sec. 4.1).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dpspec.conformance.jsonargs import COUNT, DEC, HEX, RAT, hex_arg, int_arg
+from dpspec.conformance.vectors import (
+    VECTOR_SEED_HEADER,
+    Family,
+    Handler,
+    InvalidCase,
+    TestNumberer,
+    VectorFile,
+    family_schema,
+    invalid_tests,
+    test_entry,
+    vector_seed,
+)
+from dpspec.spec.sa2 import hpke, ideal, ohttp, protocol
+from dpspec.spec.sa2.query import Query
+from dpspec.spec.tape import RandomTape
+
+BHTTP_SCHEMA = "sa2_ohttp_bhttp-v1.json"
+KEYCONFIG_SCHEMA = "sa2_ohttp_keyconfig-v1.json"
+ENCAP_SCHEMA = "sa2_ohttp_encapsulation-v1.json"
+RELAY_SCHEMA = "sa2_ohttp_relay-v1.json"
+QUERY_SCHEMA = "sa2_query-v1.json"
+
+_FIELDS: dict[str, Any] = {"type": "array",
+                           "items": {"type": "array", "items": HEX, "minItems": 2, "maxItems": 2}}
+_HEXES: dict[str, Any] = {"type": "array", "items": HEX}
+
+
+def _fields_arg(args: dict[str, Any], key: str) -> ohttp.Fields:
+    raw = args.get(key, [])
+    if not isinstance(raw, list) or not all(isinstance(f, list) and len(f) == 2 for f in raw):
+        raise ValueError(f"{key} must be a list of [name, value] hex pairs")
+    return tuple((bytes.fromhex(n), bytes.fromhex(v)) for n, v in raw)
+
+
+def _fields_out(fields: ohttp.Fields) -> list[list[str]]:
+    return [[n.hex(), v.hex()] for n, v in fields]
+
+
+# -- reference handlers ---------------------------------------------------------------------------
+def h_varint_encode(args: dict[str, Any]) -> dict[str, Any]:
+    return {"encoded": ohttp.encode_varint(int_arg(args, "value")).hex()}
+
+
+def h_varint_decode(args: dict[str, Any]) -> dict[str, Any]:
+    r = ohttp._Reader(hex_arg(args, "encoded"))
+    value = r.varint()
+    return {"value": str(value), "length": r.pos}
+
+
+def h_request_encode(args: dict[str, Any]) -> dict[str, Any]:
+    req = ohttp.BhttpRequest(hex_arg(args, "method"), hex_arg(args, "scheme"),
+                             hex_arg(args, "authority"), hex_arg(args, "path"),
+                             _fields_arg(args, "headers"), hex_arg(args, "content"),
+                             _fields_arg(args, "trailers"))
+    return {"encoded": req.encode().hex()}
+
+
+def h_request_decode(args: dict[str, Any]) -> dict[str, Any]:
+    req = ohttp.BhttpRequest.decode(hex_arg(args, "message"))
+    return {"method": req.method.hex(), "scheme": req.scheme.hex(),
+            "authority": req.authority.hex(), "path": req.path.hex(),
+            "headers": _fields_out(req.headers), "content": req.content.hex(),
+            "trailers": _fields_out(req.trailers), "reencoded": req.encode().hex()}
+
+
+def h_response_encode(args: dict[str, Any]) -> dict[str, Any]:
+    resp = ohttp.BhttpResponse(int_arg(args, "status"), _fields_arg(args, "headers"),
+                               hex_arg(args, "content"), _fields_arg(args, "trailers"))
+    return {"encoded": resp.encode().hex()}
+
+
+def h_response_decode(args: dict[str, Any]) -> dict[str, Any]:
+    resp = ohttp.BhttpResponse.decode(hex_arg(args, "message"))
+    return {"status": str(resp.status), "headers": _fields_out(resp.headers),
+            "content": resp.content.hex(), "trailers": _fields_out(resp.trailers),
+            "reencoded": resp.encode().hex()}
+
+
+def h_key_config_derive(args: dict[str, Any]) -> dict[str, Any]:
+    kp = hpke.derive_key_pair(hex_arg(args, "ikm"))
+    key_id = int_arg(args, "keyId")
+    if not 0 <= key_id <= 255:
+        raise ValueError("keyId is one byte")
+    kc = ohttp.KeyConfig(key_id, hpke.KEM_ID, kp.public_key, ((hpke.KDF_ID, hpke.AEAD_ID),))
+    return {"privateKey": kp.private_key.hex(), "publicKey": kp.public_key.hex(),
+            "keyConfig": kc.encode().hex()}
+
+
+def h_key_config_decode(args: dict[str, Any]) -> dict[str, Any]:
+    kc = ohttp.KeyConfig.decode(hex_arg(args, "keyConfig"))
+    return {"keyId": kc.key_id, "kemId": kc.kem_id, "publicKey": kc.public_key.hex(),
+            "algorithms": [[k, a] for k, a in kc.algorithms],
+            "supportsSuite": kc.supports_suite(), "reencoded": kc.encode().hex()}
+
+
+def h_encapsulate_request(args: dict[str, Any]) -> dict[str, Any]:
+    kc = ohttp.KeyConfig.decode(hex_arg(args, "keyConfig"))
+    msg, ctx = ohttp.encapsulate_request(kc, hex_arg(args, "request"),
+                                         hex_arg(args, "ephemeralSk"))
+    return {"info": ohttp.request_info(kc.key_id).hex(), "enc": ctx.enc.hex(),
+            "encRequest": msg.hex()}
+
+
+def h_decapsulate_request(args: dict[str, Any]) -> dict[str, Any]:
+    kc = ohttp.KeyConfig.decode(hex_arg(args, "keyConfig"))
+    request, gw = ohttp.decapsulate_request(hex_arg(args, "privateKey"), kc,
+                                            hex_arg(args, "encRequest"))
+    return {"request": request.hex(), "enc": gw.enc.hex()}
+
+
+def h_encapsulate_response(args: dict[str, Any]) -> dict[str, Any]:
+    """The Gateway: open the request, then derive the response keys and seal the response."""
+    kc = ohttp.KeyConfig.decode(hex_arg(args, "keyConfig"))
+    _, gw = ohttp.decapsulate_request(hex_arg(args, "privateKey"), kc,
+                                      hex_arg(args, "encRequest"))
+    nonce = hex_arg(args, "responseNonce")
+    msg = ohttp.encapsulate_response(gw, hex_arg(args, "response"), nonce)
+    keys = ohttp.response_keys(gw.context, gw.enc, nonce)
+    return {"secret": keys.secret.hex(), "salt": (gw.enc + nonce).hex(), "prk": keys.prk.hex(),
+            "aeadKey": keys.key.hex(), "aeadNonce": keys.nonce.hex(), "encResponse": msg.hex()}
+
+
+def h_decapsulate_response(args: dict[str, Any]) -> dict[str, Any]:
+    """The Client: its context is the one of its request (re-made from ``ephemeralSk``)."""
+    kc = ohttp.KeyConfig.decode(hex_arg(args, "keyConfig"))
+    _, client = ohttp.encapsulate_request(kc, hex_arg(args, "request"),
+                                          hex_arg(args, "ephemeralSk"))
+    return {"response": ohttp.decapsulate_response(client, hex_arg(args, "encResponse")).hex()}
+
+
+_REPORT_FIELDS = ("nonce", "publicShare", "token", "leaderEnc", "leaderCt", "helperEnc",
+                  "helperCt")
+
+
+def h_report_decode(args: dict[str, Any]) -> dict[str, Any]:
+    rep = ohttp.decode_report(hex_arg(args, "report"))
+    values = (rep.nonce, rep.public_share, rep.token, rep.leader_enc, rep.leader_ct,
+              rep.helper_enc, rep.helper_ct)
+    out: dict[str, Any] = {k: v.hex() for k, v in zip(_REPORT_FIELDS, values, strict=True)}
+    out["reencoded"] = ohttp.encode_report(rep).hex()
+    out["uploadRequest"] = ohttp.upload_request(rep).encode().hex()
+    return out
+
+
+def h_relay(args: dict[str, Any]) -> dict[str, Any]:
+    seed = hex_arg(args, "seed")
+    reports = [ohttp.decode_report(bytes.fromhex(r)) for r in args["reports"]]
+    relay = ohttp.OhttpAnonymizer(seed)
+    delivered, dropped = relay(reports, ideal.parse_rate(args["dropRate"], "dropRate"),
+                               RandomTape(seed, protocol.TAGS["network"]),
+                               RandomTape(seed, protocol.TAGS["shuffle"]))
+    sent = [m for _, m in relay.log.relay_saw]
+    return {"gatewayPrivateKey": relay.gateway_sk.hex(), "keyConfig": relay.config.encode().hex(),
+            "encRequests": [m.hex() for m in sent],
+            "dropped": dropped,
+            "forwarded": [sent.index(m) for m in relay.log.gateway_saw],
+            "delivered": [ohttp.encode_report(r).hex() for r in delivered],
+            "responsesOk": relay.log.responses_ok}
+
+
+def h_query(args: dict[str, Any]) -> dict[str, Any]:
+    q = Query.from_json(args["query"])
+    buckets = [q.apply(rec) for rec in args["records"]]
+    return {"size": q.size, "buckets": buckets,
+            "labels": [list(q.labels(b)) for b in buckets], "normalized": q.to_json()}
+
+
+def h_query_labels(args: dict[str, Any]) -> dict[str, Any]:
+    q = Query.from_json(args["query"])
+    return {"labels": list(q.labels(int_arg(args, "index")))}
+
+
+# -- headers ----------------------------------------------------------------------------------------
+COMMON = [
+    "RFC 9458 (Oblivious HTTP) and RFC 9292 (Binary HTTP) are not among the seeds: this family pins"
+    " down dpspec.spec.sa2.ohttp, which implements them as stated here. The anonymizer is the"
+    " anonymizing layer of sec. 4.2 of [SA2] (Talwar et al., 'Samplable Anonymous Aggregation for"
+    " Private Federated Data Analysis').",
+    "All byte strings are lower-case hex. HPKE (RFC 9180) suite: KEM DHKEM(X25519, HKDF-SHA256)"
+    " 0x0020, KDF HKDF-SHA256 0x0001, AEAD AES-128-GCM 0x0001 (Nk = 16, Nn = 12, Nt = 16,"
+    " Npk = Nenc = 32), base mode.",
+]
+
+BHTTP_HEADER = COMMON + [
+    "ohttp.varint_encode / ohttp.varint_decode: QUIC variable-length integers (RFC 9000 sec. 16):"
+    " the two top bits of the first byte give the length 1, 2, 4 or 8 bytes; the remaining bits"
+    " hold the value big-endian. The encoder uses the shortest form; values must lie in"
+    " [0, 2^62). The decoder accepts any length (also non-shortest forms) and reports how many"
+    " bytes it read (`length`); a varint running past the end is invalid.",
+    "ohttp.bhttp_request_*: a known-length request (RFC 9292 sec. 3): varint framing indicator 0,"
+    " then method, scheme, authority, path, each as varint length || bytes; then the header"
+    " section (varint length of the section || for each field varint len || name || varint len"
+    " || value), the content (varint length || bytes) and the trailer section (as the header"
+    " section). Trailing empty sections (a single 0x00 each) are left out by the encoder"
+    " (sec. 3.8); the decoder accepts them truncated, and after the last section accepts only"
+    " zero bytes (padding). `reencoded` is the encoder's output for the decoded message.",
+    "ohttp.bhttp_response_*: a known-length response: varint framing indicator 1, the varint final"
+    " status code (only 200..599 are accepted: no informational responses), then the three"
+    " sections as for a request.",
+    "Fields are lists of [name, value] hex pairs. Every decoding failure is invalid.",
+]
+
+KEYCONFIG_HEADER = COMMON + [
+    "A key configuration (RFC 9458 sec. 3.1): key_id (1 byte) || kem_id (2 bytes) || public key"
+    " (32 bytes) || uint16 length in bytes of the algorithm list || (kdf_id (2) || aead_id (2))*,"
+    " all big-endian.",
+    "ohttp.key_config_derive: the Gateway's key pair is RFC 9180 DeriveKeyPair(ikm) (sec. 7.1.3;"
+    " ikm of at least 32 bytes) and its configuration offers one pair, (0x0001, 0x0001).",
+    "ohttp.key_config_decode: invalid unless kem_id is 0x0020, the list length is a non-zero"
+    " multiple of 4, and the message ends exactly after the list; `supportsSuite` says whether"
+    " (HKDF-SHA256, AES-128-GCM) = (0x0001, 0x0001) is offered.",
+]
+
+ENCAP_HEADER = COMMON + [
+    "Encapsulated request (RFC 9458 sec. 4.3): hdr = key_id || kem_id || kdf_id || aead_id"
+    " (7 bytes); info = 'message/bhttp request' || 0x00 || hdr; (enc, ctx) = SetupBaseS(pkR,"
+    " info) with the ephemeral private key `ephemeralSk` (raw X25519 scalar, 32 bytes; FIXED"
+    " EPHEMERAL KEYS ARE FOR VECTORS ONLY); ct = ctx.Seal(aad = '', request); the message is"
+    " hdr || enc || ct. The encapsulator refuses a configuration that does not offer"
+    " (0x0001, 0x0001) and an ephemeral key that is not 32 bytes.",
+    "Decapsulation: invalid if the message is shorter than 7 + 32 + 16 bytes, if hdr differs"
+    " from the configuration's key_id with (0x0020, 0x0001, 0x0001), or if HPKE open fails.",
+    "Encapsulated response (sec. 4.4): secret = ctx.Export('message/bhttp response', 16);"
+    " response_nonce = 16 bytes (`responseNonce`; random in production); salt = enc ||"
+    " response_nonce; prk = HKDF-Extract(salt, secret); aeadKey = HKDF-Expand(prk, 'key', 16);"
+    " aeadNonce = HKDF-Expand(prk, 'nonce', 12); the message is response_nonce ||"
+    " AES-128-GCM-Seal(aeadKey, aeadNonce, aad = '', response) (ciphertext || 16-byte tag)."
+    " A nonce of another length is invalid.",
+    "ohttp.encapsulate_response runs the Gateway: it decapsulates `encRequest` with `privateKey`,"
+    " then encapsulates `response`. ohttp.decapsulate_response runs the Client: it re-creates its"
+    " context by encapsulating `request` with `ephemeralSk`, then opens `encResponse`; invalid if"
+    " it is shorter than 16 + 16 bytes or authentication fails.",
+    "The first tests are RFC 9458 Appendix A's example (its key configuration also offers"
+    " ChaCha20-Poly1305, 0x0003).",
+]
+
+RELAY_HEADER = COMMON + [
+    "ohttp.report_decode: an SA2 report (dpspec.spec.sa2.protocol.Report) as bytes is its seven"
+    " fields nonce, publicShare, token, leaderEnc, leaderCt, helperEnc, helperCt in this order,"
+    " each as a 4-byte big-endian length || bytes, and nothing after (else invalid)."
+    " `uploadRequest` is its Binary HTTP upload: POST, 'https', 'leader.example', '/sa2/upload',"
+    " one header field content-type: application/dpspec-sa2-report, the report as content.",
+    "ohttp.relay (dpspec.spec.sa2.ohttp.OhttpAnonymizer with `seed`): every byte drawn from a"
+    " random tape is uniform(256); "
+    + VECTOR_SEED_HEADER[0].lower() + VECTOR_SEED_HEADER[1:] + ". The Gateway's key is"
+    " DeriveKeyPair(32 bytes of tape (seed, 'sa2/ohttp/setup')), key id 1, one algorithm pair."
+    " Report k (in the order given) is uploaded as above and encapsulated with the ephemeral key"
+    " DeriveKeyPair(32 bytes of tape (seed, 'sa2/ohttp/client/{k}')): `encRequests`, in sending"
+    " order. The Relay draws one bernoulli(dropRate) per request in order from tape (seed,"
+    " 'sa2/network') (`dropped`; the exact Bernoulli sampler of vectors/samplers), then shuffles"
+    " the survivors by Fisher-Yates from tape (seed, 'sa2/shuffle'): for j = n-1 down to 1 swap"
+    " positions j and uniform(j + 1). `forwarded` lists the sending index of each request in the"
+    " order the Gateway gets it; `delivered` the reports it decodes, in that order. The Gateway"
+    " answers each with a 200 response (encapsulated with the response nonce of 16 bytes of"
+    " tape (seed, 'sa2/ohttp/gateway/{k}'), k the sending index); `responsesOk` counts the"
+    " clients that read a 200.",
+]
+
+QUERY_HEADER = [
+    "The query of an SA2 recipe (dpspec.spec.sa2.query; [PFS] sec. 4.1 and App. B, [SA2] sec."
+    " 4.1): a device maps its record to a bucket in [0, K).",
+    "A feature has exactly one rule. 'intervals' b_0 < ... < b_m (exact rationals, at least two):"
+    " bucket 1 + i is [b_i, b_{i+1}); anything outside [b_0, b_m), missing, not a number (a"
+    " boolean, a list, an unparsable string) is bucket 0 (OOV); size 1 + m. 'categories' (distinct"
+    " strings, at least one): bucket 1 + i is the i-th string, anything else (also a non-string)"
+    " OOV; size 1 + len. Records are objects; numbers in them are JSON integers or rational"
+    " strings ('3/2', '0.5').",
+    "The record's bucket is the mixed-radix index, first feature most significant: index ="
+    " (...(c_1 s_2 + c_2) s_3 + ...) + c_d; K = s_1 ... s_d (`size`). `labels` reads an index"
+    " back: per feature 'OOV', '[a, b)' (rationals as a or a/b) or the category; an index"
+    " outside [0, K) is invalid. `normalized` is the query as the spec writes it back.",
+    "Invalid queries: not an object with a non-empty feature list; a feature without a non-empty"
+    " name; both or neither rule; fewer than two boundaries or not strictly increasing;"
+    " categories empty, not strings, or repeated; two features with one name.",
+]
+
+
+class Sa2OhttpFamily(Family):
+    name = "sa2-ohttp"
+    summary = "SA2 anonymizer over Oblivious HTTP (RFC 9458/9292) and the recipe's query bucketing"
+
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            "ohttp.varint_encode": h_varint_encode,
+            "ohttp.varint_decode": h_varint_decode,
+            "ohttp.bhttp_request_encode": h_request_encode,
+            "ohttp.bhttp_request_decode": h_request_decode,
+            "ohttp.bhttp_response_encode": h_response_encode,
+            "ohttp.bhttp_response_decode": h_response_decode,
+            "ohttp.key_config_derive": h_key_config_derive,
+            "ohttp.key_config_decode": h_key_config_decode,
+            "ohttp.encapsulate_request": h_encapsulate_request,
+            "ohttp.decapsulate_request": h_decapsulate_request,
+            "ohttp.encapsulate_response": h_encapsulate_response,
+            "ohttp.decapsulate_response": h_decapsulate_response,
+            "ohttp.report_decode": h_report_decode,
+            "ohttp.relay": h_relay,
+            "sa2.query": h_query,
+            "sa2.query_labels": h_query_labels,
+        }
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        def obj(props: dict[str, Any]) -> dict[str, Any]:
+            return {"type": "object", "required": sorted(props), "properties": props}
+
+        req_parts = {k: HEX for k in ("method", "scheme", "authority", "path", "content")}
+        sections = {"headers": _FIELDS, "trailers": _FIELDS}
+        bhttp: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "ohttp.varint_encode": ({"properties": {"value": DEC}}, obj({"encoded": HEX})),
+            "ohttp.varint_decode": ({"properties": {"encoded": HEX}},
+                                    obj({"value": DEC, "length": COUNT})),
+            "ohttp.bhttp_request_encode": ({"properties": {**req_parts, **sections}},
+                                           obj({"encoded": HEX})),
+            "ohttp.bhttp_request_decode": ({"properties": {"message": HEX}},
+                                           obj({**req_parts, **sections, "reencoded": HEX})),
+            "ohttp.bhttp_response_encode": (
+                {"properties": {"status": DEC, "content": HEX, **sections}},
+                obj({"encoded": HEX})),
+            "ohttp.bhttp_response_decode": (
+                {"properties": {"message": HEX}},
+                obj({"status": DEC, "content": HEX, **sections, "reencoded": HEX})),
+        }
+        kc: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "ohttp.key_config_derive": ({"properties": {"ikm": HEX, "keyId": DEC}},
+                                        obj({"privateKey": HEX, "publicKey": HEX,
+                                             "keyConfig": HEX})),
+            "ohttp.key_config_decode": (
+                {"properties": {"keyConfig": HEX}},
+                obj({"keyId": COUNT, "kemId": COUNT, "publicKey": HEX,
+                     "algorithms": {"type": "array", "items": {"type": "array", "items": COUNT}},
+                     "supportsSuite": {"type": "boolean"}, "reencoded": HEX})),
+        }
+        encap: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "ohttp.encapsulate_request": (
+                {"properties": {"keyConfig": HEX, "request": HEX, "ephemeralSk": HEX}},
+                obj({"info": HEX, "enc": HEX, "encRequest": HEX})),
+            "ohttp.decapsulate_request": (
+                {"properties": {"keyConfig": HEX, "privateKey": HEX, "encRequest": HEX}},
+                obj({"request": HEX, "enc": HEX})),
+            "ohttp.encapsulate_response": (
+                {"properties": {"keyConfig": HEX, "privateKey": HEX, "encRequest": HEX,
+                                "response": HEX, "responseNonce": HEX}},
+                obj({k: HEX for k in ("secret", "salt", "prk", "aeadKey", "aeadNonce",
+                                      "encResponse")})),
+            "ohttp.decapsulate_response": (
+                {"properties": {"keyConfig": HEX, "request": HEX, "ephemeralSk": HEX,
+                                "encResponse": HEX}},
+                obj({"response": HEX})),
+        }
+        relay: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "ohttp.report_decode": (
+                {"properties": {"report": HEX}},
+                obj({**{k: HEX for k in _REPORT_FIELDS}, "reencoded": HEX,
+                     "uploadRequest": HEX})),
+            "ohttp.relay": (
+                {"properties": {"seed": HEX, "reports": _HEXES, "dropRate": RAT}},
+                obj({"gatewayPrivateKey": HEX, "keyConfig": HEX, "encRequests": _HEXES,
+                     "dropped": {"type": "array", "items": {"type": "boolean"}},
+                     "forwarded": {"type": "array", "items": COUNT}, "delivered": _HEXES,
+                     "responsesOk": COUNT})),
+        }
+        labels: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+        query: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "sa2.query": ({"properties": {"query": {}, "records": {"type": "array"}}},
+                          obj({"size": COUNT, "buckets": {"type": "array", "items": COUNT},
+                               "labels": {"type": "array", "items": labels},
+                               "normalized": {"type": "object"}})),
+            "sa2.query_labels": ({"properties": {"query": {}, "index": DEC}},
+                                 obj({"labels": labels})),
+        }
+        return {
+            BHTTP_SCHEMA: family_schema(BHTTP_SCHEMA, "SA2 OHTTP: varints and Binary HTTP", bhttp),
+            KEYCONFIG_SCHEMA: family_schema(KEYCONFIG_SCHEMA, "SA2 OHTTP key configurations", kc),
+            ENCAP_SCHEMA: family_schema(ENCAP_SCHEMA, "SA2 OHTTP encapsulation", encap),
+            RELAY_SCHEMA: family_schema(RELAY_SCHEMA, "SA2 OHTTP relay", relay),
+            QUERY_SCHEMA: family_schema(QUERY_SCHEMA, "SA2 query bucketing", query),
+        }
+
+    def files(self) -> list[VectorFile]:
+        return [self._bhttp_file(), self._key_config_file(), self._encap_file(),
+                self._relay_file(), self._query_file()]
+
+    def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        return self.handlers()[op](args)
+
+    def _valid(self, tc: TestNumberer, op: str, cases: list[tuple[str, dict[str, Any]]],
+               params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        params = params or {}
+        return [test_entry(tc(), c, i, self._run(op, {**params, **i})) for c, i in cases]
+
+    def _invalid(self, tc: TestNumberer, op: str, cases: list[InvalidCase],
+                 params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        return invalid_tests(tc, self.handlers()[op], params or {}, cases)
+
+    # -- binary HTTP ------------------------------------------------------------------------------
+    def _bhttp_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups: list[dict[str, Any]] = []
+        values = [0, 1, 37, 63, 64, 494878333 & 0x3FFF, 16383, 16384, 494878333, (1 << 30) - 1,
+                  1 << 30, 151288809941952652, (1 << 62) - 1]
+        tests = self._valid(tc, "ohttp.varint_encode",
+                            [(f"value {v}", {"value": str(v)}) for v in values])
+        tests += self._invalid(tc, "ohttp.varint_encode", [
+            ("negative", {"value": "-1"}, "OutOfRange"),
+            ("2^62 does not fit", {"value": str(1 << 62)}, "OutOfRange")])
+        groups.append({"op": "ohttp.varint_encode", "params": {}, "tests": tests})
+        dec = [("1 byte, 37", "25"), ("2 bytes (RFC 9000 A.1: 15293)", "7bbd"),
+               ("4 bytes (RFC 9000 A.1: 494878333)", "9d7f3e7d"),
+               ("8 bytes (RFC 9000 A.1: 151288809941952652)", "c2197c5eff14e88c"),
+               ("non-shortest 2-byte form of 37 is accepted", "4025"),
+               ("only the first varint is read", "3fff"),
+               ("8-byte maximum", "ffffffffffffffff")]
+        tests = self._valid(tc, "ohttp.varint_decode", [(c, {"encoded": e}) for c, e in dec])
+        tests += self._invalid(tc, "ohttp.varint_decode", [
+            ("empty", {"encoded": ""}, "Truncated"),
+            ("2-byte prefix, 1 byte", {"encoded": "40"}, "Truncated"),
+            ("4-byte prefix, 3 bytes", {"encoded": "9d7f3e"}, "Truncated"),
+            ("8-byte prefix, 7 bytes", {"encoded": "c2197c5eff14e8"}, "Truncated")])
+        groups.append({"op": "ohttp.varint_decode", "params": {}, "tests": tests})
+
+        def b(s: str) -> str:
+            return s.encode().hex()
+
+        get = {"method": b("GET"), "scheme": b("https"), "authority": b("example.com"),
+               "path": b("/"), "headers": [], "content": "", "trailers": []}
+        long_content = bytes(range(256)) * 1 + bytes(64)  # 320 bytes: a 2-byte length
+        reqs = [
+            ("RFC 9458 A: GET https://example.com/ (all sections empty, truncated)", get),
+            ("one header field, empty content and trailers truncated",
+             {**get, "headers": [[b("accept"), b("*/*")]]}),
+            ("content only: the empty header section stays (0x00)",
+             {**get, "method": b("POST"), "content": b("hi")}),
+            ("trailers only: header and content sections stay",
+             {**get, "trailers": [[b("x"), b("")]]}),
+            ("every section, two header fields, 320-byte content (2-byte varint length)",
+             {**get, "method": b("POST"), "headers": [[b("a"), b("1")], [b("bb"), b("22")]],
+              "content": long_content.hex(), "trailers": [[b("t"), b("v")]]}),
+            ("empty method and path", {**get, "method": "", "path": ""}),
+        ]
+        tests = self._valid(tc, "ohttp.bhttp_request_encode", reqs)
+        groups.append({"op": "ohttp.bhttp_request_encode", "params": {}, "tests": tests})
+        enc = {c: self._run("ohttp.bhttp_request_encode", i)["encoded"] for c, i in reqs}
+        rfc, full = enc[reqs[0][0]], enc[reqs[4][0]]
+        tests = self._valid(tc, "ohttp.bhttp_request_decode", [
+            ("RFC 9458 A request", {"message": rfc}),
+            ("the empty sections written out (not truncated)", {"message": rfc + "000000"}),
+            ("only the header section written out", {"message": rfc + "00"}),
+            ("zero padding after the trailers", {"message": full + "0000"}),
+            ("every section", {"message": full}),
+            ("an empty header section and 5 bytes of content",
+             {"message": rfc + "00" + "05" + b("hello")}),
+            ("framing indicator in a 2-byte varint (4000)", {"message": "4000" + rfc[2:]}),
+        ])
+        tests += self._invalid(tc, "ohttp.bhttp_request_decode", [
+            ("empty", {"message": ""}, "Truncated"),
+            ("framing indicator 1 (a response)", {"message": "01" + rfc[2:]}, "WrongFraming"),
+            ("framing indicator 2 (indeterminate-length request)", {"message": "02" + rfc[2:]},
+             "WrongFraming"),
+            ("truncated inside the path", {"message": rfc[:-2]}, "Truncated"),
+            ("truncated inside the content", {"message": full[:-40]}, "Truncated"),
+            ("header section longer than the message", {"message": rfc + "05" + "0161"},
+             "Truncated"),
+            ("a field name without its value", {"message": rfc + "02" + "0161"}, "Truncated"),
+            ("a non-zero byte after the trailers", {"message": full + "0001"}, "TrailingBytes"),
+            ("varint of the method length cut", {"message": "0040"}, "Truncated"),
+        ])
+        groups.append({"op": "ohttp.bhttp_request_decode", "params": {}, "tests": tests})
+        resps = [
+            ("RFC 9458 A: 200, all sections empty", {"status": "200", "headers": [],
+                                                      "content": "", "trailers": []}),
+            ("599 with content", {"status": "599", "headers": [], "content": b("no"),
+                                  "trailers": []}),
+            ("204 with a header field", {"status": "204", "headers": [[b("k"), b("v")]],
+                                         "content": "", "trailers": []}),
+            ("200 with every section", {"status": "200", "headers": [[b("k"), b("v")]],
+                                        "content": b("ok"), "trailers": [[b("t"), b("")]]}),
+        ]
+        tests = self._valid(tc, "ohttp.bhttp_response_encode", resps)
+        tests += self._invalid(tc, "ohttp.bhttp_response_encode", [
+            ("199 is not a final status", {**resps[0][1], "status": "199"}, "BadStatus"),
+            ("600 is out of range", {**resps[0][1], "status": "600"}, "BadStatus")])
+        groups.append({"op": "ohttp.bhttp_response_encode", "params": {}, "tests": tests})
+        r200 = "0140c8"
+        every = self._run("ohttp.bhttp_response_encode", resps[3][1])["encoded"]
+        tests = self._valid(tc, "ohttp.bhttp_response_decode", [
+            ("RFC 9458 A response", {"message": r200}),
+            ("status 200 at the lower bound, sections written out", {"message": r200 + "000000"}),
+            ("status 599 at the upper bound", {"message": "01" + "4257"}),
+            ("every section", {"message": every}),
+            ("zero padding", {"message": every + "00"}),
+        ])
+        tests += self._invalid(tc, "ohttp.bhttp_response_decode", [
+            ("framing indicator 0 (a request)", {"message": "0040c8"}, "WrongFraming"),
+            ("informational status 100", {"message": "014064" + "0000"}, "BadStatus"),
+            ("status 199", {"message": "0140c7"}, "BadStatus"),
+            ("status 600", {"message": "014258"}, "BadStatus"),
+            ("status varint cut", {"message": "0140"}, "Truncated"),
+            ("content longer than the message", {"message": r200 + "00" + "09" + "6f6b"},
+             "Truncated"),
+            ("a non-zero byte after the trailers", {"message": every + "000100"},
+             "TrailingBytes"),
+        ])
+        groups.append({"op": "ohttp.bhttp_response_decode", "params": {}, "tests": tests})
+        notes = {
+            "OutOfRange": "The value does not lie in [0, 2^62).",
+            "Truncated": "The message ends inside a varint or a length-prefixed field.",
+            "WrongFraming": "The framing indicator is not the known-length one of the message.",
+            "TrailingBytes": "After the last section only zero padding is allowed.",
+            "BadStatus": "Only final statuses 200..599 are accepted.",
+        }
+        return self.vector_file("sa2-ohttp/binary_http.json", algorithm="SA2-OHTTP-BinaryHTTP",
+                                schema=BHTTP_SCHEMA, header=BHTTP_HEADER, notes=notes,
+                                groups=groups)
+
+    # -- key configuration ------------------------------------------------------------------------
+    def _key_config_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups: list[dict[str, Any]] = []
+        tests = self._valid(tc, "ohttp.key_config_derive", [
+            ("key id 1", {"ikm": vector_seed("sa2-ohttp/gateway").hex(), "keyId": "1"}),
+            ("key id 0, a 40-byte ikm", {"ikm": vector_seed("sa2-ohttp/gw0", 40).hex(),
+                                         "keyId": "0"}),
+            ("key id 255", {"ikm": vector_seed("sa2-ohttp/gateway").hex(), "keyId": "255"}),
+        ])
+        tests += self._invalid(tc, "ohttp.key_config_derive", [
+            ("31 bytes of ikm", {"ikm": vector_seed("sa2-ohttp/gateway", 31).hex(),
+                                 "keyId": "1"}, "ShortIkm")])
+        groups.append({"op": "ohttp.key_config_derive", "params": {}, "tests": tests})
+        rfc = RFC_KEY_CONFIG
+        pk = rfc[6:70]
+        tests = self._valid(tc, "ohttp.key_config_decode", [
+            ("RFC 9458 A: key id 1, AES-128-GCM and ChaCha20-Poly1305", {"keyConfig": rfc}),
+            ("only ChaCha20-Poly1305: decodes, the suite is not offered",
+             {"keyConfig": "07" + "0020" + pk + "0004" + "00010003"}),
+            ("the suite second of three", {"keyConfig": "ff" + "0020" + pk + "000c"
+                                           + "00020001" + "00010001" + "00030002"}),
+            ("HKDF-SHA256 with another AEAD and another KDF with AES-128-GCM: not offered",
+             {"keyConfig": "00" + "0020" + pk + "0008" + "00010002" + "00020001"}),
+        ])
+        tests += self._invalid(tc, "ohttp.key_config_decode", [
+            ("empty", {"keyConfig": ""}, "Truncated"),
+            ("KEM P-256 (0x0010)", {"keyConfig": rfc[:2] + "0010" + rfc[6:]}, "WrongKem"),
+            ("KEM 0x0021 (X448)", {"keyConfig": rfc[:2] + "0021" + rfc[6:]}, "WrongKem"),
+            ("public key cut", {"keyConfig": rfc[:60]}, "Truncated"),
+            ("list length missing", {"keyConfig": rfc[:70]}, "Truncated"),
+            ("empty algorithm list", {"keyConfig": rfc[:70] + "0000"}, "BadAlgorithms"),
+            ("list length 6 (not a multiple of 4)",
+             {"keyConfig": rfc[:70] + "0006" + "000100010001"}, "BadAlgorithms"),
+            ("list length 2", {"keyConfig": rfc[:70] + "0002" + "0001"}, "BadAlgorithms"),
+            ("list shorter than its length", {"keyConfig": rfc[:-2]}, "Truncated"),
+            ("a byte after the list", {"keyConfig": rfc + "00"}, "TrailingBytes"),
+        ])
+        groups.append({"op": "ohttp.key_config_decode", "params": {}, "tests": tests})
+        notes = {
+            "ShortIkm": "DeriveKeyPair needs at least 32 bytes of input keying material.",
+            "Truncated": "The configuration ends early.",
+            "WrongKem": "Only DHKEM(X25519, HKDF-SHA256) 0x0020 is supported.",
+            "BadAlgorithms": "The algorithm list length must be a non-zero multiple of 4.",
+            "TrailingBytes": "Bytes after the algorithm list.",
+        }
+        return self.vector_file("sa2-ohttp/key_config.json", algorithm="SA2-OHTTP-KeyConfig",
+                                schema=KEYCONFIG_SCHEMA, header=KEYCONFIG_HEADER, notes=notes,
+                                groups=groups)
+
+    # -- encapsulation ----------------------------------------------------------------------------
+    def _encap_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups: list[dict[str, Any]] = []
+        gw = self._run("ohttp.key_config_derive",
+                       {"ikm": vector_seed("sa2-ohttp/gateway").hex(), "keyId": "1"})
+        own_kc, own_sk = gw["keyConfig"], gw["privateKey"]
+        eph = [vector_seed(f"sa2-ohttp/ephemeral/{i}").hex() for i in range(3)]
+        upload = ohttp.upload_request(_synthetic_report(0)).encode().hex()
+        reqs: list[tuple[str, dict[str, Any]]] = [
+            ("RFC 9458 A", {"keyConfig": RFC_KEY_CONFIG, "request": RFC_REQUEST,
+                            "ephemeralSk": RFC_SKE}),
+            ("an SA2 upload to the derived gateway key (key id 1)",
+             {"keyConfig": own_kc, "request": upload, "ephemeralSk": eph[0]}),
+            ("an empty request", {"keyConfig": own_kc, "request": "", "ephemeralSk": eph[1]}),
+            ("key id 0 goes into hdr and info",
+             {"keyConfig": "00" + own_kc[2:], "request": RFC_REQUEST, "ephemeralSk": eph[2]}),
+        ]
+        tests = self._valid(tc, "ohttp.encapsulate_request", reqs)
+        tests += self._invalid(tc, "ohttp.encapsulate_request", [
+            ("the configuration offers only ChaCha20-Poly1305",
+             {"keyConfig": own_kc[:70] + "0004" + "00010003", "request": RFC_REQUEST,
+              "ephemeralSk": eph[0]}, "UnsupportedSuite"),
+            ("a 31-byte ephemeral key", {"keyConfig": own_kc, "request": RFC_REQUEST,
+                                         "ephemeralSk": eph[0][:62]}, "BadEphemeral"),
+        ])
+        groups.append({"op": "ohttp.encapsulate_request", "params": {}, "tests": tests})
+        enc_reqs = {c: self._run("ohttp.encapsulate_request", i)["encRequest"] for c, i in reqs}
+        rfc_enc, own_enc = enc_reqs[reqs[0][0]], enc_reqs[reqs[1][0]]
+        empty_enc, kid0_enc = enc_reqs[reqs[2][0]], enc_reqs[reqs[3][0]]
+
+        def flip(h: str, pos: int) -> str:
+            data = bytearray(bytes.fromhex(h))
+            data[pos] ^= 1
+            return data.hex()
+
+        rfc_gw = {"keyConfig": RFC_KEY_CONFIG, "privateKey": RFC_SKR}
+        own_gw = {"keyConfig": own_kc, "privateKey": own_sk}
+        tests = self._valid(tc, "ohttp.decapsulate_request", [
+            ("RFC 9458 A", {**rfc_gw, "encRequest": rfc_enc}),
+            ("the SA2 upload", {**own_gw, "encRequest": own_enc}),
+            ("an empty request (the shortest message: 7 + 32 + 16 bytes)",
+             {**own_gw, "encRequest": empty_enc}),
+            ("key id 0", {"keyConfig": "00" + own_kc[2:], "privateKey": own_sk,
+                          "encRequest": kid0_enc}),
+        ])
+        n = len(bytes.fromhex(rfc_enc))
+        tests += self._invalid(tc, "ohttp.decapsulate_request", [
+            ("54 bytes: one short of hdr + enc + tag", {**own_gw, "encRequest": empty_enc[:-2]},
+             "TooShort"),
+            ("wrong key id", {**rfc_gw, "encRequest": flip(rfc_enc, 0)}, "WrongHeader"),
+            ("key id 0 sent to the key id 1 configuration",
+             {**own_gw, "encRequest": kid0_enc}, "WrongHeader"),
+            ("wrong KEM id in hdr", {**rfc_gw, "encRequest": flip(rfc_enc, 2)}, "WrongHeader"),
+            ("wrong KDF id in hdr", {**rfc_gw, "encRequest": flip(rfc_enc, 4)}, "WrongHeader"),
+            ("wrong AEAD id in hdr (ChaCha20-Poly1305)",
+             {**rfc_gw, "encRequest": rfc_enc[:12] + "03" + rfc_enc[14:]}, "WrongHeader"),
+            ("tampered enc", {**rfc_gw, "encRequest": flip(rfc_enc, 7)}, "DecryptionFailed"),
+            ("tampered ciphertext", {**rfc_gw, "encRequest": flip(rfc_enc, 7 + 32)},
+             "DecryptionFailed"),
+            ("tampered tag", {**rfc_gw, "encRequest": flip(rfc_enc, n - 1)},
+             "DecryptionFailed"),
+            ("the wrong gateway key", {**own_gw, "keyConfig": RFC_KEY_CONFIG,
+                                       "encRequest": rfc_enc}, "DecryptionFailed"),
+            ("the last ciphertext byte removed", {**rfc_gw, "encRequest": rfc_enc[:-2]},
+             "DecryptionFailed"),
+        ])
+        groups.append({"op": "ohttp.decapsulate_request", "params": {}, "tests": tests})
+        nonces = [vector_seed(f"sa2-ohttp/response-nonce/{i}", 16).hex() for i in range(3)]
+        ok = ohttp.BhttpResponse(200).encode().hex()
+        resp_cases: list[tuple[str, dict[str, Any]]] = [
+            ("RFC 9458 A", {**rfc_gw, "encRequest": rfc_enc, "response": "0140c8",
+                            "responseNonce": RFC_RESPONSE_NONCE}),
+            ("200 to the SA2 upload", {**own_gw, "encRequest": own_enc, "response": ok,
+                                       "responseNonce": nonces[0]}),
+            ("a 40-byte response", {**own_gw, "encRequest": own_enc,
+                                    "response": bytes(range(40)).hex(),
+                                    "responseNonce": nonces[1]}),
+            ("an empty response to the empty request",
+             {**own_gw, "encRequest": empty_enc, "response": "", "responseNonce": nonces[2]}),
+        ]
+        tests = self._valid(tc, "ohttp.encapsulate_response", resp_cases)
+        tests += self._invalid(tc, "ohttp.encapsulate_response", [
+            ("a 15-byte response nonce", {**own_gw, "encRequest": own_enc, "response": ok,
+                                          "responseNonce": nonces[0][:30]}, "BadNonce"),
+            ("a 17-byte response nonce", {**own_gw, "encRequest": own_enc, "response": ok,
+                                          "responseNonce": nonces[0] + "00"}, "BadNonce"),
+            ("a 12-byte (Nn) response nonce", {**own_gw, "encRequest": own_enc, "response": ok,
+                                               "responseNonce": nonces[0][:24]}, "BadNonce"),
+        ])
+        groups.append({"op": "ohttp.encapsulate_response", "params": {}, "tests": tests})
+        enc_resps = [self._run("ohttp.encapsulate_response", i)["encResponse"]
+                     for _, i in resp_cases]
+        rfc_client = {"keyConfig": RFC_KEY_CONFIG, "request": RFC_REQUEST,
+                      "ephemeralSk": RFC_SKE}
+        own_client = {"keyConfig": own_kc, "request": upload, "ephemeralSk": eph[0]}
+        tests = self._valid(tc, "ohttp.decapsulate_response", [
+            ("RFC 9458 A", {**rfc_client, "encResponse": enc_resps[0]}),
+            ("200 to the SA2 upload", {**own_client, "encResponse": enc_resps[1]}),
+            ("the 40-byte response", {**own_client, "encResponse": enc_resps[2]}),
+            ("the empty response (the shortest message: 16 + 16 bytes)",
+             {"keyConfig": own_kc, "request": "", "ephemeralSk": eph[1],
+              "encResponse": enc_resps[3]}),
+        ])
+        m = len(bytes.fromhex(enc_resps[0]))
+        tests += self._invalid(tc, "ohttp.decapsulate_response", [
+            ("31 bytes", {"keyConfig": own_kc, "request": "", "ephemeralSk": eph[1],
+                          "encResponse": enc_resps[3][:-2]}, "TooShort"),
+            ("tampered response nonce", {**rfc_client, "encResponse": flip(enc_resps[0], 0)},
+             "DecryptionFailed"),
+            ("tampered ciphertext", {**rfc_client, "encResponse": flip(enc_resps[0], 16)},
+             "DecryptionFailed"),
+            ("tampered tag", {**rfc_client, "encResponse": flip(enc_resps[0], m - 1)},
+             "DecryptionFailed"),
+            ("another client's response (another request context)",
+             {**own_client, "encResponse": enc_resps[0]}, "DecryptionFailed"),
+            ("the response to the same request under another ephemeral key",
+             {**own_client, "ephemeralSk": eph[2], "encResponse": enc_resps[1]},
+             "DecryptionFailed"),
+        ])
+        groups.append({"op": "ohttp.decapsulate_response", "params": {}, "tests": tests})
+        notes = {
+            "UnsupportedSuite": "The configuration does not offer (0x0001, 0x0001).",
+            "BadEphemeral": "The ephemeral X25519 private key must have 32 bytes.",
+            "TooShort": "Shorter than the fixed parts of the message.",
+            "WrongHeader": "hdr is not the configuration's key id with the supported suite.",
+            "DecryptionFailed": "The AEAD (or the KEM) refuses the message.",
+            "BadNonce": "The response nonce must have max(Nn, Nk) = 16 bytes.",
+        }
+        return self.vector_file("sa2-ohttp/encapsulation.json",
+                                algorithm="SA2-OHTTP-Encapsulation", schema=ENCAP_SCHEMA,
+                                header=ENCAP_HEADER, notes=notes, groups=groups)
+
+    # -- reports and the relay --------------------------------------------------------------------
+    def _relay_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups: list[dict[str, Any]] = []
+        reps = [ohttp.encode_report(_synthetic_report(k)).hex() for k in range(5)]
+        empty = ohttp.encode_report(protocol.Report(*[b""] * 7)).hex()
+        tests = self._valid(tc, "ohttp.report_decode", [
+            ("a synthetic report (field sizes of a real one, fewer ciphertext bytes)",
+             {"report": reps[0]}),
+            ("another", {"report": reps[1]}),
+            ("seven empty fields", {"report": empty}),
+        ])
+        tests += self._invalid(tc, "ohttp.report_decode", [
+            ("a byte after the seventh field", {"report": reps[0] + "00"}, "TrailingBytes"),
+            ("the last field cut", {"report": reps[0][:-2]}, "Truncated"),
+            ("only six fields", {"report": empty[:-8]}, "Truncated"),
+            ("a length of 2^32 - 1", {"report": "ffffffff" + empty[8:]}, "Truncated"),
+        ])
+        groups.append({"op": "ohttp.report_decode", "params": {}, "tests": tests})
+        seed = vector_seed("sa2-ohttp/relay").hex()
+        tests = self._valid(tc, "ohttp.relay", [
+            ("three reports, no drops: encapsulated, shuffled, all answered",
+             {"seed": seed, "reports": reps[:3], "dropRate": "0"}),
+            ("five reports, drop rate 1/2", {"seed": seed, "reports": reps,
+                                             "dropRate": "1/2"}),
+            ("another seed, drop rate 1/4",
+             {"seed": vector_seed("sa2-ohttp/relay/2").hex(), "reports": reps[1:],
+              "dropRate": "1/4"}),
+            ("drop rate 1: nothing forwarded", {"seed": seed, "reports": reps[:2],
+                                                "dropRate": "1"}),
+            ("one report", {"seed": seed, "reports": reps[4:], "dropRate": "0"}),
+        ])
+        tests += self._invalid(tc, "ohttp.relay", [
+            ("a malformed report", {"seed": seed, "reports": [reps[0] + "00"], "dropRate": "0"},
+             "TrailingBytes"),
+            ("drop rate above 1", {"seed": seed, "reports": reps[:1], "dropRate": "3/2"},
+             "BadRate"),
+        ])
+        groups.append({"op": "ohttp.relay", "params": {}, "tests": tests})
+        notes = {
+            "TrailingBytes": "Bytes after the seventh field of a report.",
+            "Truncated": "The report ends inside a length or a field.",
+            "BadRate": "The drop rate must be a rational in [0, 1].",
+        }
+        return self.vector_file("sa2-ohttp/relay.json", algorithm="SA2-OHTTP-Relay",
+                                schema=RELAY_SCHEMA, header=RELAY_HEADER, notes=notes,
+                                groups=groups)
+
+    # -- query ------------------------------------------------------------------------------------
+    def _query_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups: list[dict[str, Any]] = []
+        age = {"name": "age", "intervals": ["20", "30", "40", "50", "60", "70", "80"]}
+        word = {"name": "word", "categories": ["apple", "pear", "plum"]}
+        frac = {"name": "x", "intervals": ["-1/2", "0", "3/2"]}
+        two = {"features": [age, word]}
+        recs: list[Any] = [
+            {"age": 20, "word": "apple"}, {"age": 19, "word": "pear"},
+            {"age": 80, "word": "plum"}, {"age": 79, "word": "kiwi"},
+            {"age": "59/2", "word": "Apple"}, {"age": "30", "word": "plum"},
+            {"word": "pear"}, {"age": True, "word": 3}, {"age": [30], "word": None},
+            {"age": "thirty", "word": "apple"}, {"age": "69.99", "word": "pear"}, {},
+        ]
+        tests = self._valid(tc, "sa2.query", [
+            ("age (1 + 6 buckets) x word (1 + 3): both sides of every boundary, OOV cases",
+             {"query": two, "records": recs}),
+            ("one interval feature with rational boundaries",
+             {"query": {"features": [frac]},
+              "records": [{"x": "-1/2"}, {"x": "-0.5000001"}, {"x": "-1/3"}, {"x": 0},
+                          {"x": "1499/1000"}, {"x": "3/2"}, {"x": 1}]}),
+            ("word then age: the first feature is the most significant",
+             {"query": {"features": [word, age]}, "records": recs[:4]}),
+            ("two boundaries: one bucket plus OOV; a single category",
+             {"query": {"features": [{"name": "b", "intervals": ["0", "1"]},
+                                     {"name": "c", "categories": ["yes"]}]},
+              "records": [{"b": 0, "c": "yes"}, {"b": 1, "c": "no"}, {"b": "1/2"}]}),
+        ])
+        bad: list[InvalidCase] = [
+            ("query is a list", {"query": [age]}, "BadQuery"),
+            ("no features", {"query": {"features": []}}, "BadQuery"),
+            ("features not a list", {"query": {"features": age}}, "BadQuery"),
+            ("a feature that is not an object", {"query": {"features": ["age"]}}, "BadQuery"),
+            ("empty name", {"query": {"features": [{**age, "name": ""}]}}, "BadQuery"),
+            ("no name", {"query": {"features": [{"intervals": ["0", "1"]}]}}, "BadQuery"),
+            ("both rules", {"query": {"features": [{**age, "categories": ["a"]}]}}, "BadQuery"),
+            ("neither rule", {"query": {"features": [{"name": "age"}]}}, "BadQuery"),
+            ("one boundary", {"query": {"features": [{"name": "a", "intervals": ["1"]}]}},
+             "BadQuery"),
+            ("intervals not a list", {"query": {"features": [{"name": "a", "intervals": "1"}]}},
+             "BadQuery"),
+            ("equal boundaries", {"query": {"features": [
+                {"name": "a", "intervals": ["0", "1", "1"]}]}}, "BadQuery"),
+            ("decreasing boundaries", {"query": {"features": [
+                {"name": "a", "intervals": ["0", "2", "1"]}]}}, "BadQuery"),
+            ("a boundary that is not a rational", {"query": {"features": [
+                {"name": "a", "intervals": ["0", "x"]}]}}, "BadQuery"),
+            ("no categories", {"query": {"features": [{"name": "w", "categories": []}]}},
+             "BadQuery"),
+            ("a category that is not a string", {"query": {"features": [
+                {"name": "w", "categories": ["a", 1]}]}}, "BadQuery"),
+            ("a repeated category", {"query": {"features": [
+                {"name": "w", "categories": ["a", "b", "a"]}]}}, "BadQuery"),
+            ("categories not a list", {"query": {"features": [
+                {"name": "w", "categories": "ab"}]}}, "BadQuery"),
+            ("two features named age", {"query": {"features": [age, {**word, "name": "age"}]}},
+             "BadQuery"),
+            ("a record that is not an object", {"query": two, "records": [[20, "apple"]]},
+             "BadRecord"),
+        ]
+        for i, (c, inp, f) in enumerate(bad):
+            if "records" not in inp:
+                bad[i] = (c, {**inp, "records": [{}]}, f)
+        tests += self._invalid(tc, "sa2.query", bad)
+        groups.append({"op": "sa2.query", "params": {}, "tests": tests})
+        tests = self._valid(tc, "sa2.query_labels", [
+            (f"index {i} of 28", {"index": str(i)}) for i in (0, 1, 3, 4, 5, 26, 27)],
+            params={"query": two})
+        tests += self._invalid(tc, "sa2.query_labels", [
+            ("index 28 = K", {"index": "28"}, "OutOfRange"),
+            ("index -1", {"index": "-1"}, "OutOfRange")], params={"query": two})
+        groups.append({"op": "sa2.query_labels", "params": {"query": two}, "tests": tests})
+        notes = {
+            "BadQuery": "A malformed query (last paragraph of the header).",
+            "BadRecord": "A record must be an object.",
+            "OutOfRange": "The index must lie in [0, K).",
+        }
+        return self.vector_file("sa2-ohttp/query.json", algorithm="SA2-query-bucketing",
+                                schema=QUERY_SCHEMA, header=QUERY_HEADER, notes=notes,
+                                groups=groups)
+
+
+# RFC 9458 Appendix A (numbers only)
+RFC_SKR = "3c168975674b2fa8e465970b79c8dcf09f1c741626480bd4c6162fc5b6a98e1a"
+RFC_KEY_CONFIG = ("01002031e1f05a740102115220e9af918f738674aec95f54db6e04eb705aae8e798155"
+                  "00080001000100010003")
+RFC_REQUEST = "00034745540568747470730b6578616d706c652e636f6d012f"
+RFC_SKE = "bc51d5e930bda26589890ac7032f70ad12e4ecb37abb1b65b1256c9c48999c73"
+RFC_RESPONSE_NONCE = "c789e7151fcba46158ca84b04464910d"
+
+
+def _synthetic_report(k: int) -> protocol.Report:
+    """A report whose fields are bytes of the vector seed 'sa2-ohttp/report/{k}' (the relay does
+    not look inside a report; only the sizes resemble a real one)."""
+    t = RandomTape(vector_seed(f"sa2-ohttp/report/{k}"), "sa2-ohttp/report")
+    sizes = (16, 0, 8, 32, 24, 32, 20)
+    return protocol.Report(*[bytes(t.uniform(256) for _ in range(s)) for s in sizes])
+
+
+FAMILY = Sa2OhttpFamily()
