@@ -23,9 +23,10 @@ Files:
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
-from dpspec.conformance.jsonargs import COUNT, DEC, HEX, RAT, hex_arg, int_arg
+from dpspec.conformance.jsonargs import COUNT, DEC, HEX, RAT, hex_arg, int_arg, parse_int
 from dpspec.conformance.vectors import (
     VECTOR_SEED_HEADER,
     Family,
@@ -38,8 +39,9 @@ from dpspec.conformance.vectors import (
     test_entry,
     vector_seed,
 )
-from dpspec.spec.sa2 import hpke, ideal, ohttp, protocol
+from dpspec.spec.sa2 import hpke, ideal, ohttp, protocol, tokens
 from dpspec.spec.sa2.query import Query
+from dpspec.spec.sa2.randomizers import Randomizer
 from dpspec.spec.tape import RandomTape
 
 BHTTP_SCHEMA = "sa2_ohttp_bhttp-v1.json"
@@ -47,6 +49,7 @@ KEYCONFIG_SCHEMA = "sa2_ohttp_keyconfig-v1.json"
 ENCAP_SCHEMA = "sa2_ohttp_encapsulation-v1.json"
 RELAY_SCHEMA = "sa2_ohttp_relay-v1.json"
 QUERY_SCHEMA = "sa2_query-v1.json"
+COLLECTION_SCHEMA = "sa2_ohttp_collection-v1.json"
 
 _FIELDS: dict[str, Any] = {"type": "array",
                            "items": {"type": "array", "items": HEX, "minItems": 2, "maxItems": 2}}
@@ -186,6 +189,49 @@ def h_relay(args: dict[str, Any]) -> dict[str, Any]:
             "responsesOk": relay.log.responses_ok}
 
 
+def h_collection(args: dict[str, Any]) -> dict[str, Any]:
+    """One SA2 collection (as op sa2.collection of the sa2 family; device data are bucket indices
+    or records for the recipe's query) with the OHTTP relay as the anonymizer (if ``ohttp``) and
+    the aggregators working in periods of ``period`` reports (null: one batch)."""
+    dep = protocol.Deployment(
+        tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16)),
+        hex_arg(args, "leaderHpkeIkm"), hex_arg(args, "helperHpkeIkm"),
+        hex_arg(args, "verifyKey"))
+    recipe = protocol.check_recipe_structure(args["recipe"])
+    vdaf = protocol.build_vdaf(recipe)
+    period = args["period"]
+    if period is not None and (isinstance(period, bool) or not isinstance(period, int)):
+        raise ValueError("period must be an integer or null")
+    data = [x if isinstance(x, dict) else parse_int(x, "data") for x in args["data"]]
+    times = None
+    if recipe.window is not None:
+        times = protocol.evenly_spaced(recipe.window[0],
+                                       ideal.exact(args["arrivalSpacing"], "arrivalSpacing"))
+    seed = hex_arg(args, "seed")
+    relay = ohttp.OhttpAnonymizer(seed) if args["ohttp"] else None
+    trace: list[dict[str, str]] = []
+    res = protocol.run_collection(recipe, dep, vdaf, data, seed,
+                                  malicious=int_arg(args, "malicious"),
+                                  drop_rate=ideal.parse_rate(args["dropRate"], "dropRate"),
+                                  trace=trace, arrival=times, anonymizer=relay, period=period)
+    arrival: list[int] = []  # the relay delivers decoded copies: match by value, first unused
+    for rep in res.delivered:
+        arrival.append(next(i for i, r in enumerate(res.reports)
+                            if r == rep and i not in arrival))
+    return {
+        "reports": trace,
+        "encRequests": [] if relay is None else [m.hex() for _, m in relay.log.relay_saw],
+        "responsesOk": 0 if relay is None else relay.log.responses_ok,
+        "dropped": res.drop_flags,
+        "arrival": arrival,
+        "verdicts": res.outcome.verdicts,
+        "accepted": res.outcome.accepted,
+        "aggregated": res.outcome.aggregated,
+        "rejected": dict(sorted(res.outcome.rejected.items())),
+        "release": None if res.release is None else [str(x) for x in res.release],
+    }
+
+
 def h_query(args: dict[str, Any]) -> dict[str, Any]:
     q = Query.from_json(args["query"])
     buckets = [q.apply(rec) for rec in args["records"]]
@@ -323,6 +369,7 @@ class Sa2OhttpFamily(Family):
             "ohttp.decapsulate_response": h_decapsulate_response,
             "ohttp.report_decode": h_report_decode,
             "ohttp.relay": h_relay,
+            "sa2.collection_ohttp": h_collection,
             "sa2.query": h_query,
             "sa2.query_labels": h_query_labels,
         }
@@ -396,17 +443,36 @@ class Sa2OhttpFamily(Family):
             "sa2.query_labels": ({"properties": {"query": {}, "index": DEC}},
                                  obj({"labels": labels})),
         }
+        coll_args: dict[str, Any] = {
+            "recipe": {"type": "object"}, "issuerP": HEX, "issuerQ": HEX,
+            "leaderHpkeIkm": HEX, "helperHpkeIkm": HEX, "verifyKey": HEX, "seed": HEX,
+            "data": {"type": "array", "items": {"anyOf": [DEC, {"type": "object"}]}},
+            "malicious": COUNT, "dropRate": RAT, "arrivalSpacing": RAT,
+            "ohttp": {"type": "boolean"},
+            "period": {"anyOf": [{"type": "null"}, {"type": "integer"}]}}
+        coll: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "sa2.collection_ohttp": ({"properties": coll_args}, obj({
+                "reports": {"type": "array", "items": {"type": "object"}},
+                "encRequests": _HEXES, "responsesOk": COUNT,
+                "dropped": {"type": "array", "items": {"type": "boolean"}},
+                "arrival": {"type": "array", "items": COUNT},
+                "verdicts": {"type": "array", "items": {"type": "string"}},
+                "accepted": COUNT, "aggregated": COUNT,
+                "rejected": {"type": "object", "additionalProperties": COUNT},
+                "release": {"anyOf": [{"type": "null"}, {"type": "array", "items": DEC}]}}))}
         return {
             BHTTP_SCHEMA: family_schema(BHTTP_SCHEMA, "SA2 OHTTP: varints and Binary HTTP", bhttp),
             KEYCONFIG_SCHEMA: family_schema(KEYCONFIG_SCHEMA, "SA2 OHTTP key configurations", kc),
             ENCAP_SCHEMA: family_schema(ENCAP_SCHEMA, "SA2 OHTTP encapsulation", encap),
             RELAY_SCHEMA: family_schema(RELAY_SCHEMA, "SA2 OHTTP relay", relay),
             QUERY_SCHEMA: family_schema(QUERY_SCHEMA, "SA2 query bucketing", query),
+            COLLECTION_SCHEMA: family_schema(COLLECTION_SCHEMA, "SA2 collections over OHTTP",
+                                             coll),
         }
 
     def files(self) -> list[VectorFile]:
         return [self._bhttp_file(), self._key_config_file(), self._encap_file(),
-                self._relay_file(), self._query_file()]
+                self._relay_file(), self._query_file(), self._collection_file()]
 
     def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
         return self.handlers()[op](args)
@@ -449,10 +515,10 @@ class Sa2OhttpFamily(Family):
         def b(s: str) -> str:
             return s.encode().hex()
 
-        get = {"method": b("GET"), "scheme": b("https"), "authority": b("example.com"),
+        get: dict[str, Any] = {"method": b("GET"), "scheme": b("https"), "authority": b("example.com"),
                "path": b("/"), "headers": [], "content": "", "trailers": []}
         long_content = bytes(range(256)) * 1 + bytes(64)  # 320 bytes: a 2-byte length
-        reqs = [
+        reqs: list[tuple[str, dict[str, Any]]] = [
             ("RFC 9458 A: GET https://example.com/ (all sections empty, truncated)", get),
             ("one header field, empty content and trailers truncated",
              {**get, "headers": [[b("accept"), b("*/*")]]}),
@@ -493,7 +559,7 @@ class Sa2OhttpFamily(Family):
             ("varint of the method length cut", {"message": "0040"}, "Truncated"),
         ])
         groups.append({"op": "ohttp.bhttp_request_decode", "params": {}, "tests": tests})
-        resps = [
+        resps: list[tuple[str, dict[str, Any]]] = [
             ("RFC 9458 A: 200, all sections empty", {"status": "200", "headers": [],
                                                       "content": "", "trailers": []}),
             ("599 with content", {"status": "599", "headers": [], "content": b("no"),
@@ -771,6 +837,90 @@ class Sa2OhttpFamily(Family):
                                 schema=RELAY_SCHEMA, header=RELAY_HEADER, notes=notes,
                                 groups=groups)
 
+    # -- collections ------------------------------------------------------------------------------
+    def _collection_file(self) -> VectorFile:
+        from dpspec.conformance.families.sa2 import vector_deployment
+
+        tc = TestNumberer()
+        dep = vector_deployment()
+        keys = {"issuerP": format(dep.issuer_sk.p, "x"), "issuerQ": format(dep.issuer_sk.q, "x"),
+                "leaderHpkeIkm": dep.leader_ikm.hex(), "helperHpkeIkm": dep.helper_ikm.hex(),
+                "verifyKey": dep.verify_key.hex()}
+
+        def recipe(r: Randomizer, B: int, q: str, **over: Any) -> dict[str, Any]:
+            args: dict[str, Any] = dict(
+                recipe_id="dpspec-sa2-ohttp-vector", task_id=vector_seed("sa2/task"),
+                randomizer=r, B=B, q=Fraction(q), chunk_length=2,
+                leader_pk=dep.leader_hpke.public_key, helper_pk=dep.helper_hpke.public_key,
+                issuer_key=dep.issuer_sk.public_key(), epsilon=Fraction(1000),
+                delta=Fraction(1, 2))
+            args.update(over)
+            return protocol.make_recipe(**args)
+
+        def data(label: str, n: int, k: int) -> list[str]:
+            t = RandomTape(vector_seed(label), "vectors/sa2/data")
+            return [str(t.uniform(k)) for _ in range(n)]
+
+        query = Query.from_json({"features": [
+            {"name": "age", "intervals": ["20", "40", "60"]},
+            {"name": "fruit", "categories": ["apple"]}]})  # K = 3 * 2
+        rr6 = Randomizer("randomized_response", 6, Fraction(1, 4))
+        rr3 = Randomizer("randomized_response", 3, Fraction(1, 2))
+        records: list[Any] = [{"age": 25, "fruit": "apple"}, {"age": 59, "fruit": "pear"},
+                              {"age": 60, "fruit": "apple"}, {"age": "40", "fruit": "apple"}]
+        cases: list[tuple[str, dict[str, Any], list[Any], int, str, bool, int | None,
+                          list[str]]] = [
+            ("records through a query, over OHTTP, periods of 2 reports",
+             recipe(rr6, 2, "1", query=query), records, 0, "0", True, 2,
+             ["Query", "Ohttp", "Periodic"]),
+            ("over OHTTP with loss 1/4, one report a period, two malicious devices",
+             recipe(rr3, 2, "1"), data("sa2-ohttp/collection/1", 3, 3), 2, "1/4", True, 1,
+             ["Ohttp", "Periodic", "Malicious"]),
+            ("time bound with periods of 2 (arrival times travel with the period)",
+             recipe(rr3, 2, "1", window=(Fraction(0), Fraction(2))),
+             data("sa2-ohttp/collection/2", 4, 3), 0, "0", False, 2, ["Periodic", "TimeBound"]),
+            ("fixed size B = 2 of at least 3, periods of 3 (the last one shorter)",
+             recipe(rr3, 2, "1", sampling="fixed_size", population=3),
+             data("sa2-ohttp/collection/3", 4, 3), 0, "0", False, 3, ["Periodic", "FixedSize"]),
+            ("below B = 5: four accepted in one period of 5, nothing released",
+             recipe(rr3, 5, "1"), data("sa2-ohttp/collection/4", 4, 3), 0, "0", True, 5,
+             ["Ohttp", "Periodic"]),
+        ]
+        tests = []
+        for i, (label, rec, devices, mal, drop, use, period, flags) in enumerate(cases):
+            inputs: dict[str, Any] = {
+                **keys, "recipe": rec, "seed": vector_seed(f"sa2-ohttp/collection/{i}").hex(),
+                "data": devices, "malicious": mal, "dropRate": drop, "ohttp": use,
+                "period": period}
+            if "timeWindow" in rec:
+                inputs["arrivalSpacing"] = "1"
+            tests.append(test_entry(tc(), label, inputs,
+                                    self._run("sa2.collection_ohttp", inputs), flags=flags))
+        bad = {**keys, "recipe": recipe(rr3, 2, "1"), "data": ["0", "1"], "malicious": 0,
+               "dropRate": "0", "seed": vector_seed("sa2-ohttp/collection/bad").hex()}
+        tests += invalid_tests(tc, h_collection, {}, [
+            ("period 0", {**bad, "ohttp": False, "period": 0}, "BadPeriod"),
+            ("period -1 over OHTTP", {**bad, "ohttp": True, "period": -1}, "BadPeriod"),
+            ("a query with 6 buckets for k = 3",
+             {**bad, "recipe": recipe(rr3, 2, "1") | {"query": query.to_json()},
+              "ohttp": False, "period": None}, "QueryMismatch"),
+        ])
+        notes = {
+            "Query": "Devices hold records; the recipe's query maps them to buckets.",
+            "Ohttp": "The anonymizer is the OHTTP relay.",
+            "Periodic": "The aggregators work in periods of `period` reports.",
+            "Malicious": "Malicious devices as in vectors/sa2/protocol_transcripts.json.",
+            "TimeBound": "App. A time window as in vectors/sa2/protocol_transcripts.json.",
+            "FixedSize": "Fixed-size sampling as in vectors/sa2/protocol_transcripts.json.",
+            "BadPeriod": "A period must be a positive number of reports.",
+            "QueryMismatch": "The client refuses a recipe whose query does not have k buckets.",
+        }
+        return self.vector_file("sa2-ohttp/collections.json",
+                                algorithm="SA2-collection-OHTTP-periodic",
+                                schema=COLLECTION_SCHEMA, header=COLLECTION_HEADER, notes=notes,
+                                groups=[{"op": "sa2.collection_ohttp", "params": {},
+                                         "tests": tests}])
+
     # -- query ------------------------------------------------------------------------------------
     def _query_file(self) -> VectorFile:
         tc = TestNumberer()
@@ -852,6 +1002,23 @@ class Sa2OhttpFamily(Family):
         return self.vector_file("sa2-ohttp/query.json", algorithm="SA2-query-bucketing",
                                 schema=QUERY_SCHEMA, header=QUERY_HEADER, notes=notes,
                                 groups=groups)
+
+
+COLLECTION_HEADER = [
+    "Whole SA2 collections exactly as in vectors/sa2/protocol_transcripts.json (same keys, tapes,"
+    " report layout, verdicts and release; see its header), with two system parts changed:",
+    "`ohttp` true: the anonymizer is the OHTTP relay of sa2-ohttp/relay.json (op ohttp.relay,"
+    " with the collection's seed): the reports are encapsulated in sending order"
+    " (`encRequests`), dropped and shuffled with the same tapes and rules as the ideal"
+    " anonymizer, and `responsesOk` clients read a 200 answer; false: the ideal anonymizer.",
+    "`period` p (not null): periodic sub-aggregation ([SA2] sec. 4.7 of seed 000, 4.8 of seed"
+    " 001; dpspec.spec.sa2.periodic): the aggregators verify and aggregate the delivered reports"
+    " p at a time in arrival order (the last period may be shorter), discarding each period's"
+    " raw shares; the minimum batch size is enforced on the final release only. The verdicts and"
+    " the release equal one-shot aggregation's. A period below 1 is invalid.",
+    "A recipe with a `query` (sa2-ohttp/query.json): device i's `data` entry is its record, and"
+    " it feeds its record's bucket to the randomizer; the query must have k buckets.",
+]
 
 
 # RFC 9458 Appendix A (numbers only)
