@@ -50,6 +50,7 @@ ENCAP_SCHEMA = "sa2_ohttp_encapsulation-v1.json"
 RELAY_SCHEMA = "sa2_ohttp_relay-v1.json"
 QUERY_SCHEMA = "sa2_query-v1.json"
 COLLECTION_SCHEMA = "sa2_ohttp_collection-v1.json"
+RECIPE_SCHEMA = "sa2_recipe_structure-v1.json"
 
 _FIELDS: dict[str, Any] = {"type": "array",
                            "items": {"type": "array", "items": HEX, "minItems": 2, "maxItems": 2}}
@@ -232,6 +233,39 @@ def h_collection(args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def h_recipe_structure(args: dict[str, Any]) -> dict[str, Any]:
+    """The client's structural checks on a recipe (check_recipe_structure): its refusal code, or
+    what it read from an accepted recipe."""
+    try:
+        r = protocol.check_recipe_structure(args["recipe"])
+    except protocol.RecipeRefused as exc:
+        return {"verdict": exc.reason}
+    return {"verdict": "accepted", "B": str(r.B), "q": str(r.q), "dummyRate": str(r.dummy_rate),
+            "population": r.population, "sampling": r.sampling,
+            "window": None if r.window is None else [str(r.window[0]), str(r.window[1])],
+            "rounds": r.rounds, "k": r.randomizer.k, "maxReports": r.max_reports(),
+            "vdaf": protocol.build_vdaf(r).__class__.__name__}
+
+
+def h_randomizer(args: dict[str, Any]) -> dict[str, Any]:
+    """A local randomizer (dpspec.spec.sa2.randomizers) read from JSON, applied to ``inputs``
+    with the tape (seed, tag) in turn."""
+    r = Randomizer.from_json(args["randomizer"])
+    tape = RandomTape(hex_arg(args, "seed"), args["tag"])
+    reports, decoded = [], []
+    for x in args["inputs"]:
+        m = r.apply(x, tape)
+        reports.append(None if m is None else (m if isinstance(m, int) else [int(b) for b in m]))
+        decoded.append(None if m is None else list(r.dec(m)))
+    zero = r.zero_measurement()
+    rappor = r.name == "rappor"
+    return {"normalized": r.to_json(), "reports": reports, "decoded": decoded,
+            "zero": zero if zero is None or isinstance(zero, int) else [int(b) for b in zero],
+            "maxWeight": r.max_weight() if rappor else None,
+            "overweightProbability": str(r.overweight_probability()) if rappor else None,
+            "bitsConsumed": tape.bits_consumed}
+
+
 def h_query(args: dict[str, Any]) -> dict[str, Any]:
     q = Query.from_json(args["query"])
     buckets = [q.apply(rec) for rec in args["records"]]
@@ -370,6 +404,8 @@ class Sa2OhttpFamily(Family):
             "ohttp.report_decode": h_report_decode,
             "ohttp.relay": h_relay,
             "sa2.collection_ohttp": h_collection,
+            "sa2.recipe_structure": h_recipe_structure,
+            "sa2.randomizer": h_randomizer,
             "sa2.query": h_query,
             "sa2.query_labels": h_query_labels,
         }
@@ -443,6 +479,27 @@ class Sa2OhttpFamily(Family):
             "sa2.query_labels": ({"properties": {"query": {}, "index": DEC}},
                                  obj({"labels": labels})),
         }
+        opt_dec: dict[str, Any] = {"anyOf": [{"type": "null"}, DEC]}
+        opt_int: dict[str, Any] = {"anyOf": [{"type": "null"}, COUNT]}
+        rec: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "sa2.recipe_structure": (
+                {"properties": {"recipe": {"type": "object"}}},
+                {"type": "object", "required": ["verdict"], "properties": {
+                    "verdict": {"type": "string"}, "B": DEC, "q": RAT, "dummyRate": RAT,
+                    "population": opt_int, "sampling": {"type": "string"},
+                    "window": {"anyOf": [{"type": "null"}, {"type": "array", "items": RAT}]},
+                    "rounds": COUNT, "k": COUNT, "maxReports": opt_int,
+                    "vdaf": {"type": "string"}}}),
+            "sa2.randomizer": (
+                {"properties": {"randomizer": {}, "seed": HEX, "tag": {"type": "string"},
+                                "inputs": {"type": "array"}}},
+                obj({"normalized": {"type": "object"}, "reports": {"type": "array"},
+                     "decoded": {"type": "array"}, "zero": {},
+                     "maxWeight": opt_int, "overweightProbability": {
+                         "anyOf": [{"type": "null"}, RAT]},
+                     "bitsConsumed": COUNT})),
+        }
+        _ = opt_dec
         coll_args: dict[str, Any] = {
             "recipe": {"type": "object"}, "issuerP": HEX, "issuerQ": HEX,
             "leaderHpkeIkm": HEX, "helperHpkeIkm": HEX, "verifyKey": HEX, "seed": HEX,
@@ -466,13 +523,15 @@ class Sa2OhttpFamily(Family):
             ENCAP_SCHEMA: family_schema(ENCAP_SCHEMA, "SA2 OHTTP encapsulation", encap),
             RELAY_SCHEMA: family_schema(RELAY_SCHEMA, "SA2 OHTTP relay", relay),
             QUERY_SCHEMA: family_schema(QUERY_SCHEMA, "SA2 query bucketing", query),
+            RECIPE_SCHEMA: family_schema(RECIPE_SCHEMA, "SA2 recipe parsing", rec),
             COLLECTION_SCHEMA: family_schema(COLLECTION_SCHEMA, "SA2 collections over OHTTP",
                                              coll),
         }
 
     def files(self) -> list[VectorFile]:
         return [self._bhttp_file(), self._key_config_file(), self._encap_file(),
-                self._relay_file(), self._query_file(), self._collection_file()]
+                self._relay_file(), self._query_file(), self._collection_file(),
+                self._recipe_file()]
 
     def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
         return self.handlers()[op](args)
@@ -921,6 +980,198 @@ class Sa2OhttpFamily(Family):
                                 groups=[{"op": "sa2.collection_ohttp", "params": {},
                                          "tests": tests}])
 
+    # -- recipes and randomizers ----------------------------------------------------------------
+    def _recipe_file(self) -> VectorFile:
+        from dpspec.conformance.families.sa2 import vector_deployment
+
+        tc = TestNumberer()
+        dep = vector_deployment()
+
+        def recipe(r: Any, B: int = 3, q: str = "1/2", **over: Any) -> dict[str, Any]:
+            args: dict[str, Any] = dict(
+                recipe_id="dpspec-sa2-recipe", task_id=vector_seed("sa2/task"),
+                randomizer=r, B=B, q=Fraction(q), chunk_length=2,
+                leader_pk=dep.leader_hpke.public_key, helper_pk=dep.helper_hpke.public_key,
+                issuer_key=dep.issuer_sk.public_key(), epsilon=Fraction(1),
+                delta=Fraction(1, 10**6))
+            args.update(over)
+            return protocol.make_recipe(**args)
+
+        rr = Randomizer("randomized_response", 4, Fraction(1, 2))
+        rap = Randomizer("rappor", 4, Fraction(1, 10))
+        bin_ = Randomizer("binary_randomized_response", 2, Fraction(1, 4))
+        base = recipe(rr)
+
+        def edit(**kw: Any) -> dict[str, Any]:
+            out = dict(base)
+            for k, v in kw.items():
+                if v is None:
+                    out.pop(k, None)
+                else:
+                    out[k] = v
+            return out
+
+        def sub(key: str, **kw: Any) -> dict[str, Any]:
+            inner = dict(base[key])
+            for k, v in kw.items():
+                if v is None:
+                    inner.pop(k, None)
+                else:
+                    inner[k] = v
+            return edit(**{key: inner})
+
+        lead = base["aggregators"][0]
+        help_ = base["aggregators"][1]
+        small_issuer = {"modulus": "f" * 510, "exponent": 65537}
+        q6 = {"features": [{"name": "a", "intervals": ["0", "1", "2"]},
+                           {"name": "b", "categories": ["x"]}]}
+        q4 = {"features": [{"name": "a", "intervals": ["0", "1", "2", "3"]}]}
+        cases: list[tuple[str, Any]] = [
+            ("accepted: randomized response, Poisson q = 1/2", base),
+            ("accepted: binary RR with dummies 1/3 and population 10 (rate limit 13)",
+             recipe(bin_, dummy_rate=Fraction(1, 3), population=10)),
+            ("accepted: rappor with population 7, q = 1/2 (rate limit 7)",
+             recipe(rap, population=7)),
+            ("accepted: fixed size with population = B", recipe(rr, 3, "1", sampling="fixed_size",
+                                                                  population=3)),
+            ("accepted: time window t0 = 5/2, K = 1/3",
+             recipe(rr, window=(Fraction(5, 2), Fraction(1, 3)))),
+            ("accepted: a query of 4 buckets", edit(query=q4)),
+            ("accepted: B = 1, q = 0", recipe(rr, 1, "0")),
+            ("not an object", [base]),
+            ("no recipeId", edit(recipeId=None)),
+            ("no privacy", edit(privacy=None)),
+            ("version 2", edit(version=protocol.RECIPE_VERSION + 1)),
+            ("unknown randomizer", edit(randomizer={"name": "laplace", "flip": "1/2", "k": 4})),
+            ("cohortSize 0", edit(cohortSize=0)),
+            ("samplingRate 3/2", edit(samplingRate="3/2")),
+            ("dummyRate -1/2", edit(dummyRate="-1/2")),
+            ("privacy not an object", edit(privacy="eps=1")),
+            ("epsilon missing", sub("privacy", epsilon=None)),
+            ("delta missing", sub("privacy", delta=None)),
+            ("population 0", edit(population=0)),
+            ("population true", edit(population=True)),
+            ("population '5'", edit(population="5")),
+            ("dummies without a population",
+             edit(randomizer=bin_.to_json(), decoding="identity", vdaf={"type": "Prio3Count",
+                                                                         "shares": 2},
+                  dummyRate="1/3")),
+            ("sampling 'uniform'", edit(sampling="uniform")),
+            ("fixed size with population B - 1",
+             edit(sampling="fixed_size", samplingRate="1", population=2)),
+            ("fixed size without a population", edit(sampling="fixed_size", samplingRate="1")),
+            ("fixed size with q = 1/2", edit(sampling="fixed_size", population=3)),
+            ("fixed size with dummies",
+             recipe(bin_, 3, "1", dummy_rate=Fraction(1, 2), population=3) | {
+                 "sampling": "fixed_size"}),
+            ("a malformed query", edit(query={"features": []})),
+            ("timeWindow not an object", edit(timeWindow=[0, 1])),
+            ("timeWindow K = 0", edit(timeWindow={"t0": "0", "K": "0"})),
+            ("timeWindow without t0", edit(timeWindow={"K": "1"})),
+            ("rounds 2 for randomized response", edit(rounds=2)),
+            ("rounds 0", edit(rounds=0)),
+            ("rounds above the maximum", edit(rounds=protocol.MAX_ROUNDS + 1)),
+            ("rounds true", edit(rounds=True)),
+            ("unknown accountant", sub("privacy", accountant="renyi-2")),
+            ("vdaf without a type", edit(vdaf={"shares": 2})),
+            ("vdaf a string", edit(vdaf="Prio3Histogram")),
+            ("one aggregator", edit(aggregators=[lead])),
+            ("aggregators in the wrong order", edit(aggregators=[help_, lead])),
+            ("an aggregator that is not an object", edit(aggregators=[lead, "helper"])),
+            ("a 31-byte helper key", edit(aggregators=[lead, {
+                **help_, "hpkePublicKey": help_["hpkePublicKey"][:62]}])),
+            ("a helper key that is not hex", edit(aggregators=[lead, {
+                **help_, "hpkePublicKey": "zz" * 32}])),
+            ("a helper key that is not a string", edit(aggregators=[lead, {
+                **help_, "hpkePublicKey": 7}])),
+            ("issuer not an object", edit(issuer="rsa")),
+            ("issuer exponent 65536 (even)", sub("issuer", exponent=65536)),
+            ("issuer exponent 1", sub("issuer", exponent=1)),
+            ("issuer exponent 3 (the smallest accepted) with a 2040-bit modulus",
+             edit(issuer=small_issuer | {"exponent": 3})),
+            ("issuer exponent true", sub("issuer", exponent=True)),
+            ("empty recipeId", edit(recipeId="")),
+            ("taskId of 31 bytes", edit(taskId=base["taskId"][:62])),
+            ("chunkLength 0", sub("vdaf", chunkLength=0)),
+            ("chunkLength true", sub("vdaf", chunkLength=True)),
+            ("decoding 'identity' for randomized response", edit(decoding="identity")),
+            ("vdaf length 5 for k = 4", sub("vdaf", length=5)),
+            ("vdaf Prio3Count for randomized response", sub("vdaf", type="Prio3Count")),
+            ("issuer modulus of 2040 bits", edit(issuer=small_issuer)),
+            ("leader and helper share a key",
+             edit(aggregators=[lead, {**help_, "hpkePublicKey": lead["hpkePublicKey"]}])),
+            ("randomized response with dummies",
+             recipe(rr, dummy_rate=Fraction(1, 2), population=10)),
+            ("delta 0", sub("privacy", delta="0")),
+            ("delta 1", sub("privacy", delta="1")),
+            ("rappor-clone accountant for randomized response",
+             sub("privacy", accountant="rappor-clone")),
+            ("a query of 6 buckets for k = 4", edit(query=q6)),
+        ]
+        tests = self._valid(tc, "sa2.recipe_structure",
+                            [(c, {"recipe": d}) for c, d in cases])
+        groups: list[dict[str, Any]] = [
+            {"op": "sa2.recipe_structure", "params": {}, "tests": tests}]
+        seed = vector_seed("sa2-ohttp/randomizer").hex()
+        tag = protocol.TAGS["randomizer"].format(i=0)
+        rand_cases: list[tuple[str, dict[str, Any]]] = [
+            ("randomized response k = 3, flip 1/2", {"randomizer": {
+                "name": "randomized_response", "k": 3, "flip": "1/2"},
+                "inputs": [0, 1, 2, 2, 1, 0]}),
+            ("binary randomized response flip 1 (always replaced)", {"randomizer": {
+                "name": "binary_randomized_response", "flip": "1"}, "inputs": [0, 1, 1, 0]}),
+            ("rappor k = 4, flip 1/10: maxWeight and the exact overweight probability",
+             {"randomizer": {"name": "rappor", "k": 4, "flip": "1/10"},
+              "inputs": [0, 1, 2, 3, 3]}),
+            ("rappor k = 3, flip 49/100, overweight 1/2: heavy reports are withheld",
+             {"randomizer": {"name": "rappor", "k": 3, "flip": "49/100", "overweight": "1/2"},
+              "inputs": [0, 1, 2, 0, 1, 2]}),
+            ("rappor k = 2, flip 1/1000, overweight 1/10", {"randomizer": {
+                "name": "rappor", "k": 2, "flip": "1/1000", "overweight": "1/10"},
+                "inputs": [1]}),
+        ]
+        tests = self._valid(tc, "sa2.randomizer", rand_cases, params={"seed": seed, "tag": tag})
+        rr3 = {"name": "randomized_response", "k": 3, "flip": "1/2"}
+        tests += self._invalid(tc, "sa2.randomizer", [
+            ("not an object", {"randomizer": "rr", "inputs": []}, "BadRandomizer"),
+            ("unknown name", {"randomizer": {**rr3, "name": "rr"}, "inputs": []},
+             "BadRandomizer"),
+            ("flip 0", {"randomizer": {**rr3, "flip": "0"}, "inputs": []}, "BadRandomizer"),
+            ("flip 3/2", {"randomizer": {**rr3, "flip": "3/2"}, "inputs": []}, "BadRandomizer"),
+            ("flip missing", {"randomizer": {"name": "rappor", "k": 3}, "inputs": []},
+             "BadRandomizer"),
+            ("rappor flip 1/2", {"randomizer": {"name": "rappor", "k": 3, "flip": "1/2"},
+                                 "inputs": []}, "BadRandomizer"),
+            ("k = 1", {"randomizer": {**rr3, "k": 1}, "inputs": []}, "BadRandomizer"),
+            ("k = true", {"randomizer": {**rr3, "k": True}, "inputs": []}, "BadRandomizer"),
+            ("k missing", {"randomizer": {"name": "randomized_response", "flip": "1/2"},
+                           "inputs": []}, "BadRandomizer"),
+            ("overweight for randomized response", {"randomizer": {**rr3, "overweight": "1/2"},
+                                                    "inputs": []}, "BadRandomizer"),
+            ("rappor overweight 0", {"randomizer": {"name": "rappor", "k": 3, "flip": "1/4",
+                                                    "overweight": "0"}, "inputs": []},
+             "BadRandomizer"),
+            ("rappor overweight 1", {"randomizer": {"name": "rappor", "k": 3, "flip": "1/4",
+                                                    "overweight": "1"}, "inputs": []},
+             "BadRandomizer"),
+            ("input k", {"randomizer": rr3, "inputs": [3]}, "BadInput"),
+            ("input -1", {"randomizer": rr3, "inputs": [-1]}, "BadInput"),
+            ("input true", {"randomizer": rr3, "inputs": [True]}, "BadInput"),
+            ("rappor input 3 for k = 3", {"randomizer": {"name": "rappor", "k": 3,
+                                                         "flip": "1/4"}, "inputs": [3]},
+             "BadInput"),
+        ], params={"seed": seed, "tag": tag})
+        groups.append({"op": "sa2.randomizer", "params": {"seed": seed, "tag": tag},
+                       "tests": tests})
+        notes = {
+            "BadRandomizer": "A malformed randomizer (see the header).",
+            "BadInput": "The randomizer's input must be an integer in [0, k).",
+        }
+        return self.vector_file("sa2-ohttp/recipe_structure.json",
+                                algorithm="SA2-recipe-structure-and-randomizers",
+                                schema=RECIPE_SCHEMA, header=RECIPE_HEADER, notes=notes,
+                                groups=groups)
+
     # -- query ------------------------------------------------------------------------------------
     def _query_file(self) -> VectorFile:
         tc = TestNumberer()
@@ -1018,6 +1269,41 @@ COLLECTION_HEADER = [
     " the release equal one-shot aggregation's. A period below 1 is invalid.",
     "A recipe with a `query` (sa2-ohttp/query.json): device i's `data` entry is its record, and"
     " it feeds its record's bucket to the randomizer; the query must have k buckets.",
+]
+
+
+RECIPE_HEADER = [
+    "The client's structural checks on an SA2 recipe (dpspec.spec.sa2.protocol.parse_recipe and"
+    " check_recipe_structure; [SA2] sec. 4.1, 4.8 'Reliance on client code'), without the"
+    " privacy claim (that is vectors/sa2/recipe_checks.json). The recipe format is the one of"
+    " vectors/sa2/protocol_transcripts.json; each refused recipe changes one field of an"
+    " accepted base recipe.",
+    "sa2.recipe_structure: `verdict` is 'accepted' or the refusal code, checked in this order:"
+    " malformed (not an object, a missing field), unsupported_version, malformed (randomizer,"
+    " cohortSize >= 1, samplingRate and dummyRate in [0, 1], privacy object, epsilon, delta,"
+    " population integer >= 1, dummies need a population, sampling 'poisson' or 'fixed_size',"
+    " fixed size needs population >= B with q = 1 and no dummies, query, timeWindow object"
+    " with K > 0, rounds integer in [1, MAX_ROUNDS] and only for the Gaussian vector"
+    " randomizer), unsupported_accountant, malformed (vdaf object with a type, aggregators"
+    " [leader, helper] with 32-byte hex keys, issuer object with hex modulus and odd exponent"
+    " >= 3, non-empty recipeId, 32-byte taskId), vdaf_mismatch (chunkLength a positive"
+    " integer), decoding_mismatch, vdaf_mismatch (the VDAF the randomizer needs),"
+    " weak_issuer_key (modulus below 2048 bits), same_aggregator_keys, dummy_unsupported"
+    " (randomized response has no zero measurement), malformed (delta in (0, 1)),"
+    " accountant_not_applicable, query_mismatch. An accepted recipe also gives what the client"
+    " read: B, q, dummyRate, population, sampling, window [t0, K], rounds, k, the rate limit"
+    " maxReports = floor(2 N (q + (1 - q) q')) (null without a population) and the VDAF class.",
+    "sa2.randomizer: the local randomizers (dpspec.spec.sa2.randomizers), from the tape (seed,"
+    " tag) of vectors/tape, applied to `inputs` in turn: randomized response (k >= 2) and binary"
+    " randomized response (k = 2): if bernoulli(flip) then uniform(k) else x; rappor: bit j ="
+    " [j == x] XOR bernoulli(flip) for j = 0..k-1, and a report heavier than maxWeight is null"
+    " (not uploaded). maxWeight = the least m >= 1 with Pr[1 + Bin(k - 1, flip) <= m] >="
+    " 1 - overweight (default overweight 1/10^9); overweightProbability = 1 - ((1 - flip)"
+    " Pr[Bin(k-1, flip) <= m - 1] + flip Pr[Bin(k-1, flip) <= m]), exact. `decoded` is Dec"
+    " (one-hot for randomized response, the value for binary, the bits for rappor); `zero` the"
+    " zero measurement for dummies (null for randomized response). Invalid: unknown name,"
+    " flip not in (0, 1] (rappor: (0, 1/2)), k not an integer >= 2, overweight outside (0, 1)"
+    " or given for a non-rappor randomizer, an input outside [0, k).",
 ]
 
 
