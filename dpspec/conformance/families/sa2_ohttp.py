@@ -39,7 +39,7 @@ from dpspec.conformance.vectors import (
     test_entry,
     vector_seed,
 )
-from dpspec.spec.sa2 import hpke, ideal, ohttp, protocol, tokens
+from dpspec.spec.sa2 import fl, hpke, ideal, ohttp, protocol, tokens
 from dpspec.spec.sa2.query import Query
 from dpspec.spec.sa2.randomizers import Randomizer
 from dpspec.spec.tape import RandomTape
@@ -266,6 +266,23 @@ def h_randomizer(args: dict[str, Any]) -> dict[str, Any]:
             "bitsConsumed": tape.bits_consumed}
 
 
+def h_blind_signature(args: dict[str, Any]) -> dict[str, Any]:
+    """RFC 9474 RSABSSA-SHA384-PSS-Deterministic step by step (dpspec.spec.sa2.tokens): Blind with
+    the given salt and r, BlindSign, Finalize, Verify; ``blindedMsg``, ``blindSig`` and ``sig``,
+    when given, replace what the previous step produced (to reach each step's checks)."""
+    sk = tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16))
+    pk = sk.public_key()
+    msg = hex_arg(args, "msg")
+    blinded, inv = tokens.blind(pk, msg, hex_arg(args, "salt"), int(args["r"], 16))
+    blinded = hex_arg(args, "blindedMsg") if "blindedMsg" in args else blinded
+    blind_sig = tokens.blind_sign(sk, blinded)
+    blind_sig = hex_arg(args, "blindSig") if "blindSig" in args else blind_sig
+    sig = tokens.finalize(pk, msg, blind_sig, inv)
+    sig = hex_arg(args, "sig") if "sig" in args else sig
+    return {"blindedMsg": blinded.hex(), "inv": format(inv, "x"), "blindSig": blind_sig.hex(),
+            "sig": sig.hex(), "verified": tokens.verify(pk, msg, sig)}
+
+
 def h_query(args: dict[str, Any]) -> dict[str, Any]:
     q = Query.from_json(args["query"])
     buckets = [q.apply(rec) for rec in args["records"]]
@@ -406,6 +423,7 @@ class Sa2OhttpFamily(Family):
             "sa2.collection_ohttp": h_collection,
             "sa2.recipe_structure": h_recipe_structure,
             "sa2.randomizer": h_randomizer,
+            "sa2.blind_signature": h_blind_signature,
             "sa2.query": h_query,
             "sa2.query_labels": h_query_labels,
         }
@@ -498,6 +516,11 @@ class Sa2OhttpFamily(Family):
                      "maxWeight": opt_int, "overweightProbability": {
                          "anyOf": [{"type": "null"}, RAT]},
                      "bitsConsumed": COUNT})),
+            "sa2.blind_signature": (
+                {"properties": {k: HEX for k in ("issuerP", "issuerQ", "msg", "salt", "r",
+                                                 "blindedMsg", "blindSig", "sig")}},
+                obj({"blindedMsg": HEX, "inv": {"type": "string", "pattern": "^[0-9a-f]+$"},
+                     "blindSig": HEX, "sig": HEX, "verified": {"type": "boolean"}})),
         }
         _ = opt_dec
         coll_args: dict[str, Any] = {
@@ -1000,6 +1023,7 @@ class Sa2OhttpFamily(Family):
         rr = Randomizer("randomized_response", 4, Fraction(1, 2))
         rap = Randomizer("rappor", 4, Fraction(1, 10))
         bin_ = Randomizer("binary_randomized_response", 2, Fraction(1, 4))
+        gauss = fl.GaussianVector(2, Fraction(1), 8, Fraction(1, 10))
         base = recipe(rr)
 
         def edit(**kw: Any) -> dict[str, Any]:
@@ -1107,6 +1131,12 @@ class Sa2OhttpFamily(Family):
             ("rappor-clone accountant for randomized response",
              sub("privacy", accountant="rappor-clone")),
             ("a query of 6 buckets for k = 4", edit(query=q6)),
+            ("accepted: Gaussian vector updates, 2 rounds", recipe(gauss, rounds=2)),
+            ("Gaussian vector with dummies", recipe(gauss, dummy_rate=Fraction(1, 2),
+                                                   population=10)),
+            ("Gaussian vector with fixed-size sampling",
+             recipe(gauss, 3, "1", sampling="fixed_size", population=3)),
+            ("Gaussian vector with a query", recipe(gauss) | {"query": q4}),
         ]
         tests = self._valid(tc, "sa2.recipe_structure",
                             [(c, {"recipe": d}) for c, d in cases])
@@ -1163,9 +1193,67 @@ class Sa2OhttpFamily(Family):
         ], params={"seed": seed, "tag": tag})
         groups.append({"op": "sa2.randomizer", "params": {"seed": seed, "tag": tag},
                        "tests": tests})
+        sk = dep.issuer_sk
+        n = sk.p * sk.q
+        nlen = (n.bit_length() + 7) // 8
+        key = {"issuerP": format(sk.p, "x"), "issuerQ": format(sk.q, "x")}
+        msg = vector_seed("sa2-ohttp/token-input", 83).hex()
+        salt = vector_seed("sa2-ohttp/salt", 48).hex()
+        r = format(int.from_bytes(vector_seed("sa2-ohttp/r", 200), "big"), "x")
+        good = self._run("sa2.blind_signature", {**key, "msg": msg, "salt": salt, "r": r})
+
+        def flip(h: str, pos: int) -> str:
+            data = bytearray(bytes.fromhex(h))
+            data[pos] ^= 1
+            return data.hex()
+
+        sig_cases: list[tuple[str, dict[str, Any]]] = [
+            ("blind, sign, finalize, verify", {"msg": msg, "salt": salt, "r": r}),
+            ("r = 1 (no blinding: blindedMsg is the PSS encoding)",
+             {"msg": msg, "salt": salt, "r": "1"}),
+            ("r = n - 1", {"msg": msg, "salt": salt, "r": format(n - 1, "x")}),
+            ("an empty message", {"msg": "", "salt": salt, "r": r}),
+            ("a signature of another length does not verify",
+             {"msg": msg, "salt": salt, "r": r, "sig": good["sig"][:-2]}),
+            ("a signature >= n does not verify",
+             {"msg": msg, "salt": salt, "r": r, "sig": "ff" * nlen}),
+            ("a tampered signature does not verify",
+             {"msg": msg, "salt": salt, "r": r, "sig": flip(good["sig"], nlen - 1)}),
+            ("the signature of another message does not verify",
+             {"msg": msg, "salt": salt, "r": r,
+              "sig": self._run("sa2.blind_signature", {**key, "msg": "", "salt": salt,
+                                                        "r": r})["sig"]}),
+        ]
+        tests = self._valid(tc, "sa2.blind_signature", sig_cases, params=key)
+        tests += self._invalid(tc, "sa2.blind_signature", [
+            ("a 47-byte salt", {"msg": msg, "salt": salt[:-2], "r": r}, "BadBlind"),
+            ("r = 0", {"msg": msg, "salt": salt, "r": "0"}, "BadBlind"),
+            ("r = n", {"msg": msg, "salt": salt, "r": format(n, "x")}, "BadBlind"),
+            ("r = p (not invertible mod n)", {"msg": msg, "salt": salt, "r": key["issuerP"]},
+             "BadBlind"),
+            ("a blinded message one byte short",
+             {"msg": msg, "salt": salt, "r": r, "blindedMsg": good["blindedMsg"][:-2]},
+             "BadBlindSign"),
+            ("a blinded message >= n",
+             {"msg": msg, "salt": salt, "r": r, "blindedMsg": "ff" * nlen}, "BadBlindSign"),
+            ("a blind signature one byte short",
+             {"msg": msg, "salt": salt, "r": r, "blindSig": good["blindSig"][:-2]},
+             "BadFinalize"),
+            ("a tampered blind signature",
+             {"msg": msg, "salt": salt, "r": r, "blindSig": flip(good["blindSig"], 5)},
+             "BadFinalize"),
+            ("a blinded message the signer signs but Finalize rejects (tampered)",
+             {"msg": msg, "salt": salt, "r": r, "blindedMsg": flip(good["blindedMsg"], 9)},
+             "BadFinalize"),
+        ], params=key)
+        groups.append({"op": "sa2.blind_signature", "params": key, "tests": tests})
         notes = {
             "BadRandomizer": "A malformed randomizer (see the header).",
             "BadInput": "The randomizer's input must be an integer in [0, k).",
+            "BadBlind": "Blind refuses: salt not 48 bytes, r outside [1, n) or not invertible.",
+            "BadBlindSign": "BlindSign refuses: wrong length or representative >= n.",
+            "BadFinalize": "Finalize refuses: wrong length or the unblinded signature does not "
+                           "verify.",
         }
         return self.vector_file("sa2-ohttp/recipe_structure.json",
                                 algorithm="SA2-recipe-structure-and-randomizers",
@@ -1304,6 +1392,12 @@ RECIPE_HEADER = [
     " zero measurement for dummies (null for randomized response). Invalid: unknown name,"
     " flip not in (0, 1] (rappor: (0, 1/2)), k not an integer >= 2, overweight outside (0, 1)"
     " or given for a non-rappor randomizer, an input outside [0, k).",
+    "sa2.blind_signature: RFC 9474 RSABSSA-SHA384-PSS-Deterministic with the vector issuer key"
+    " (issuerP, issuerQ, e = 65537) as in vectors/sa2/tokens.json, step by step: (blindedMsg, inv)"
+    " = Blind(pk, msg, salt, r) (salt 48 bytes, r in [1, n) hex, invertible mod n), blindSig ="
+    " BlindSign(sk, blindedMsg), sig = Finalize(pk, msg, blindSig, inv), verified ="
+    " RSASSA-PSS-VERIFY(pk, msg, sig). An input `blindedMsg`, `blindSig` or `sig` replaces the"
+    " value of that step before the next one runs. A refusal of any step is invalid.",
 ]
 
 
