@@ -19,6 +19,12 @@ Files:
   answer) on synthetic reports.
 * ``sa2-ohttp/query.json``: the query bucketing rules of a recipe (dpspec.spec.sa2.query;
   [PFS] sec. 4.1 and App. B, [SA2] sec. 4.1).
+* ``sa2-ohttp/collections.json``: whole collections over the relay, with periodic
+  sub-aggregation (dpspec.spec.sa2.periodic; [SA2] sec. 4.7/4.8) and query records.
+* ``sa2-ohttp/recipe_structure.json``: the parts of SA2 the ``sa2`` family leaves out: every
+  refusal code of the client's structural recipe checks, the local randomizers' parsing and
+  weight bound, RFC 9474 blind signatures step by step with each step's checks, and the ideal
+  functionality's integer / modular sums and donation wait.
 """
 
 from __future__ import annotations
@@ -305,6 +311,41 @@ def h_blind_signature(args: dict[str, Any]) -> dict[str, Any]:
             "sig": sig.hex(), "verified": tokens.verify(pk, msg, sig)}
 
 
+def h_ideal_release(args: dict[str, Any]) -> dict[str, Any]:
+    """The ideal functionality's release (dpspec.spec.sa2.ideal) over the integer sum, or the
+    vector sum of ``length`` (modulo ``modulus`` if given), of JSON messages."""
+    msgs = args["messages"]
+    if "length" in args:
+        modulus = int_arg(args, "modulus") if "modulus" in args else None
+        agg: ideal.Aggregation[Any, Any] = ideal.vector_sum(int_arg(args, "length"),
+                                                            modulus=modulus)
+    else:
+        agg = ideal.integer_sum()
+    B = int_arg(args, "B")
+    mode = args["mode"]
+    tape = RandomTape(hex_arg(args, "seed"), args["tag"])
+    if mode == "aggregate":
+        out = ideal.aggregate(msgs, B, agg)
+    elif mode == "samplable":
+        out = ideal.samplable_aggregate(msgs, B, args["q"], agg, tape)
+    elif mode == "fixed_size":
+        out = ideal.fixed_size_aggregate(msgs, B, agg, tape)
+    else:
+        raise ValueError(f"unknown mode {mode!r}")
+    release = None if out is None else (str(out) if isinstance(out, int) else
+                                         [str(x) for x in out])
+    return {"release": release, "bitsConsumed": tape.bits_consumed}
+
+
+def h_donation_wait(args: dict[str, Any]) -> dict[str, Any]:
+    tape = RandomTape(hex_arg(args, "seed"), args["tag"])
+    waits = []
+    for _ in range(int_arg(args, "count")):
+        w = ideal.donation_wait(int_arg(args, "m"), args["K"], tape)
+        waits.append(None if w is None else str(w))
+    return {"waits": waits, "bitsConsumed": tape.bits_consumed}
+
+
 def h_query(args: dict[str, Any]) -> dict[str, Any]:
     q = Query.from_json(args["query"])
     buckets = [q.apply(rec) for rec in args["records"]]
@@ -446,6 +487,8 @@ class Sa2OhttpFamily(Family):
             "sa2.recipe_structure": h_recipe_structure,
             "sa2.randomizer": h_randomizer,
             "sa2.blind_signature": h_blind_signature,
+            "sa2.ideal_release": h_ideal_release,
+            "sa2.donation_wait": h_donation_wait,
             "sa2.query": h_query,
             "sa2.query_labels": h_query_labels,
         }
@@ -544,6 +587,16 @@ class Sa2OhttpFamily(Family):
                 obj({"blindedMsg": HEX, "inv": {"type": "string", "pattern": "^[0-9a-f]+$"},
                      "blindSig": HEX, "sig": HEX, "verified": {"type": "boolean"}})),
         }
+        tape_args: dict[str, Any] = {"seed": HEX, "tag": {"type": "string"}}
+        rec["sa2.ideal_release"] = (
+            {"properties": {**tape_args, "messages": {"type": "array"}, "B": DEC, "q": RAT,
+                            "mode": {"type": "string"}, "length": DEC, "modulus": DEC}},
+            obj({"release": {"anyOf": [{"type": "null"}, DEC, {"type": "array", "items": DEC}]},
+                 "bitsConsumed": COUNT}))
+        rec["sa2.donation_wait"] = (
+            {"properties": {**tape_args, "m": DEC, "K": RAT, "count": DEC}},
+            obj({"waits": {"type": "array", "items": {"anyOf": [{"type": "null"}, RAT]}},
+                 "bitsConsumed": COUNT}))
         _ = opt_dec
         coll_args: dict[str, Any] = {
             "recipe": {"type": "object"}, "issuerP": HEX, "issuerQ": HEX,
@@ -1270,9 +1323,59 @@ class Sa2OhttpFamily(Family):
              "BadFinalize"),
         ], params=key)
         groups.append({"op": "sa2.blind_signature", "params": key, "tests": tests})
+        tp = {"seed": vector_seed("sa2-ohttp/ideal").hex(), "tag": "sa2/poisson"}
+        vecs = [[1, 2], [3, 4], [5, 6], [0, 7]]
+        tests = self._valid(tc, "sa2.ideal_release", [
+            ("integer sum, A_B with B = k", {"mode": "aggregate", "messages": [3, -1, 4, 1, 5],
+                                            "B": "5"}),
+            ("integer sum, A_B with B = k + 1: no output",
+             {"mode": "aggregate", "messages": [3, -1, 4, 1, 5], "B": "6"}),
+            ("integer sum, Poisson q = 1/2, B = 1",
+             {"mode": "samplable", "messages": [3, -1, 4, 1, 5], "B": "1", "q": "1/2"}),
+            ("vector sum modulo 5, fixed size B = 3",
+             {"mode": "fixed_size", "messages": vecs, "B": "3", "length": "2", "modulus": "5"}),
+            ("vector sum modulo 7, A_B", {"mode": "aggregate", "messages": vecs, "B": "4",
+                                          "length": "2", "modulus": "7"}),
+            ("vector sum, fixed size B = 5 of 4: no output, nothing drawn",
+             {"mode": "fixed_size", "messages": vecs, "B": "5", "length": "2"}),
+            ("vector sum, Poisson q = 1: everything, no bits", {
+                "mode": "samplable", "messages": vecs, "B": "4", "q": "1", "length": "2"}),
+        ], params=tp)
+        tests += self._invalid(tc, "sa2.ideal_release", [
+            ("a boolean message for the integer sum",
+             {"mode": "aggregate", "messages": [1, True], "B": "1"}, "BadMessage"),
+            ("a string message for the integer sum",
+             {"mode": "aggregate", "messages": ["1"], "B": "1"}, "BadMessage"),
+            ("a vector with a boolean", {"mode": "aggregate", "messages": [[1, False]],
+                                         "B": "1", "length": "2"}, "BadMessage"),
+            ("a scalar for the vector sum", {"mode": "aggregate", "messages": [1], "B": "1",
+                                             "length": "1"}, "BadMessage"),
+            ("a vector of length 3 for length 2", {"mode": "aggregate", "messages": [[1, 2, 3]],
+                                                   "B": "1", "length": "2"}, "BadMessage"),
+            ("B = 0 with Poisson sampling", {"mode": "samplable", "messages": [1], "B": "0",
+                                             "q": "1/2"}, "BadCohort"),
+            ("B = 0 with fixed size", {"mode": "fixed_size", "messages": [1], "B": "0"},
+             "BadCohort"),
+            ("an unknown mode", {"mode": "shuffle", "messages": [1], "B": "1"}, "BadCohort"),
+        ], params=tp)
+        groups.append({"op": "sa2.ideal_release", "params": tp, "tests": tests})
+        dp = {"seed": vector_seed("sa2-ohttp/donation").hex(), "tag": "sa2/donation"}
+        tests = self._valid(tc, "sa2.donation_wait", [
+            ("m = 3, K = 2: waits 0, 2, 4 or null", {"m": "3", "K": "2", "count": "6"}),
+            ("m = 1, K = 1/3: always the first round", {"m": "1", "K": "1/3", "count": "2"}),
+        ], params=dp)
+        tests += self._invalid(tc, "sa2.donation_wait", [
+            ("K = 0", {"m": "3", "K": "0", "count": "1"}, "BadWindow"),
+            ("K = -1", {"m": "3", "K": "-1", "count": "1"}, "BadWindow"),
+        ], params=dp)
+        groups.append({"op": "sa2.donation_wait", "params": dp, "tests": tests})
         notes = {
             "BadRandomizer": "A malformed randomizer (see the header).",
             "BadInput": "The randomizer's input must be an integer in [0, k).",
+            "BadMessage": "A message that the aggregation cannot decode.",
+            "BadCohort": "B must be >= 1 (and the mode one of aggregate, samplable, "
+                         "fixed_size).",
+            "BadWindow": "The donation window K must be > 0.",
             "BadBlind": "Blind refuses: salt not 48 bytes, r outside [1, n) or not invertible.",
             "BadBlindSign": "BlindSign refuses: wrong length or representative >= n.",
             "BadFinalize": "Finalize refuses: wrong length or the unblinded signature does not "
@@ -1424,6 +1527,13 @@ RECIPE_HEADER = [
     " BlindSign(sk, blindedMsg), sig = Finalize(pk, msg, blindSig, inv), verified ="
     " RSASSA-PSS-VERIFY(pk, msg, sig). An input `blindedMsg`, `blindSig` or `sig` replaces the"
     " value of that step before the next one runs. A refusal of any step is invalid.",
+    "sa2.ideal_release: the ideal functionality as in vectors/sa2/ideal_functionality.json (mode"
+    " aggregate = A_B^Dec, samplable = SA_B^Dec Poisson(q) from the tape, fixed_size = the"
+    " partial Fisher-Yates B-subset) over the integer sum of integer messages, or (with `length`)"
+    " the coordinate-wise sum of integer vectors of that length, reduced modulo `modulus` after"
+    " each addition if given. Booleans are not integers. release null is bottom.",
+    "sa2.donation_wait (App. A): `count` devices in turn from one tape: m coins"
+    " bernoulli(1/m) (all drawn); wait = K * (index of the first 1), null if none. K > 0.",
 ]
 
 
