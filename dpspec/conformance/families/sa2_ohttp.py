@@ -170,6 +170,19 @@ _REPORT_FIELDS = ("nonce", "publicShare", "token", "leaderEnc", "leaderCt", "hel
                   "helperCt")
 
 
+def h_hpke(args: dict[str, Any]) -> dict[str, Any]:
+    """The input-share HPKE of dpspec.spec.sa2.hpke: SealBase to ``publicKey`` with the ephemeral
+    key DeriveKeyPair(``ephemeralIkm``), then OpenBase with ``privateKey`` of ``openEnc`` /
+    ``openCiphertext`` (default: what was sealed)."""
+    info, aad = hex_arg(args, "info"), hex_arg(args, "aad")
+    enc, ct = hpke.seal(hex_arg(args, "publicKey"), info, aad, hex_arg(args, "plaintext"),
+                        hex_arg(args, "ephemeralIkm"))
+    open_enc = hex_arg(args, "openEnc") if "openEnc" in args else enc
+    open_ct = hex_arg(args, "openCiphertext") if "openCiphertext" in args else ct
+    opened = hpke.open_(hex_arg(args, "privateKey"), open_enc, info, aad, open_ct)
+    return {"enc": enc.hex(), "ciphertext": ct.hex(), "opened": opened.hex()}
+
+
 def h_report_decode(args: dict[str, Any]) -> dict[str, Any]:
     rep = ohttp.decode_report(hex_arg(args, "report"))
     values = (rep.nonce, rep.public_share, rep.token, rep.leader_enc, rep.leader_ct,
@@ -420,6 +433,11 @@ ENCAP_HEADER = COMMON + [
     " it is shorter than 16 + 16 bytes or authentication fails.",
     "The first tests are RFC 9458 Appendix A's example (its key configuration also offers"
     " ChaCha20-Poly1305, 0x0003).",
+    "hpke.seal_open: the input-share HPKE of SA2 (dpspec.spec.sa2.hpke): SealBase(publicKey, info,"
+    " aad, plaintext) with the ephemeral key DeriveKeyPair(ephemeralIkm) (at least 32 bytes),"
+    " then OpenBase(privateKey, enc, info, aad, ciphertext); `openEnc` / `openCiphertext`"
+    " replace what is opened. Open refuses an enc that is not 32 bytes, a ciphertext shorter"
+    " than the 16-byte tag, and any authentication failure.",
 ]
 
 RELAY_HEADER = COMMON + [
@@ -481,6 +499,7 @@ class Sa2OhttpFamily(Family):
             "ohttp.decapsulate_request": h_decapsulate_request,
             "ohttp.encapsulate_response": h_encapsulate_response,
             "ohttp.decapsulate_response": h_decapsulate_response,
+            "hpke.seal_open": h_hpke,
             "ohttp.report_decode": h_report_decode,
             "ohttp.relay": h_relay,
             "sa2.collection_ohttp": h_collection,
@@ -536,6 +555,11 @@ class Sa2OhttpFamily(Family):
                                 "response": HEX, "responseNonce": HEX}},
                 obj({k: HEX for k in ("secret", "salt", "prk", "aeadKey", "aeadNonce",
                                       "encResponse")})),
+            "hpke.seal_open": (
+                {"properties": {k: HEX for k in ("publicKey", "privateKey", "info", "aad",
+                                                 "plaintext", "ephemeralIkm", "openEnc",
+                                                 "openCiphertext")}},
+                obj({"enc": HEX, "ciphertext": HEX, "opened": HEX})),
             "ohttp.decapsulate_response": (
                 {"properties": {"keyConfig": HEX, "request": HEX, "ephemeralSk": HEX,
                                 "encResponse": HEX}},
@@ -935,9 +959,34 @@ class Sa2OhttpFamily(Family):
              "DecryptionFailed"),
         ])
         groups.append({"op": "ohttp.decapsulate_response", "params": {}, "tests": tests})
+        hp = {"privateKey": own_sk}
+        base = {"publicKey": gw["publicKey"], "info": b"dpspec/sa2 input share\x01\x02".hex(), "aad": "00ff",
+                "plaintext": bytes(range(20)).hex(), "ephemeralIkm": eph[0]}
+        sealed = self._run("hpke.seal_open", {**hp, **base})
+        tests = self._valid(tc, "hpke.seal_open", [
+            ("seal and open", base),
+            ("empty plaintext and aad, a 40-byte ephemeral IKM",
+             {**base, "plaintext": "", "aad": "",
+              "ephemeralIkm": vector_seed("sa2-ohttp/ephemeral/40", 40).hex()}),
+        ], params=hp)
+        tests += self._invalid(tc, "hpke.seal_open", [
+            ("a 31-byte ephemeral IKM", {**base, "ephemeralIkm": eph[0][:62]}, "BadEphemeral"),
+            ("a 31-byte recipient public key", {**base, "publicKey": gw["publicKey"][:62]},
+             "BadPublicKey"),
+            ("open a 31-byte enc", {**base, "openEnc": sealed["enc"][:62]}, "TooShort"),
+            ("open a 15-byte ciphertext", {**base, "openCiphertext": sealed["ciphertext"][:30]},
+             "TooShort"),
+            ("open a tampered ciphertext",
+             {**base, "openCiphertext": flip(sealed["ciphertext"], 0)}, "DecryptionFailed"),
+            ("open under another enc", {**base, "openEnc": flip(sealed["enc"], 3)},
+             "DecryptionFailed"),
+        ], params=hp)
+        groups.append({"op": "hpke.seal_open", "params": hp, "tests": tests})
         notes = {
             "UnsupportedSuite": "The configuration does not offer (0x0001, 0x0001).",
-            "BadEphemeral": "The ephemeral X25519 private key must have 32 bytes.",
+            "BadEphemeral": "The ephemeral X25519 private key must have 32 bytes (HPKE: the "
+                            "ephemeral IKM at least 32).",
+            "BadPublicKey": "Not a 32-byte X25519 public key.",
             "TooShort": "Shorter than the fixed parts of the message.",
             "WrongHeader": "hdr is not the configuration's key id with the supported suite.",
             "DecryptionFailed": "The AEAD (or the KEM) refuses the message.",
