@@ -590,7 +590,7 @@ class Sa2OhttpFamily(Family):
         opt_int: dict[str, Any] = {"anyOf": [{"type": "null"}, COUNT]}
         rec: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "sa2.recipe_structure": (
-                {"properties": {"recipe": {"type": "object"}}},
+                {"properties": {"recipe": {}}},
                 {"type": "object", "required": ["verdict"], "properties": {
                     "verdict": {"type": "string"}, "B": DEC, "q": RAT, "dummyRate": RAT,
                     "population": opt_int, "sampling": {"type": "string"},
