@@ -606,8 +606,10 @@ class Sa2OhttpFamily(Family):
                          "anyOf": [{"type": "null"}, RAT]},
                      "bitsConsumed": COUNT})),
             "sa2.blind_signature": (
-                {"properties": {k: HEX for k in ("issuerP", "issuerQ", "msg", "salt", "r",
-                                                 "blindedMsg", "blindSig", "sig")}},
+                {"properties": {**{k: HEX for k in ("msg", "salt", "blindedMsg", "blindSig",
+                                                    "sig")},
+                                **{k: {"type": "string", "pattern": "^[0-9a-f]+$"}
+                                   for k in ("issuerP", "issuerQ", "r")}}},
                 obj({"blindedMsg": HEX, "inv": {"type": "string", "pattern": "^[0-9a-f]+$"},
                      "blindSig": HEX, "sig": HEX, "verified": {"type": "boolean"}})),
         }
