@@ -586,7 +586,6 @@ class Sa2OhttpFamily(Family):
             "sa2.query_labels": ({"properties": {"query": {}, "index": DEC}},
                                  obj({"labels": labels})),
         }
-        opt_dec: dict[str, Any] = {"anyOf": [{"type": "null"}, DEC]}
         opt_int: dict[str, Any] = {"anyOf": [{"type": "null"}, COUNT]}
         rec: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "sa2.recipe_structure": (
@@ -623,7 +622,6 @@ class Sa2OhttpFamily(Family):
             {"properties": {**tape_args, "m": DEC, "K": RAT, "count": DEC}},
             obj({"waits": {"type": "array", "items": {"anyOf": [{"type": "null"}, RAT]}},
                  "bitsConsumed": COUNT}))
-        _ = opt_dec
         coll_args: dict[str, Any] = {
             "recipe": {"type": "object"}, "issuerP": HEX, "issuerQ": HEX,
             "leaderHpkeIkm": HEX, "helperHpkeIkm": HEX, "verifyKey": HEX, "seed": HEX,
