@@ -83,11 +83,36 @@ def design_theorem18(args: dict[str, Any]) -> dict[str, Any]:
         d = params.design_near_central(eps, delta, n, privacy.theorem13_noise, "Theorem 13")
     else:
         dec = _rat(args, "decay") if "decay" in args else None
-        d = params.design_correlated(eps, delta, n, privacy.theorem13_noise, "Theorem 13",
+        d = params.design_correlated(eps, delta, n, _chooser(args), "Theorem 13",
                                      _rat(args, "rmseFactor") if "rmseFactor" in args
                                      else params.DEFAULT_RMSE_FACTOR,
                                      int(args.get("maxExtra", "6")), dec)
     return _design_json(d)
+
+
+def _chooser(args: dict[str, Any]) -> params.D3Chooser:
+    """``chooser``: "theorem13" (default), "none" (never finds a D3), or "skip_first" (Theorem 13,
+    but no D3 for the smallest Delta tried)."""
+    kind = args.get("chooser", "theorem13")
+    if kind == "theorem13":
+        return privacy.theorem13_noise
+    if kind == "none":
+        return lambda e, d, s: None
+    if kind == "skip_first":
+        seen: list[int] = []
+
+        def choose(e: mpmath.mpf, d: mpmath.mpf, s: int) -> Any:
+            seen.append(s)
+            return None if s == seen[0] else privacy.theorem13_noise(e, d, s)
+        return choose
+    raise ParameterError(f"unknown chooser {kind!r}")
+
+
+def named_design(args: dict[str, Any]) -> dict[str, Any]:
+    eps, delta, n = to_mpf(_rat(args, "epsilon")), to_mpf(_rat(args, "delta")), int(args["n"])
+    if args.get("nearCentral") == "true":
+        return _design_json(cmp.near_central_design(eps, delta, n, args["method"]))
+    return _design_json(cmp.correlated_design(eps, delta, n, args["method"]))
 
 
 def design_exact(args: dict[str, Any]) -> dict[str, Any]:
@@ -173,6 +198,9 @@ HEADER = [
     " a^(Delta+1), delta2 = (delta - 2 e^(2 eps1) delta3)/e^eps1, eps2 = eps - eps1; D3 by"
     " Theorem 13 (r, p rounded up to 12 decimals); the Delta with the fewest D3 messages is kept,"
     " stopping after two rises or maxExtra extra Deltas. mpmath at 40 digits.",
+    "design.theorem18 chooser: theorem13 (default); skip_first = no D3 for the first Delta tried,"
+    " Theorem 13 after; none = never a D3. named: dpspec.spec.shuffled.compare.correlated_design /"
+    " near_central_design with method 'theorem' or 'exact'.",
     "design.exact: D3 = Poisson(0) when delta >= exact delta without D3 (= 1 - a), else the"
     " negative binomial of dpspec.spec.shuffled.exact.minimal_correlated_d3 (golden section on"
     " 1-p, bisection on r, 6 significant digits).",
@@ -184,6 +212,7 @@ HEADER = [
 NOTES = {
     "BadParameter": "A parameter is outside the function's domain (eps > 0, 0 < delta < 1, "
                     "0 < a < 1, eps >= ln(1/a), rmseFactor >= 1, known method/kind).",
+    "NoD3": "The D3 chooser (test-side: 'none' never returns a D3) found no D3 for any Delta.",
     "NoBudget": "The decay leaves no epsilon for D3 (eps1 >= eps).",
     "Tolerance": f"Outputs delta, bruteForce, exactDelta, probability, the D3 parameters of"
                  f" design.exact and the rows of compare/bounds rest on binary64 arithmetic or"
@@ -219,14 +248,14 @@ class ShuffledDesignFamily(Family):
                 "ghazi.design.correlated_delta": correlated_delta,
                 "ghazi.design.privacy": privacy_params, "ghazi.design.noise": noise_params,
                 "ghazi.design.compare": comparison, "ghazi.design.bounds": bounds,
-                "ghazi.design.exact_decimal": exact_decimal}
+                "ghazi.design.exact_decimal": exact_decimal, "ghazi.design.named": named_design}
 
     def schemas(self) -> dict[str, dict[str, Any]]:
         s = {"type": "string"}
         anything: dict[str, Any] = {"type": "object"}
         lst = {"type": "array", "items": s}
         design_args = {"epsilon": RAT, "delta": RAT, "n": DEC, "decay": RAT, "rmseFactor": RAT,
-                       "maxExtra": DEC, "nearCentral": s}
+                       "maxExtra": DEC, "nearCentral": s, "chooser": s, "method": s}
         ops = {
             "ghazi.design.decimal": ({"properties": {"x": RAT, "digits": DEC}}, anything),
             "ghazi.design.decay": ({"properties": {"epsilon": RAT, "rmseFactor": RAT}}, anything),
@@ -243,6 +272,7 @@ class ShuffledDesignFamily(Family):
             "ghazi.design.bounds": ({"properties": {"epsilon": RAT, "kind": s, "ns": lst,
                                                     "deltas": lst, "n": DEC}}, anything),
             "ghazi.design.exact_decimal": ({"properties": {"q": RAT}}, anything),
+            "ghazi.design.named": ({"properties": design_args}, anything),
         }
         return {SCHEMA: family_schema(SCHEMA, "GKMP20 parameter design vectors", ops)}
 
@@ -289,6 +319,19 @@ class ShuffledDesignFamily(Family):
             ("delta = 1", {**base, "delta": "1"}, "BadParameter"),
             ("decay e^-1 or below leaves no eps2", {**base, "decay": "1/3"}, "NoBudget"),
             ("rmseFactor 1 leaves no eps2", {**base, "rmseFactor": "1"}, "NoBudget"),
+            ("a chooser that never finds a D3", {**base, "chooser": "none"}, "NoD3"),
+        ]))
+        g.append(self._group(tc, "ghazi.design.theorem18", {}, [
+            ("no D3 for Delta_min: the next Delta is kept", {**base, "chooser": "skip_first"}),
+        ]))
+        g.append(self._group(tc, "ghazi.design.named", {}, [
+            ("compare.correlated_design, method theorem", {**base, "method": "theorem"}),
+            ("compare.near_central_design, method theorem",
+             {**base, "method": "theorem", "nearCentral": "true"}),
+        ], [
+            ("unknown method (correlated)", {**base, "method": "other"}, "BadParameter"),
+            ("unknown method (near-central)", {**base, "method": "other", "nearCentral": "true"},
+             "BadParameter"),
         ]))
         g.append(self._group(tc, "ghazi.design.exact", {}, [
             ("delta = 1 - a exactly (no D3 needed)", {"epsilon": "1", "delta": "1/2", "n": "10",
