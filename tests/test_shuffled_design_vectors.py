@@ -47,3 +47,12 @@ def test_invalid_cases_are_refused_and_flagged() -> None:
         except ValueError:
             continue
         raise AssertionError(f"tcId {c.tc_id} accepted")
+
+
+def test_exact_ops_tolerate_only_last_digits_of_decimals() -> None:
+    c = _case("ghazi.design.theorem18")
+    assert c.expected is not None
+    x = float(c.expected["epsilon2"])
+    assert FAMILY.compare(c, {**c.expected, "epsilon2": repr(x * (1 + 1e-17))}) is None
+    assert FAMILY.compare(c, {**c.expected, "epsilon2": repr(x * (1 + 1e-12))}) is not None
+    assert FAMILY.compare(c, {**c.expected, "Delta": "19.0000000000000001"}) is not None

@@ -35,6 +35,7 @@ from dpspec.spec.shuffled.divisible import ParameterError, format_rational
 
 SCHEMA = "ghazi_design-v1.json"
 DIGITS = 20  # significant digits of published mpmath values
+MP_TOL = 1e-15  # relative tolerance of printed mpmath decimals in the other ops
 TOL = 1e-6  # relative tolerance of binary64-derived outputs (keys in _TOLERANT)
 
 
@@ -207,7 +208,9 @@ HEADER = [
     "correlated_delta: delta(eps) = (1-a) sum_m max(0, G(m) - a e^eps G(m-1)), G(m) = h(m) + a^2"
     " G(m-1); deltaMp in mpmath (25 significant digits), delta in binary64, bruteForce the 2-D"
     " hockey-stick of (W, M) on the given D3 PMF.",
-    "mpmath values are printed with mpmath.nstr to the stated digits (20 unless stated).",
+    "mpmath values are printed with mpmath.nstr (round to nearest) to the stated digits (20 unless"
+    " stated) from a 40-digit computation; they are compared within relative 1e-15 (notes:"
+    " Tolerance), exact rationals and integers exactly.",
 ]
 NOTES = {
     "BadParameter": "A parameter is outside the function's domain (eps > 0, 0 < delta < 1, "
@@ -216,25 +219,36 @@ NOTES = {
     "NoBudget": "The decay leaves no epsilon for D3 (eps1 >= eps).",
     "Tolerance": f"Outputs delta, bruteForce, exactDelta, probability, the D3 parameters of"
                  f" design.exact and the rows of compare/bounds rest on binary64 arithmetic or"
-                 f" nstr printing of it: numbers in them match within relative {TOL}.",
+                 f" nstr printing of it: numbers in them match within relative {TOL}. In the"
+                 f" other ops printed mpmath decimals match within relative {MP_TOL}, rationals"
+                 f" and integers exactly.",
 }
 _TOLERANT_OPS = {"ghazi.design.exact", "ghazi.design.correlated_delta", "ghazi.design.privacy",
                  "ghazi.design.compare", "ghazi.design.bounds"}
 
 
-def _close(e: Any, p: Any) -> bool:
+def _is_decimal(text: str) -> bool:
+    return any(ch in text for ch in ".eE")
+
+
+def _close(e: Any, p: Any, tol: float) -> bool:
+    """Equality, except that numbers match within relative ``tol``; in the exact ops
+    (``tol == MP_TOL``) only decimal numbers (printed mpmath values) get the tolerance, rationals
+    and integers must be equal."""
     if isinstance(e, dict) and isinstance(p, dict):
-        return e.keys() == p.keys() and all(_close(e[k], p[k]) for k in e)
+        return e.keys() == p.keys() and all(_close(e[k], p[k], tol) for k in e)
     if isinstance(e, list) and isinstance(p, list):
-        return len(e) == len(p) and all(_close(x, y) for x, y in zip(e, p, strict=True))
+        return len(e) == len(p) and all(_close(x, y, tol) for x, y in zip(e, p, strict=True))
     if isinstance(e, str) and isinstance(p, str):
         if e == p:
             return True
+        if tol == MP_TOL and not _is_decimal(e):
+            return False
         try:
             fe, fp = float(Fraction(e)), float(Fraction(p))
         except (ValueError, ZeroDivisionError):
             return False
-        return abs(fe - fp) <= TOL * max(abs(fe), abs(fp))
+        return abs(fe - fp) <= tol * max(abs(fe), abs(fp))
     return bool(e == p)
 
 
@@ -278,10 +292,9 @@ class ShuffledDesignFamily(Family):
 
     def compare(self, case: Case, provided: dict[str, Any]) -> str | None:
         assert case.expected is not None
-        if case.op in _TOLERANT_OPS:
-            return None if _close(case.expected, provided) else \
-                diff_outputs(case.expected, provided)
-        return diff_outputs(case.expected, provided)
+        tol = TOL if case.op in _TOLERANT_OPS else MP_TOL
+        return None if _close(case.expected, provided, tol) else \
+            diff_outputs(case.expected, provided)
 
     def _group(self, tc: TestNumberer, op: str, prm: dict[str, Any],
                cases: list[tuple[str, dict[str, Any]]],
