@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import abc
 import json
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,6 +60,35 @@ Handler = Callable[[dict[str, Any]], dict[str, Any]]
 def canonical_json(doc: Json) -> str:
     """The canonical text of a vector or schema file (sorted keys, indent 2, ASCII, final newline)."""
     return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=True) + "\n"
+
+
+#: significant digits of a published binary64 result (see :func:`binary64_text`)
+BINARY64_DIGITS = 8
+#: how far (relative) a published binary64 result stays from a rounding boundary
+BINARY64_MARGIN = 1e-11
+
+
+def binary64_text(x: float) -> str:
+    """A binary64 result of numpy/scipy (or of float arithmetic) as published in a vector:
+    rounded to BINARY64_DIGITS significant digits ("inf"/"-inf" for infinities).
+
+    Its last binary digits move between library versions (by up to about 2e-13 relative between
+    numpy 1.26 / scipy 1.11 and current releases), while a published file must regenerate byte
+    for byte on any of them. A value within BINARY64_MARGIN relative of a rounding boundary is
+    refused (ValueError: choose other parameters), so the digits of every published value are the
+    same for any version that computes the double to better than the margin; one that moves a
+    value across the margin makes generation fail loudly rather than write different digits.
+    Families compare such values with a relative tolerance of at least 1e-7 (above the rounding)."""
+    xf = float(x)
+    if math.isinf(xf):
+        return "inf" if xf > 0 else "-inf"
+    if math.isnan(xf):
+        raise ValueError("NaN is not publishable")
+    text = f"{xf:.{BINARY64_DIGITS}g}"
+    if any(f"{xf * (1 + d):.{BINARY64_DIGITS}g}" != text for d in (-BINARY64_MARGIN, BINARY64_MARGIN)):
+        raise ValueError(f"{xf!r} is within {BINARY64_MARGIN:g} relative of a rounding boundary at"
+                         f" {BINARY64_DIGITS} digits: not publishable")
+    return text
 
 
 def vector_seed(label: str, size: int = 32) -> bytes:

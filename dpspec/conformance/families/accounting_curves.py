@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import json
-import math
 from fractions import Fraction
 from typing import Any
 
@@ -25,6 +24,7 @@ from dpspec.conformance.vectors import (
     Handler,
     TestNumberer,
     VectorFile,
+    binary64_text,
     envelope,
     family_schema,
     test_entry,
@@ -56,15 +56,10 @@ SCHEMA = "accounting_curves-v1.json"
 NAME = "accounting-curves"
 P = "accounting_curves."
 
-#: binary64 results of numpy/scipy are published to B64_DIGITS significant digits, never within
-#: B64_MARGIN relative of a rounding boundary (see :func:`_f`): their last
-#: binary digits move between library versions (by up to about 2e-13 relative between numpy 1.26 /
-#: scipy 1.11 and current releases), and a published file must regenerate byte for byte on any
-#: of them. Compared at 1e-7 relative (above the rounding of 8 digits), deltas also 1e-15
-#: absolute; a changed operator or constant moves them by far more.
+#: binary64 results of numpy/scipy: published by binary64_text (8 significant digits, never near a
+#: rounding boundary), compared at 1e-7 relative, deltas also 1e-15 absolute; a changed operator
+#: or constant moves them by far more
 B64 = (1e-7, 1e-15)
-B64_DIGITS = 8
-B64_MARGIN = 1e-11
 #: values computed in mpmath at 40 or 50 digits and rounded up to 20 significant digits
 MP = (1e-15, 0.0)
 
@@ -95,21 +90,10 @@ def _s(x: Any, digits: int = 20) -> Any:
 
 
 def _f(x: Any) -> Any:
-    """A binary64 value rounded to B64_DIGITS significant digits ("inf" for infinity), published
-    only under the op's tolerance. A value within B64_MARGIN relative of a rounding boundary is
-    refused (ValueError: choose other parameters): the digits of every published value then stay
-    the same for any library version that computes the double to better than B64_MARGIN, and a
-    version that moves one across the margin makes generation fail loudly instead of writing
-    different digits."""
+    """A binary64 value as :func:`dpspec.conformance.vectors.binary64_text` publishes it; other
+    values unchanged. Published only under the op's tolerance."""
     if isinstance(x, float | int) and not isinstance(x, bool):
-        xf = float(x)
-        if math.isinf(xf):
-            return "inf" if xf > 0 else "-inf"
-        text = f"{xf:.{B64_DIGITS}g}"
-        if any(f"{xf * (1 + d):.{B64_DIGITS}g}" != text for d in (-B64_MARGIN, B64_MARGIN)):
-            raise ValueError(f"{xf!r} is within {B64_MARGIN:g} relative of a rounding boundary at"
-                             f" {B64_DIGITS} digits: not publishable")
-        return text
+        return binary64_text(float(x))
     return x
 
 

@@ -4,7 +4,9 @@
 One file, one op per spec entry point. Exact rationals are published as 'a/b' (or exact decimals);
 mpmath values are printed by mpmath.nstr at a stated number of significant digits; values that rest
 on binary64 arithmetic (the scipy form of the exact privacy curve, bisections on binary64 clone
-bounds) are compared with the relative tolerance stated in the file's notes.
+bounds) are compared with the relative tolerance stated in the file's notes, and binary64 results
+themselves are published by :func:`dpspec.conformance.vectors.binary64_text` (8 significant
+digits, never near a rounding boundary: the same digits for every numpy/scipy version).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dpspec.conformance.vectors import (
     InvalidCase,
     TestNumberer,
     VectorFile,
+    binary64_text,
     diff_outputs,
     family_schema,
     invalid_tests,
@@ -123,18 +126,18 @@ def design_exact(args: dict[str, Any]) -> dict[str, Any]:
     else:
         dec = _rat(args, "decay") if "decay" in args else None
         d = params.design_correlated_exact(eps, delta, n, decay=dec)
-    return {**_design_json(d), "exactDelta": repr(d.exact_delta())}
+    return {**_design_json(d), "exactDelta": binary64_text(d.exact_delta())}
 
 
 def correlated_delta(args: dict[str, Any]) -> dict[str, Any]:
     eps, a = _rat(args, "epsilon"), _rat(args, "a")
     d3 = noise_from_json(args["d3"], "d3")
-    out = {"delta": repr(exact.correlated_delta(float(eps), a, d3))}
+    out = {"delta": binary64_text(exact.correlated_delta(float(eps), a, d3))}
     if 0 < a < 1:
         out["deltaMp"] = _mp(exact.correlated_delta_mp(eps, a, d3), 25)
     if "d3Pmf" in args:
         pmf = [float(Fraction(s)) for s in args["d3Pmf"]]
-        out["bruteForce"] = repr(exact.brute_force_correlated_delta(float(eps), a, pmf))
+        out["bruteForce"] = binary64_text(exact.brute_force_correlated_delta(float(eps), a, pmf))
     return out
 
 
@@ -206,7 +209,8 @@ HEADER = [
     " negative binomial of dpspec.spec.shuffled.exact.minimal_correlated_d3 (golden section on"
     " 1-p, bisection on r, 6 significant digits).",
     "correlated_delta: delta(eps) = (1-a) sum_m max(0, G(m) - a e^eps G(m-1)), G(m) = h(m) + a^2"
-    " G(m-1); deltaMp in mpmath (25 significant digits), delta in binary64, bruteForce the 2-D"
+    " G(m-1); deltaMp in mpmath (25 significant digits), delta in binary64 (8 significant"
+    " digits, as exactDelta and bruteForce), bruteForce the 2-D"
     " hockey-stick of (W, M) on the given D3 PMF.",
     "mpmath values are printed with mpmath.nstr (round to nearest) to the stated digits (20 unless"
     " stated) from a 40-digit computation; they are compared within relative 1e-15 (notes:"
