@@ -1,12 +1,18 @@
-"""Vector family ``shuffled-design``: parameter design and privacy of the shuffled-model mechanisms of
-[GKMP20] (dpspec.spec.shuffled.params, .privacy, .exact, .compare, .lower_bounds).
+"""Vector family ``shuffled-design``: how the shuffled-model mechanisms of [GKMP20] choose their
+parameters (dpspec.spec.shuffled.params, exact, privacy, compare, lower_bounds).
 
-One file, one op per spec entry point. Exact rationals are published as 'a/b' (or exact decimals);
-mpmath values are printed by mpmath.nstr at a stated number of significant digits; values that rest
-on binary64 arithmetic (the scipy form of the exact privacy curve, bisections on binary64 clone
-bounds) are compared with the relative tolerance stated in the file's notes, and binary64 results
-themselves are published by :func:`dpspec.conformance.vectors.binary64_text` (8 significant
-digits, never near a rounding boundary: the same digits for every numpy/scipy version).
+The ``shuffled`` family runs the mechanisms on given parameters; this family pins down where the
+parameters come from: the directed decimal rounding, the decay ``a`` of ``D1 = D2 = NB(1, a)``
+(RMSE factor of sec. 5.1 and the near-central share of sec. 4.1), the Theorem 18 budget split with
+D3 by Theorem 13, the exact privacy curve of the correlated mechanism and the minimal D3 it gives,
+the shuffled randomized-response baselines, the rows of the comparisons of sec. 5 and the
+lower-bound illustrations (Theorem 3, Lemma 15). All sections refer to seed 004 ([GKMP20]).
+
+Encodings: exact rationals are strings ``a/b`` (or integers / finite decimals on input); values
+computed in mpmath are published rounded *up* to the stated number of significant digits as
+``<integer>e<exponent>``; values computed in binary64 (numpy/scipy) are published by
+:func:`dpspec.conformance.vectors.binary64_text` (8 significant digits, never within 1e-11 relative
+of a rounding boundary) and compared at 1e-7 relative (note ``Binary64``).
 """
 
 from __future__ import annotations
@@ -16,8 +22,7 @@ from typing import Any
 
 import mpmath
 
-from dpspec.conformance.families.shuffled import _NOISE, noise_from_json, noise_to_json
-from dpspec.conformance.jsonargs import DEC, RAT
+from dpspec.conformance.jsonargs import any_value_ops
 from dpspec.conformance.vectors import (
     Case,
     Family,
@@ -26,400 +31,579 @@ from dpspec.conformance.vectors import (
     TestNumberer,
     VectorFile,
     binary64_text,
-    diff_outputs,
     family_schema,
     invalid_tests,
     test_entry,
 )
-from dpspec.spec.distributions import to_mpf
-from dpspec.spec.shuffled import compare as cmp
-from dpspec.spec.shuffled import exact, lower_bounds, params, privacy
-from dpspec.spec.shuffled.divisible import ParameterError, format_rational
+from dpspec.spec.shuffled import compare, exact, lower_bounds, params, privacy
+from dpspec.spec.shuffled.divisible import Divisible, NegativeBinomial, Poisson, format_rational
 
-SCHEMA = "ghazi_design-v1.json"
-DIGITS = 20  # significant digits of published mpmath values
-MP_TOL = 1e-15  # relative tolerance of printed mpmath decimals in the other ops
-TOL = 1e-6  # relative tolerance of binary64-derived outputs (keys in _TOLERANT)
+NAME = "shuffled-design"
+SCHEMA = "shuffled_design-v1.json"
+MP_DIGITS = 20
+B64_REL = 1e-7
+MP_REL = 1e-18
+
+#: outputs compared with a tolerance (all others exactly): key -> relative tolerance
+TOLERANT = {"epsilon1": MP_REL, "epsilon2": MP_REL, "delta2": MP_REL, "delta3": MP_REL,
+            "epsilon": MP_REL, "deltaMp": MP_REL, "deltaBinary64": B64_REL, "exactDelta": B64_REL}
+
+HEADER = [
+    "Parameter design of the shuffled-model counting mechanisms of Ghazi, Kumar, Manurangsi, Pagh",
+    "(ICML 2020; seed 004): directed decimal rounding, the decay a of D1 = D2 = NB(1, a), the",
+    "Theorem 18 split with D3 by Theorem 13, the exact privacy curve of the correlated mechanism",
+    "and its minimal negative binomial D3, the shuffled randomized-response baselines, the rows of",
+    "the comparisons of sec. 5 and the lower-bound illustrations (Theorem 3, Lemma 15).",
+    "Exact rationals are strings a/b; mpmath values are rounded up to 20 significant digits and",
+    "written <integer>e<exponent>. An invalid test must be refused (an error, no output).",
+]
+NOTES = {
+    "Boundary": "An input at the edge of a branch or of its allowed range.",
+    "BadParameter": "An input outside its allowed range: the computation must refuse it.",
+    "BadMethod": "An unknown method name.",
+    "MinDelta": "shuffled.params.theorem18 with minDelta uses a D3 chooser that has no D3 for"
+                " Delta < minDelta and Theorem 13's NB otherwise (the skip of a Delta in the search"
+                " of design_correlated).",
+    "Binary64": "The value is computed in binary64 (D3's PMF from log-PMFs, the recursion"
+                " G(m) = h(m) + a^2 G(m-1)); it is published rounded to nearest at 8 significant digits"
+                " (Python's '.8g' form), never within 1e-11 relative of a rounding boundary, and compared at"
+                " 1e-7 relative. mpmath values (20 digits, rounded up) are compared at 1e-18 relative;"
+                " every other output exactly.",
+    "Search": "The result of a search on binary64 values of the exact privacy curve (golden-section"
+              " search of 1 - p, bisection of r), rounded to 6 significant digits as the spec states"
+              " (1 - p down, r up) and re-checked.",
+}
 
 
+# -- arguments and encodings -------------------------------------------------------------------
 def _rat(args: dict[str, Any], key: str) -> Fraction:
+    if key not in args:
+        raise ValueError(f"missing argument {key}")
+    v = args[key]
+    if isinstance(v, bool) or not isinstance(v, str | int):
+        raise ValueError(f"{key} must be an exact rational string")
     try:
-        return Fraction(str(args[key]))
-    except (ValueError, ZeroDivisionError) as e:
-        raise ParameterError(f"{key} must be a rational") from e
+        return Fraction(v)
+    except (ValueError, ZeroDivisionError) as exc:
+        raise ValueError(f"{key}: {exc}") from None
 
 
-def _mp(x: Any, digits: int = DIGITS) -> str:
-    return str(mpmath.nstr(x, digits))
+def _int(args: dict[str, Any], key: str, lo: int) -> int:
+    v = args.get(key)
+    if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+        raise ValueError(f"{key} must be an integer >= {lo}")
+    return v
 
 
-def _design_json(d: params.CorrelatedDesign) -> dict[str, Any]:
-    out: dict[str, Any] = {"a": format_rational(d.a), "epsilon1": _mp(d.epsilon1),
-                           "d3": noise_to_json(d.d3), "mse": format_rational(d.mse()),
-                           "expectedMessages": format_rational(d.expected_messages()),
-                           "method": d.method}
-    if d.split is not None:
-        sp = d.split
-        out.update({"epsilon2": _mp(sp.epsilon2), "Delta": str(sp.sensitivity),
-                    "delta2": _mp(sp.delta2), "delta3": _mp(sp.delta3)})
-    return out
+def _mp(x: Fraction) -> mpmath.mpf:
+    return mpmath.mpf(x.numerator) / x.denominator
 
 
-# -- handlers ------------------------------------------------------------------------------------
-def decimal_round(args: dict[str, Any]) -> dict[str, Any]:
-    x, digits = _rat(args, "x"), int(args["digits"])
+def _up(x: Any, digits: int = MP_DIGITS) -> str:
+    """An mpmath value rounded up to ``digits`` significant digits as ``<integer>e<exponent>``."""
+    with mpmath.workdps(digits + 30):
+        x = mpmath.mpf(x)
+        if x == 0:
+            return "0"
+        e = int(mpmath.floor(mpmath.log10(abs(x)))) - digits + 1
+        q = int(mpmath.ceil(x / mpmath.mpf(10) ** e))
+        if abs(q) >= 10**digits:  # log10 rounded down across a power of ten
+            e += 1
+            q = int(mpmath.ceil(x / mpmath.mpf(10) ** e))
+        return f"{q}e{e}"
+
+
+def _noise(args: dict[str, Any], key: str) -> Divisible:
+    obj = args.get(key)
+    if not isinstance(obj, dict):
+        raise ValueError(f"{key} must be an object")
+    fam = obj.get("family")
+    if fam == "poisson" and set(obj) == {"family", "lambda"}:
+        return Poisson(_rat(obj, "lambda"))
+    if fam == "negative_binomial" and set(obj) == {"family", "r", "p"}:
+        return NegativeBinomial(_rat(obj, "r"), _rat(obj, "p"))
+    raise ValueError(f"{key}: unknown noise description")
+
+
+def _noise_json(d: Divisible) -> dict[str, str]:
+    return {"family": d.family, **{k: format_rational(Fraction(v)) for k, v in d.params().items()}}
+
+
+# -- handlers ----------------------------------------------------------------------------------
+def op_decimal(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.params.decimal``: decimal_up / decimal_down of an exact rational."""
+    x, digits = _rat(args, "x"), _int(args, "digits", 0)
     return {"up": format_rational(params.decimal_up(x, digits)),
             "down": format_rational(params.decimal_down(x, digits))}
 
 
-def decay(args: dict[str, Any]) -> dict[str, Any]:
+def op_decay(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.params.decay``: the decay a by the RMSE factor (sec. 5.1) and the near-central
+    decay (sec. 4.1), each with ``eps1 = ln(1/a)``."""
     eps = _rat(args, "epsilon")
-    a = params.correlated_decay(eps, _rat(args, "rmseFactor"))
-    nc = params.near_central_decay(eps)
-    return {"a": format_rational(a), "epsilon1": _mp(params.epsilon_of_decay(a)),
-            "nearCentralA": format_rational(nc),
-            "nearCentralEpsilon1": _mp(params.epsilon_of_decay(nc))}
+    if eps <= 0:
+        raise ValueError("epsilon must be > 0")
+    factor = _rat(args, "rmseFactor")
+    a = params.correlated_decay(eps, factor)
+    b = params.near_central_decay(eps)
+    return {"a": format_rational(a), "epsilon1": _up(params.epsilon_of_decay(a)),
+            "nearCentralA": format_rational(b),
+            "nearCentralEpsilon1": _up(params.epsilon_of_decay(b))}
 
 
-def design_theorem18(args: dict[str, Any]) -> dict[str, Any]:
-    eps, delta, n = _rat(args, "epsilon"), _rat(args, "delta"), int(args["n"])
-    if args.get("nearCentral") == "true":
-        d = params.design_near_central(eps, delta, n, privacy.theorem13_noise, "Theorem 13")
-    else:
-        dec = _rat(args, "decay") if "decay" in args else None
-        d = params.design_correlated(eps, delta, n, _chooser(args), "Theorem 13",
-                                     _rat(args, "rmseFactor") if "rmseFactor" in args
-                                     else params.DEFAULT_RMSE_FACTOR,
-                                     int(args.get("maxExtra", "6")), dec)
-    return _design_json(d)
-
-
-def _chooser(args: dict[str, Any]) -> params.D3Chooser:
-    """``chooser``: "theorem13" (default), "none" (never finds a D3), or "skip_first" (Theorem 13,
-    but no D3 for the smallest Delta tried)."""
-    kind = args.get("chooser", "theorem13")
-    if kind == "theorem13":
-        return privacy.theorem13_noise
-    if kind == "none":
-        return lambda e, d, s: None
-    if kind == "skip_first":
-        seen: list[int] = []
-
-        def choose(e: mpmath.mpf, d: mpmath.mpf, s: int) -> Any:
-            seen.append(s)
-            return None if s == seen[0] else privacy.theorem13_noise(e, d, s)
-        return choose
-    raise ParameterError(f"unknown chooser {kind!r}")
-
-
-def named_design(args: dict[str, Any]) -> dict[str, Any]:
-    eps, delta, n = to_mpf(_rat(args, "epsilon")), to_mpf(_rat(args, "delta")), int(args["n"])
-    if args.get("nearCentral") == "true":
-        return _design_json(cmp.near_central_design(eps, delta, n, args["method"]))
-    return _design_json(cmp.correlated_design(eps, delta, n, args["method"]))
-
-
-def design_exact(args: dict[str, Any]) -> dict[str, Any]:
-    eps, delta, n = _rat(args, "epsilon"), _rat(args, "delta"), int(args["n"])
-    if args.get("nearCentral") == "true":
-        d = params.design_near_central(eps, delta, n)
-    else:
-        dec = _rat(args, "decay") if "decay" in args else None
-        d = params.design_correlated_exact(eps, delta, n, decay=dec)
-    return {**_design_json(d), "exactDelta": binary64_text(d.exact_delta())}
-
-
-def correlated_delta(args: dict[str, Any]) -> dict[str, Any]:
-    eps, a = _rat(args, "epsilon"), _rat(args, "a")
-    d3 = noise_from_json(args["d3"], "d3")
-    out = {"delta": binary64_text(exact.correlated_delta(float(eps), a, d3))}
-    if 0 < a < 1:
-        out["deltaMp"] = _mp(exact.correlated_delta_mp(eps, a, d3), 25)
-    if "d3Pmf" in args:
-        pmf = [float(Fraction(s)) for s in args["d3Pmf"]]
-        out["bruteForce"] = binary64_text(exact.brute_force_correlated_delta(float(eps), a, pmf))
+def _design_json(d: params.CorrelatedDesign) -> dict[str, Any]:
+    out: dict[str, Any] = {"a": format_rational(d.a), "epsilon1": _up(d.epsilon1),
+                           "d3": _noise_json(d.d3), "method": d.method,
+                           "mse": format_rational(d.mse()),
+                           "expectedMessages": format_rational(d.expected_messages())}
+    if d.split is not None:
+        sp = d.split
+        out.update({"epsilon2": _up(sp.epsilon2), "Delta": sp.sensitivity,
+                    "delta2": _up(sp.delta2), "delta3": _up(sp.delta3)})
     return out
 
 
-def privacy_params(args: dict[str, Any]) -> dict[str, Any]:
-    eps, delta, n = float(_rat(args, "epsilon")), float(_rat(args, "delta")), int(args["n"])
-    kind = args["kind"]
+def _decay_arg(args: dict[str, Any]) -> Fraction | None:
+    if "decay" not in args:
+        return None
+    a = _rat(args, "decay")
+    if not 0 < a < 1:
+        raise ValueError("decay must be in (0, 1)")
+    return a
+
+
+def _target(args: dict[str, Any]) -> tuple[Fraction, Fraction, int]:
+    return _rat(args, "epsilon"), _rat(args, "delta"), _int(args, "n", 1)
+
+
+def op_theorem18(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.params.theorem18``: design_correlated with D3 by Theorem 13 (or by
+    ``nearCentral``, design_near_central with the same chooser)."""
+    eps, delta, n = _target(args)
+    if args.get("nearCentral") is True:
+        d = params.design_near_central(eps, delta, n, privacy.theorem13_noise,
+                                       privacy.NB_METHODS["theorem"])
+    else:
+        chooser: params.D3Chooser = privacy.theorem13_noise
+        if "minDelta" in args:  # a chooser that has no D3 below minDelta (the skip of a Delta)
+            least = _int(args, "minDelta", 1)
+
+            def chooser(e2: mpmath.mpf, d2: mpmath.mpf, sens: int) -> NegativeBinomial | None:
+                return privacy.theorem13_noise(e2, d2, sens) if sens >= least else None
+
+        d = params.design_correlated(eps, delta, n, chooser, privacy.NB_METHODS["theorem"],
+                                     _rat(args, "rmseFactor"),
+                                     _int(args, "maxExtraSensitivity", 0), _decay_arg(args))
+    return _design_json(d)
+
+
+def op_exact_design(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.params.exact``: design_correlated_exact (D3 by the exact curve)."""
+    eps, delta, n = _target(args)
+    if args.get("nearCentral") is True:
+        d = params.design_near_central(eps, delta, n)
+    else:
+        d = params.design_correlated_exact(eps, delta, n, _rat(args, "rmseFactor"),
+                                           _decay_arg(args))
+    return {**_design_json(d), "exactDelta": binary64_text(d.exact_delta())}
+
+
+def op_distributed(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.params.distributed``: a Poisson DistributedDesign (lambda by privacy.poisson_lambda)."""
+    eps, delta, n = _target(args)
+    method = args.get("method")
+    if not isinstance(method, str):
+        raise ValueError("method must be a string")
+    lam, how = privacy.poisson_lambda(_mp(eps), _mp(delta), _int(args, "Delta", 1), method)
+    d = params.DistributedDesign(_mp(eps), _mp(delta), n, Poisson(lam), how)
+    return {"lambda": format_rational(lam), "method": d.method, "mse": format_rational(d.mse()),
+            "expectedMessages": format_rational(d.expected_messages()),
+            "mechanismNoise": _noise_json(d.mechanism().noise)}
+
+
+def op_correlated_delta(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.exact.correlated_delta``: delta(eps) of the (NB(1,a), NB(1,a), D3) mechanism, in
+    binary64 (correlated_delta) and in mpmath (correlated_delta_mp)."""
+    eps, a, d3 = _rat(args, "epsilon"), _rat(args, "a"), _noise(args, "d3")
+    fast = exact.correlated_delta(float(eps), a, d3)
+    return {"deltaBinary64": binary64_text(fast), "deltaMp": _up(exact.correlated_delta_mp(eps, a, d3))}
+
+
+def op_brute_force(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.exact.brute_force``: the 2-D hockey-stick divergence by definition."""
+    eps, a = _rat(args, "epsilon"), _rat(args, "a")
+    pmf = args.get("d3Pmf")
+    if not isinstance(pmf, list) or not pmf:
+        raise ValueError("d3Pmf must be a non-empty list")
+    h = [Fraction(v) if isinstance(v, str) else _rat({"v": v}, "v") for v in pmf]
+    if not 0 < a < 1 or any(v < 0 for v in h) or sum(h) != 1:
+        raise ValueError("need 0 < a < 1 and a PMF")
+    return {"deltaBinary64": binary64_text(exact.brute_force_correlated_delta(float(eps), a,
+                                                                    [float(v) for v in h]))}
+
+
+def op_minimal_d3(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.exact.minimal_d3``: minimal_correlated_d3 (6 significant digits)."""
+    eps, delta, a = _rat(args, "epsilon"), _rat(args, "delta"), _rat(args, "a")
+    d3 = exact.minimal_correlated_d3(float(eps), float(delta), a)
+    return {"d3": _noise_json(d3), "mean": format_rational(d3.mean())}
+
+
+def op_baseline(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.privacy.baseline``: the flip / blanket probability of a randomized-response
+    baseline (rr, bary, rappor, fragmented)."""
+    eps, delta, n = _target(args)
+    kind = args.get("kind")
     if kind == "rr":
-        p, how = privacy.rr_flip_probability(eps, delta, n)
-    elif kind == "bary_rr":
-        p, how = privacy.bary_rr_blanket(eps, delta, n, int(args["B"]))
+        v, how = privacy.rr_flip_probability(float(eps), float(delta), n)
+    elif kind == "bary":
+        v, how = privacy.bary_rr_blanket(float(eps), float(delta), n, _int(args, "B", 2))
     elif kind == "rappor":
-        p, how = privacy.rappor_flip_probability(eps, delta, n)
-    elif kind == "fragmented_rappor":
-        p, how = privacy.fragmented_rappor_flip_probability(eps, delta, n)
+        v, how = privacy.rappor_flip_probability(float(eps), float(delta), n)
+    elif kind == "fragmented":
+        v, how = privacy.fragmented_rappor_flip_probability(float(eps), float(delta), n)
     else:
-        raise ParameterError(f"unknown kind {kind!r}")
-    return {"probability": format_rational(p), "privacy": how}
+        raise ValueError("kind must be rr, bary, rappor or fragmented")
+    return {"probability": format_rational(v), "method": how}
 
 
-def noise_params(args: dict[str, Any]) -> dict[str, Any]:
-    eps, delta = to_mpf(_rat(args, "epsilon")), to_mpf(_rat(args, "delta"))
-    sens = int(args["Delta"])
-    if args["kind"] == "theorem13":
-        return {"noise": noise_to_json(privacy.theorem13_noise(eps, delta, sens)),
-                "method": "Theorem 13"}
-    lam, how = privacy.poisson_lambda(eps, delta, sens, args["kind"])
-    return {"noise": {"family": "poisson", "lambda": format_rational(lam)}, "method": how}
+def _rows(rows: list[compare.Row]) -> list[dict[str, Any]]:
+    return [r.as_json() for r in rows]
 
 
-def comparison(args: dict[str, Any]) -> dict[str, Any]:
-    eps, delta, n = to_mpf(_rat(args, "epsilon")), to_mpf(_rat(args, "delta")), int(args["n"])
-    if "B" in args:
-        rows = cmp.histogram_comparison(eps, delta, n, int(args["B"]))
+def op_compare_row(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.compare.design``: one row of sec. 5.1 by compare's design helpers."""
+    eps, delta, n = _target(args)
+    e, d = _mp(eps), _mp(delta)
+    design, method = args.get("design"), args.get("method")
+    if not isinstance(method, str):
+        raise ValueError("method must be a string")
+    if design == "correlated":
+        row = compare.correlated_row(compare.correlated_design(e, d, n, method), design, design)
+    elif design == "near_central":
+        row = compare.correlated_row(compare.near_central_design(e, d, n, method), design, design)
+    elif design == "poisson":
+        row = compare.poisson_row(compare.poisson_design(e, d, n, method), design, design)
     else:
-        rows = cmp.binary_comparison(eps, delta, n, near_central=True)
+        raise ValueError("design must be correlated, near_central or poisson")
+    return {"row": row.as_json()}
+
+
+def op_binary(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.compare.binary``: the rows of sec. 5.1."""
+    eps, delta, n = _target(args)
+    return {"rows": _rows(compare.binary_comparison(
+        _mp(eps), _mp(delta), n, theorems=args.get("theorems") is True,
+        near_central=args.get("nearCentral") is True))}
+
+
+def op_histogram(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.compare.histogram``: the rows of sec. 5.2."""
+    eps, delta, n = _target(args)
+    return {"rows": _rows(compare.histogram_comparison(_mp(eps), _mp(delta), n,
+                                                       _int(args, "B", 2)))}
+
+
+def op_exact_decimal(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.compare.exact_decimal``: a rational as a terminating decimal, or a/b."""
+    return {"text": compare.exact_decimal(_rat(args, "x"))}
+
+
+def op_lower_bounds(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.lower_bounds.rows``: Theorem 3 (binary RR at delta = n^-c) or Lemma 15 rows."""
+    eps = _rat(args, "epsilon")
+    kind = args.get("kind")
+    if kind == "theorem3":
+        ns = args.get("ns")
+        if not isinstance(ns, list) or not all(isinstance(v, int) and v >= 2 for v in ns):
+            raise ValueError("ns must be a list of integers >= 2")
+        rows = lower_bounds.theorem3_rows(_mp(eps), ns, _int(args, "c", 1))
+    elif kind == "lemma15":
+        ds = args.get("deltas")
+        if not isinstance(ds, list) or not all(isinstance(v, str) for v in ds):
+            raise ValueError("deltas must be a list of decimal strings")
+        rows = lower_bounds.lemma15_rows(_mp(eps), ds, _int(args, "n", 1))
+    else:
+        raise ValueError("kind must be theorem3 or lemma15")
     return {"rows": [r.as_json() for r in rows]}
 
 
-def bounds(args: dict[str, Any]) -> dict[str, Any]:
-    eps = to_mpf(_rat(args, "epsilon"))
-    if args["kind"] == "theorem3":
-        rows = lower_bounds.theorem3_rows(eps, [int(x) for x in args["ns"]])
-    else:
-        rows = lower_bounds.lemma15_rows(eps, list(args["deltas"]), int(args["n"]))
-    return {"rows": [r.as_json() for r in rows]}
-
-
-def exact_decimal(args: dict[str, Any]) -> dict[str, Any]:
-    return {"text": cmp.exact_decimal(_rat(args, "q"))}
-
-
-HEADER = [
-    "Source: Ghazi, Kumar, Manurangsi, Pagh, 'Private Counting from Anonymous Messages' (ICML 2020),"
-    " [GKMP20]; parameter design of sec. 4.1 and 5.1 (Theorem 18 split, near-central instance),"
-    " the exact privacy curve of the correlated mechanism with D1 = D2 = NB(1, a), the comparison"
-    " rows of sec. 5 and the lower bounds Theorem 3 / Lemma 15, as specified in dpspec.spec.shuffled.",
-    "Rationals are 'a' or 'a/b' in lowest terms; noise is {family, parameters} as in the shuffled"
-    " vectors. decimal rounding: up = ceil(x 10^d)/10^d, down = floor(x 10^d)/10^d.",
-    "decay: a = sqrt(2a)/(1-a) RMSE equal to rmseFactor x RMSE of central DLap(eps), rounded up to"
-    " 12 decimals; nearCentralA = e^(-0.99 eps) rounded up to 12 decimals; epsilon1 = ln(1/a).",
-    "design.theorem18: Delta from the smallest with 2 e^(2 eps1) a^(Delta+1) < delta, delta3 ="
-    " a^(Delta+1), delta2 = (delta - 2 e^(2 eps1) delta3)/e^eps1, eps2 = eps - eps1; D3 by"
-    " Theorem 13 (r, p rounded up to 12 decimals); the Delta with the fewest D3 messages is kept,"
-    " stopping after two rises or maxExtra extra Deltas. mpmath at 40 digits.",
-    "design.theorem18 chooser: theorem13 (default); skip_first = no D3 for the first Delta tried,"
-    " Theorem 13 after; none = never a D3. named: dpspec.spec.shuffled.compare.correlated_design /"
-    " near_central_design with method 'theorem' or 'exact'.",
-    "design.exact: D3 = Poisson(0) when delta >= exact delta without D3 (= 1 - a), else the"
-    " negative binomial of dpspec.spec.shuffled.exact.minimal_correlated_d3 (golden section on"
-    " 1-p, bisection on r, 6 significant digits).",
-    "correlated_delta: delta(eps) = (1-a) sum_m max(0, G(m) - a e^eps G(m-1)), G(m) = h(m) + a^2"
-    " G(m-1); deltaMp in mpmath (25 significant digits), delta in binary64 (8 significant"
-    " digits, as exactDelta and bruteForce), bruteForce the 2-D"
-    " hockey-stick of (W, M) on the given D3 PMF.",
-    "mpmath values are printed with mpmath.nstr (round to nearest) to the stated digits (20 unless"
-    " stated) from a 40-digit computation; they are compared within relative 1e-15 (notes:"
-    " Tolerance), exact rationals and integers exactly.",
-]
-NOTES = {
-    "BadParameter": "A parameter is outside the function's domain (eps > 0, 0 < delta < 1, "
-                    "0 < a < 1, eps >= ln(1/a), rmseFactor >= 1, known method/kind).",
-    "NoD3": "The D3 chooser (test-side: 'none' never returns a D3) found no D3 for any Delta.",
-    "NoBudget": "The decay leaves no epsilon for D3 (eps1 >= eps).",
-    "Tolerance": f"Outputs delta, bruteForce, exactDelta, probability, the D3 parameters of"
-                 f" design.exact and the rows of compare/bounds rest on binary64 arithmetic or"
-                 f" nstr printing of it: numbers in them match within relative {TOL}. In the"
-                 f" other ops printed mpmath decimals match within relative {MP_TOL}, rationals"
-                 f" and integers exactly.",
+OPS: dict[str, tuple[Handler, tuple[str, ...]]] = {
+    "shuffled.params.decimal": (op_decimal, ("x", "digits")),
+    "shuffled.params.decay": (op_decay, ("epsilon", "rmseFactor")),
+    "shuffled.params.theorem18": (op_theorem18, ("epsilon", "delta", "n", "rmseFactor",
+                                                 "maxExtraSensitivity", "decay", "nearCentral",
+                                                 "minDelta")),
+    "shuffled.params.exact": (op_exact_design, ("epsilon", "delta", "n", "rmseFactor", "decay",
+                                                "nearCentral")),
+    "shuffled.params.distributed": (op_distributed, ("epsilon", "delta", "n", "Delta", "method")),
+    "shuffled.exact.correlated_delta": (op_correlated_delta, ("epsilon", "a", "d3")),
+    "shuffled.exact.brute_force": (op_brute_force, ("epsilon", "a", "d3Pmf")),
+    "shuffled.exact.minimal_d3": (op_minimal_d3, ("epsilon", "delta", "a")),
+    "shuffled.privacy.baseline": (op_baseline, ("epsilon", "delta", "n", "kind", "B")),
+    "shuffled.compare.exact_decimal": (op_exact_decimal, ("x",)),
+    "shuffled.compare.design": (op_compare_row, ("epsilon", "delta", "n", "design", "method")),
+    "shuffled.compare.binary": (op_binary, ("epsilon", "delta", "n", "theorems", "nearCentral")),
+    "shuffled.compare.histogram": (op_histogram, ("epsilon", "delta", "n", "B")),
+    "shuffled.lower_bounds.rows": (op_lower_bounds, ("epsilon", "kind", "ns", "c", "deltas", "n")),
 }
-_TOLERANT_OPS = {"ghazi.design.exact", "ghazi.design.correlated_delta", "ghazi.design.privacy",
-                 "ghazi.design.compare", "ghazi.design.bounds"}
 
 
-def _is_decimal(text: str) -> bool:
-    return any(ch in text for ch in ".eE")
-
-
-def _close(e: Any, p: Any, tol: float) -> bool:
-    """Equality, except that numbers match within relative ``tol``; in the exact ops
-    (``tol == MP_TOL``) only decimal numbers (printed mpmath values) get the tolerance, rationals
-    and integers must be equal."""
-    if isinstance(e, dict) and isinstance(p, dict):
-        return e.keys() == p.keys() and all(_close(e[k], p[k], tol) for k in e)
-    if isinstance(e, list) and isinstance(p, list):
-        return len(e) == len(p) and all(_close(x, y, tol) for x, y in zip(e, p, strict=True))
-    if isinstance(e, str) and isinstance(p, str):
-        if e == p:
-            return True
-        if tol == MP_TOL and not _is_decimal(e):
-            return False
+def _close(want: Any, got: Any, key: str) -> str | None:
+    if isinstance(want, dict):
+        if not isinstance(got, dict):
+            return f"{key}: expected an object"
+        for k in sorted(want):
+            if k not in got:
+                return f"missing output {k!r}"
+            why = _close(want[k], got[k], k)
+            if why:
+                return why
+        extra = sorted(set(got) - set(want))
+        return f"unexpected outputs {extra}" if extra else None
+    if isinstance(want, list):
+        if not isinstance(got, list) or len(got) != len(want):
+            return f"{key}: expected a list of {len(want)}"
+        for w, g in zip(want, got, strict=True):
+            why = _close(w, g, key)
+            if why:
+                return why
+        return None
+    if key in TOLERANT and isinstance(want, str):
+        if not isinstance(got, str):
+            return f"{key}: expected a number string, got {got!r}"
         try:
-            fe, fp = float(Fraction(e)), float(Fraction(p))
-        except (ValueError, ZeroDivisionError):
-            return False
-        return abs(fe - fp) <= tol * max(abs(fe), abs(fp))
-    return bool(e == p)
+            with mpmath.workdps(40):
+                w, g = mpmath.mpf(want), mpmath.mpf(got)
+                if abs(g - w) <= mpmath.mpf(TOLERANT[key]) * abs(w):
+                    return None
+        except ValueError:
+            pass
+        return f"{key}: expected {want} (rel {TOLERANT[key]:g}), got {got}"
+    if got != want or type(got) is not type(want):
+        return f"{key}: expected {want!r}, got {got!r}"
+    return None
+
+
+# -- generation --------------------------------------------------------------------------------
+def _nb(r: str, p: str) -> dict[str, str]:
+    return {"family": "negative_binomial", "r": r, "p": p}
+
+
+def _poi(lam: str) -> dict[str, str]:
+    return {"family": "poisson", "lambda": lam}
+
+
+Valid = list[tuple[str, dict[str, Any], list[str]]]
+
+
+def _cases() -> dict[str, tuple[Valid, list[InvalidCase]]]:
+    t1 = {"epsilon": "1", "delta": "1/1000000", "n": 1000}
+    return {
+        "shuffled.params.decimal": ([
+            ("1/3 to 12 digits", {"x": "1/3", "digits": 12}, []),
+            ("2/3 to 12 digits", {"x": "2/3", "digits": 12}, []),
+            ("an exact multiple of 10^-3: up = down", {"x": "0.125", "digits": 3}, ["Boundary"]),
+            ("one unit above a multiple", {"x": "1250001/10000000", "digits": 3}, []),
+            ("one unit below a multiple", {"x": "1249999/10000000", "digits": 3}, []),
+            ("digits 0", {"x": "7/2", "digits": 0}, ["Boundary"]),
+            ("a negative value", {"x": "-7/3", "digits": 2}, []),
+            ("zero", {"x": "0", "digits": 5}, ["Boundary"]),
+            ("1/7 to 30 digits", {"x": "1/7", "digits": 30}, []),
+        ], [
+            ("digits -1", {"x": "1/3", "digits": -1}, "BadParameter"),
+            ("x a float", {"x": 0.5, "digits": 2}, "BadParameter"),
+        ]),
+        "shuffled.params.decay": ([
+            (f"eps {e}, RMSE factor {f}", {"epsilon": e, "rmseFactor": f},
+             ["Boundary"] if f == "1" else [])
+            for e, f in (("1", "6/5"), ("1/10", "6/5"), ("3", "6/5"), ("1", "1"), ("1/2", "2"))
+        ], [
+            ("RMSE factor below 1", {"epsilon": "1", "rmseFactor": "99/100"}, "BadParameter"),
+            ("epsilon 0", {"epsilon": "0", "rmseFactor": "6/5"}, "BadParameter"),
+        ]),
+        "shuffled.params.theorem18": ([
+            ("eps 1, delta 1e-6, RMSE factor 1.2, up to 6 extra Delta",
+             {**t1, "rmseFactor": "6/5", "maxExtraSensitivity": 6}, []),
+            ("no extra Delta: only the smallest", {**t1, "rmseFactor": "6/5",
+                                                   "maxExtraSensitivity": 0}, ["Boundary"]),
+            ("one extra Delta", {**t1, "rmseFactor": "6/5", "maxExtraSensitivity": 1}, []),
+            ("eps 1/2, delta 1e-3, RMSE factor 2",
+             {"epsilon": "1/2", "delta": "1/1000", "n": 50, "rmseFactor": "2",
+              "maxExtraSensitivity": 6}, []),
+            ("a given decay 1/2", {**t1, "rmseFactor": "6/5", "maxExtraSensitivity": 3,
+                                   "decay": "1/2"}, []),
+            ("decay 1/2, delta = 2^-17 (1 + 10^-6): delta2 tiny at Delta_min = 19, more Delta is"
+             " cheaper", {**t1, "delta": "1000001/131072000000", "rmseFactor": "6/5",
+                          "maxExtraSensitivity": 6, "decay": "1/2"}, []),
+            ("decay 1/2, delta = 2^-17 (1 + 10^-6), no extra Delta",
+             {**t1, "delta": "1000001/131072000000", "rmseFactor": "6/5",
+              "maxExtraSensitivity": 0, "decay": "1/2"}, ["Boundary"]),
+            ("decay 1/2, delta = 2^-17 = 2 e^(2 eps1) a^20: no delta2 left at Delta 19",
+             {**t1, "delta": "1/131072", "rmseFactor": "6/5", "maxExtraSensitivity": 2,
+              "decay": "1/2"}, ["Boundary"]),
+            ("a large delta: Delta_min = 1", {"epsilon": "2", "delta": "9/10", "n": 10,
+                                              "rmseFactor": "6/5", "maxExtraSensitivity": 2},
+             ["Boundary"]),
+            ("near-central instance (sec. 4.1)", {**t1, "nearCentral": True}, []),
+            ("the chooser has no D3 below Delta 21: Delta_min 19 and 20 are skipped",
+             {**t1, "rmseFactor": "6/5", "maxExtraSensitivity": 6, "minDelta": 21},
+             ["Boundary", "MinDelta"]),
+            ("the chooser has no D3 below Delta 25 = Delta_min + 6: only the last Delta",
+             {**t1, "rmseFactor": "6/5", "maxExtraSensitivity": 6, "minDelta": 25},
+             ["Boundary", "MinDelta"]),
+        ], [
+            ("the chooser has no D3 below Delta 26 > Delta_min + 6: no design",
+             {**t1, "rmseFactor": "6/5", "maxExtraSensitivity": 6, "minDelta": 26},
+             "BadParameter"),
+            ("epsilon 0", {**t1, "epsilon": "0", "rmseFactor": "6/5", "maxExtraSensitivity": 2},
+             "BadParameter"),
+            ("delta 0", {**t1, "delta": "0", "rmseFactor": "6/5", "maxExtraSensitivity": 2},
+             "BadParameter"),
+            ("delta 1", {**t1, "delta": "1", "rmseFactor": "6/5", "maxExtraSensitivity": 2},
+             "BadParameter"),
+            ("a decay with ln(1/a) > eps leaves nothing for D3",
+             {**t1, "rmseFactor": "6/5", "maxExtraSensitivity": 2, "decay": "1/3"},
+             "BadParameter"),
+            ("RMSE factor 1 leaves nothing for D3",
+             {**t1, "rmseFactor": "1", "maxExtraSensitivity": 2}, "BadParameter"),
+        ]),
+        "shuffled.params.exact": ([
+            ("delta just above 1 - a: no D3 (Poi(0))",
+             {"epsilon": "1", "delta": "0.56", "n": 10, "rmseFactor": "6/5", "decay": "0.45"},
+             ["Boundary"]),
+            ("delta just below 1 - a: a small D3",
+             {"epsilon": "1", "delta": "0.54", "n": 10, "rmseFactor": "6/5", "decay": "0.45"},
+             ["Boundary", "Search"]),
+        ], [
+            ("epsilon 0", {**t1, "epsilon": "0", "rmseFactor": "6/5"}, "BadParameter"),
+            ("delta 0", {**t1, "delta": "0", "rmseFactor": "6/5"}, "BadParameter"),
+            ("delta 1", {**t1, "delta": "1", "rmseFactor": "6/5"}, "BadParameter"),
+        ]),
+        "shuffled.params.distributed": ([
+            ("Theorem 11, Delta 1", {**t1, "Delta": 1, "method": "theorem"}, []),
+            ("Theorem 11, Delta 2", {**t1, "Delta": 2, "method": "theorem"}, []),
+            ("exact minimal lambda", {**t1, "Delta": 1, "method": "exact"}, []),
+        ], [
+            ("an unknown method", {**t1, "Delta": 1, "method": "guess"}, "BadMethod"),
+        ]),
+        "shuffled.exact.correlated_delta": ([
+            ("no D3: delta = 1 - a", {"epsilon": "1", "a": "1/2", "d3": _poi("0")}, []),
+            ("NB(0 probability) D3 = point mass", {"epsilon": "1", "a": "1/2",
+                                                   "d3": _nb("2", "0")}, []),
+            ("D3 = NB(3, 1/2)", {"epsilon": "1", "a": "1/2", "d3": _nb("3", "1/2")}, []),
+            ("D3 = NB(20, 9/10)", {"epsilon": "1", "a": "2/5", "d3": _nb("20", "9/10")}, []),
+            ("D3 = Poi(5)", {"epsilon": "1", "a": "1/2", "d3": _poi("5")}, []),
+            ("eps = ln(1/a) up to rounding: eps 0.6931471805599453 for a = 1/2",
+             {"epsilon": "0.6931471805599453", "a": "1/2", "d3": _poi("5")}, ["Boundary"]),
+            ("a large eps", {"epsilon": "5", "a": "1/2", "d3": _nb("3", "1/2")}, []),
+        ], [
+            ("a = 0", {"epsilon": "1", "a": "0", "d3": _poi("5")}, "BadParameter"),
+            ("a = 1", {"epsilon": "1", "a": "1", "d3": _poi("5")}, "BadParameter"),
+            ("eps below ln(1/a)", {"epsilon": "0.69", "a": "1/2", "d3": _poi("5")},
+             "BadParameter"),
+        ]),
+        "shuffled.exact.brute_force": ([
+            ("point mass D3", {"epsilon": "1", "a": "1/2", "d3Pmf": ["1"]}, []),
+            ("D3 on {0, 1, 2}", {"epsilon": "1", "a": "1/2", "d3Pmf": ["1/2", "1/4", "1/4"]}, []),
+            ("D3 on {0, 1, 2}, eps 3/2", {"epsilon": "3/2", "a": "1/3",
+                                         "d3Pmf": ["1/5", "3/5", "1/5"]}, []),
+        ], [
+            ("not a PMF", {"epsilon": "1", "a": "1/2", "d3Pmf": ["1/2"]}, "BadParameter"),
+        ]),
+        "shuffled.exact.minimal_d3": ([
+        ], [
+            ("delta 0", {"epsilon": "1", "delta": "0", "a": "1/2"}, "BadParameter"),
+            ("delta 1", {"epsilon": "1", "delta": "1", "a": "1/2"}, "BadParameter"),
+        ]),
+        "shuffled.privacy.baseline": ([
+            (f"{k}, eps 1, delta 1e-6, n 1000", {**t1, "kind": k, **({"B": 4} if k == "bary" else {})},
+             []) for k in ("rr", "bary", "rappor", "fragmented")
+        ] + [
+            ("rr: a large eps (the flip probability at its floor 10^-12)",
+             {"epsilon": "100", "delta": "1/2", "n": 10, "kind": "rr"}, ["Boundary"]),
+        ], [
+            ("an unknown kind", {**t1, "kind": "laplace"}, "BadMethod"),
+        ]),
+        "shuffled.compare.exact_decimal": ([
+            (f"x = {x}", {"x": x}, []) for x in ("3/8", "-3/8", "5", "1/3", "7/20", "100", "1/1024",
+                                                   "-1/3", "0")
+        ], []),
+        "shuffled.compare.design": ([
+            ("correlated by Theorems 18 + 13", {**t1, "design": "correlated", "method": "theorem"},
+             []),
+            ("near-central by Theorems 18 + 13", {**t1, "design": "near_central",
+                                                  "method": "theorem"}, []),
+            ("Poisson by Theorem 11", {**t1, "design": "poisson", "method": "theorem"}, []),
+        ], [
+            ("correlated, unknown method", {**t1, "design": "correlated", "method": "x"},
+             "BadMethod"),
+            ("near-central, unknown method", {**t1, "design": "near_central", "method": "x"},
+             "BadMethod"),
+        ]),
+        "shuffled.compare.binary": ([
+            ("sec. 5.1 at eps 1, delta 1e-6, n 1000, all rows", {**t1, "theorems": True,
+                                                                 "nearCentral": True}, ["Search"]),
+        ], []),
+        "shuffled.compare.histogram": ([
+            ("sec. 5.2 at eps 1, delta 1e-6, n 1000, B 4", {**t1, "B": 4}, ["Search"]),
+        ], []),
+        "shuffled.lower_bounds.rows": ([
+            ("Theorem 3 at eps 1, n 100, delta n^-2",
+             {"epsilon": "1", "kind": "theorem3", "ns": [100], "c": 2}, ["Search"]),
+            ("Lemma 15 at eps 1, n 1000", {"epsilon": "1", "kind": "lemma15",
+                                           "deltas": ["1e-3"], "n": 1000}, ["Search"]),
+        ], [
+            ("an unknown kind", {"epsilon": "1", "kind": "theorem4"}, "BadMethod"),
+        ]),
+    }
 
 
 class ShuffledDesignFamily(Family):
-    name = "shuffled-design"
-    summary = "shuffled-model parameter design, exact privacy and comparisons of [GKMP20]"
+    name = NAME
+    summary = "Shuffled-model parameter design of [GKMP20]: rounding, Theorem 18, exact curve, sec. 5"
 
     def handlers(self) -> dict[str, Handler]:
-        return {"ghazi.design.decimal": decimal_round, "ghazi.design.decay": decay,
-                "ghazi.design.theorem18": design_theorem18, "ghazi.design.exact": design_exact,
-                "ghazi.design.correlated_delta": correlated_delta,
-                "ghazi.design.privacy": privacy_params, "ghazi.design.noise": noise_params,
-                "ghazi.design.compare": comparison, "ghazi.design.bounds": bounds,
-                "ghazi.design.exact_decimal": exact_decimal, "ghazi.design.named": named_design}
+        return {op: h for op, (h, _names) in OPS.items()}
 
     def schemas(self) -> dict[str, dict[str, Any]]:
-        s = {"type": "string"}
-        anything: dict[str, Any] = {"type": "object"}
-        lst = {"type": "array", "items": s}
-        design_args = {"epsilon": RAT, "delta": RAT, "n": DEC, "decay": RAT, "rmseFactor": RAT,
-                       "maxExtra": DEC, "nearCentral": s, "chooser": s, "method": s}
-        ops = {
-            "ghazi.design.decimal": ({"properties": {"x": RAT, "digits": DEC}}, anything),
-            "ghazi.design.decay": ({"properties": {"epsilon": RAT, "rmseFactor": RAT}}, anything),
-            "ghazi.design.theorem18": ({"properties": design_args}, anything),
-            "ghazi.design.exact": ({"properties": design_args}, anything),
-            "ghazi.design.correlated_delta": (
-                {"properties": {"epsilon": RAT, "a": RAT, "d3": _NOISE, "d3Pmf": lst}}, anything),
-            "ghazi.design.privacy": ({"properties": {"epsilon": RAT, "delta": RAT, "n": DEC,
-                                                     "B": DEC, "kind": s}}, anything),
-            "ghazi.design.noise": ({"properties": {"epsilon": RAT, "delta": RAT, "Delta": DEC,
-                                                   "kind": s}}, anything),
-            "ghazi.design.compare": ({"properties": {"epsilon": RAT, "delta": RAT, "n": DEC,
-                                                     "B": DEC}}, anything),
-            "ghazi.design.bounds": ({"properties": {"epsilon": RAT, "kind": s, "ns": lst,
-                                                    "deltas": lst, "n": DEC}}, anything),
-            "ghazi.design.exact_decimal": ({"properties": {"q": RAT}}, anything),
-            "ghazi.design.named": ({"properties": design_args}, anything),
-        }
-        return {SCHEMA: family_schema(SCHEMA, "GKMP20 parameter design vectors", ops)}
+        ops = any_value_ops({op: names for op, (_h, names) in OPS.items()})
+        return {SCHEMA: family_schema(SCHEMA, "shuffled-model parameter design vectors", ops)}
 
     def compare(self, case: Case, provided: dict[str, Any]) -> str | None:
         assert case.expected is not None
-        tol = TOL if case.op in _TOLERANT_OPS else MP_TOL
-        return None if _close(case.expected, provided, tol) else \
-            diff_outputs(case.expected, provided)
-
-    def _group(self, tc: TestNumberer, op: str, prm: dict[str, Any],
-               cases: list[tuple[str, dict[str, Any]]],
-               invalid: list[InvalidCase] | None = None) -> dict[str, Any]:
-        h = self.handlers()[op]
-        tests = [test_entry(tc(), label, inputs, h({**prm, **inputs})) for label, inputs in cases]
-        tests += invalid_tests(tc, h, prm, invalid or [])
-        return {"op": op, "params": prm, "tests": tests}
+        return _close(case.expected, provided, "")
 
     def files(self) -> list[VectorFile]:
-        tc = TestNumberer()
-        g: list[dict[str, Any]] = []
-        g.append(self._group(tc, "ghazi.design.decimal", {}, [
-            (f"x = {x}, digits = {d}", {"x": x, "digits": d}) for x, d in [
-                ("1/3", "12"), ("-1/3", "12"), ("7/20", "2"), ("7/20", "1"), ("0", "5"),
-                ("123456789/1000", "0"), ("1/7", "30")]]))
-        g.append(self._group(tc, "ghazi.design.decay", {}, [
-            (f"eps = {e}, rmseFactor = {f}", {"epsilon": e, "rmseFactor": f}) for e, f in [
-                ("1", "6/5"), ("1/2", "6/5"), ("2", "1"), ("1", "3"), ("1/10", "6/5")]],
-            [("rmseFactor below 1", {"epsilon": "1", "rmseFactor": "99/100"}, "BadParameter")]))
-        base = {"epsilon": "1", "delta": "1/1000000", "n": "1000"}
-        g.append(self._group(tc, "ghazi.design.theorem18", {}, [
-            ("eps = 1, delta = 1e-6, n = 1000 (default factor 6/5)", dict(base)),
-            ("eps = 1, delta = 1e-6, maxExtra = 0 (only Delta_min)", {**base, "maxExtra": "0"}),
-            ("eps = 1/2, delta = 1/100, rmseFactor = 2", {"epsilon": "1/2", "delta": "1/100",
-                                                          "n": "50", "rmseFactor": "2"}),
-            ("eps = 1, delta = 1e-3, decay 1/2", {"epsilon": "1", "delta": "1/1000", "n": "10",
-                                                  "decay": "1/2"}),
-            ("eps = 1, delta = 99/100 (Delta_min = 1)", {"epsilon": "1", "delta": "99/100",
-                                                          "n": "10", "decay": "1/2"}),
-            ("near-central, eps = 1, delta = 1e-6", {**base, "nearCentral": "true"}),
-        ], [
-            ("eps = 0", {**base, "epsilon": "0"}, "BadParameter"),
-            ("delta = 0", {**base, "delta": "0"}, "BadParameter"),
-            ("delta = 1", {**base, "delta": "1"}, "BadParameter"),
-            ("decay e^-1 or below leaves no eps2", {**base, "decay": "1/3"}, "NoBudget"),
-            ("rmseFactor 1 leaves no eps2", {**base, "rmseFactor": "1"}, "NoBudget"),
-            ("a chooser that never finds a D3", {**base, "chooser": "none"}, "NoD3"),
-        ]))
-        g.append(self._group(tc, "ghazi.design.theorem18", {}, [
-            ("no D3 for Delta_min: the next Delta is kept", {**base, "chooser": "skip_first"}),
-        ]))
-        g.append(self._group(tc, "ghazi.design.named", {}, [
-            ("compare.correlated_design, method theorem", {**base, "method": "theorem"}),
-            ("compare.near_central_design, method theorem",
-             {**base, "method": "theorem", "nearCentral": "true"}),
-        ], [
-            ("unknown method (correlated)", {**base, "method": "other"}, "BadParameter"),
-            ("unknown method (near-central)", {**base, "method": "other", "nearCentral": "true"},
-             "BadParameter"),
-        ]))
-        g.append(self._group(tc, "ghazi.design.exact", {}, [
-            ("delta = 1 - a exactly (no D3 needed)", {"epsilon": "1", "delta": "1/2", "n": "10",
-                                                       "decay": "1/2"}),
-            ("delta just below 1 - a (D3 needed)", {"epsilon": "1", "delta": "49/100",
-                                                     "n": "10", "decay": "1/2"}),
-            ("near-central, eps = 1, delta = 0.7 (no D3)", {"epsilon": "1", "delta": "7/10",
-                                                            "n": "10", "nearCentral": "true"}),
-        ], [
-            ("eps = 0", {**base, "epsilon": "0"}, "BadParameter"),
-            ("negative eps", {**base, "epsilon": "-1"}, "BadParameter"),
-            ("delta = 0", {**base, "delta": "0"}, "BadParameter"),
-            ("delta = 1", {**base, "delta": "1"}, "BadParameter"),
-        ]))
-        nb = {"family": "negative_binomial", "r": "3", "p": "1/2"}
-        g.append(self._group(tc, "ghazi.design.correlated_delta", {}, [
-            ("a = 1/2, eps = 1, D3 = NB(3, 1/2)", {"epsilon": "1", "a": "1/2", "d3": nb}),
-            ("a = 1/2, eps = ln 2 boundary side (eps = 7/10)", {"epsilon": "7/10", "a": "1/2",
-                                                                "d3": nb}),
-            ("a = 1/2, no D3 (poisson 0): delta = 1 - a", {
-                "epsilon": "1", "a": "1/2", "d3": {"family": "poisson", "lambda": "0"},
-                "d3Pmf": ["1"]}),
-            ("a = 1/2, D3 = NB(r, 0): point mass", {
-                "epsilon": "1", "a": "1/2",
-                "d3": {"family": "negative_binomial", "r": "1", "p": "0"}}),
-            ("a = 2/5, eps = 2, D3 = poisson(3)", {"epsilon": "2", "a": "2/5",
-                                                   "d3": {"family": "poisson", "lambda": "3"}}),
-            ("a = 1/2, eps = 1, D3 uniform on {0, 1}, with brute force", {
-                "epsilon": "1", "a": "1/2", "d3": {"family": "negative_binomial", "r": "1",
-                                                   "p": "1/2"}, "d3Pmf": ["1/2", "1/4", "1/8"]}),
-        ], [
-            ("a = 0", {"epsilon": "1", "a": "0", "d3": nb}, "BadParameter"),
-            ("a = 1", {"epsilon": "1", "a": "1", "d3": nb}, "BadParameter"),
-            ("eps below ln(1/a)", {"epsilon": "1/2", "a": "1/2", "d3": nb}, "BadParameter"),
-        ]))
-        priv = {"epsilon": "1", "delta": "1/1000000", "n": "1000"}
-        g.append(self._group(tc, "ghazi.design.privacy", {}, [
-            ("binary randomized response", {**priv, "kind": "rr"}),
-            ("B-ary randomized response, B = 10", {**priv, "kind": "bary_rr", "B": "10"}),
-            ("RAPPOR", {**priv, "kind": "rappor"}),
-            ("Fragmented RAPPOR", {**priv, "kind": "fragmented_rappor"}),
-            ("rr, n = 1, delta = 1e-300 (no amplification: local eps0 = eps)",
-             {"epsilon": "1", "delta": "1/10" + "0" * 299, "n": "1", "kind": "rr"}),
-            ("rr, delta = 1 (vacuous: the bisection's cap eps0 = 40 is returned)",
-             {"epsilon": "1", "delta": "1", "n": "1000", "kind": "rr"}),
-        ], [
-            ("unknown kind", {**priv, "kind": "laplace"}, "BadParameter"),
-        ]))
-        nz = {"epsilon": "1", "delta": "1/1000000", "Delta": "1"}
-        g.append(self._group(tc, "ghazi.design.noise", {}, [
-            ("Theorem 11 lambda", {**nz, "kind": "theorem"}),
-            ("exact minimal lambda", {**nz, "kind": "exact"}),
-            ("Theorem 13 NB, Delta = 3", {**nz, "Delta": "3", "kind": "theorem13"}),
-        ], [("unknown method", {**nz, "kind": "other"}, "BadParameter")]))
-        g.append(self._group(tc, "ghazi.design.compare", {}, [
-            ("sec. 5.1 rows at eps = 1, delta = 0.6, n = 100",
-             {"epsilon": "1", "delta": "3/5", "n": "100"}),
-            ("sec. 5.2 rows at eps = 2, delta = 0.9, n = 100, B = 4",
-             {"epsilon": "2", "delta": "9/10", "n": "100", "B": "4"}),
-        ]))
-        g.append(self._group(tc, "ghazi.design.bounds", {}, [
-            ("Theorem 3 rows, eps = 1, n = 2 (delta = n^-2 = 1/4 >= 1 - a)",
-             {"epsilon": "1", "kind": "theorem3", "ns": ["2"]}),
-            ("Lemma 15 rows, eps = 1, delta in {0.6, 0.7}",
-             {"epsilon": "1", "kind": "lemma15", "deltas": ["0.6", "0.7"], "n": "100"}),
-        ]))
-        g.append(self._group(tc, "ghazi.design.exact_decimal", {}, [
-            (f"q = {q}", {"q": q}) for q in ["3/8", "-3/8", "5", "1/3", "1/1000", "-7/4", "0"]]))
-        return [self.vector_file("shuffled-design/ghazi_design.json",
-                                 algorithm="GKMP20 parameter design and privacy (dpspec)",
-                                 schema=SCHEMA, header=HEADER, notes=NOTES, groups=g)]
+        cases = _cases()
+        groups: dict[str, list[str]] = {
+            "params": ["shuffled.params.decimal", "shuffled.params.decay",
+                       "shuffled.params.theorem18", "shuffled.params.exact",
+                       "shuffled.params.distributed"],
+            "exact": ["shuffled.exact.correlated_delta", "shuffled.exact.brute_force",
+                      "shuffled.exact.minimal_d3"],
+            "compare": ["shuffled.privacy.baseline", "shuffled.compare.exact_decimal",
+                        "shuffled.compare.design", "shuffled.compare.binary",
+                        "shuffled.compare.histogram", "shuffled.lower_bounds.rows"],
+        }
+        titles = {"params": "parameter design (dpspec.spec.shuffled.params; sec. 4.1, 5.1)",
+                  "exact": "exact privacy curve of the correlated mechanism (Theorem 18 setting)",
+                  "compare": "baselines and the comparisons of sec. 5 (Theorem 3, Lemma 15)"}
+        out = []
+        for stem, ops in groups.items():
+            tc = TestNumberer()  # one numbering per file
+            file_groups = []
+            for op in ops:
+                handler = OPS[op][0]
+                valid, invalid = cases[op]
+                tests = [test_entry(tc(), text, args, handler(dict(args)), flags=flags)
+                         for text, args, flags in valid]
+                tests += invalid_tests(tc, handler, {}, invalid)
+                file_groups.append({"op": op, "params": {}, "tests": tests})
+            out.append(self.vector_file(f"{NAME}/{stem}.json", algorithm=titles[stem],
+                                        schema=SCHEMA, header=HEADER, notes=NOTES,
+                                        groups=file_groups))
+        return out
 
 
 FAMILY = ShuffledDesignFamily()
