@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.mutation import mutate
 
 CLAMP = '''"""A fixture module."""
@@ -171,3 +173,18 @@ def test_the_committed_journal_keeps_the_latest_current_result(tmp_path: Path, m
     assert mutate.load_journal()[("vectors", first.key)].status == "killed"
     mutate.compact_journal()  # idempotent
     assert mutate.journal_path("fx", "vectors").read_text().splitlines() == lines
+
+
+def test_a_mutant_that_does_not_compile_is_recorded_as_non_viable(tmp_path: Path, monkeypatch: Any) -> None:
+    """Deleting the assignment a ``nonlocal`` needs leaves a file that does not compile: the
+    run records it (killed, non-viable) instead of stopping."""
+    path = tmp_path / "closure.py"
+    path.write_text("def outer():\n    cut = 0\n\n    def inner():\n        nonlocal cut\n"
+                    "        cut += 1\n    inner()\n    return cut\n", encoding="utf-8")
+    monkeypatch.setattr(mutate, "JOURNAL_DIR", tmp_path / "journal")
+    deletion = next(m for m in mutate.mutants_of(path) if m.op == "Delete Assign" and m.line == 2)
+    with pytest.raises(SyntaxError) as exc:
+        mutate.mutated_code(deletion)
+    r = mutate._non_viable(deletion, "fx", "vectors", exc.value, "sha", "evidence")
+    assert r.status == "killed" and r.detail.startswith("non-viable")
+    assert (tmp_path / "journal" / "fx.vectors.jsonl").read_text().count("non-viable") == 1

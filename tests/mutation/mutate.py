@@ -928,6 +928,17 @@ def _vector_job(m: Mutant, families: list[str], committed: dict[str, str],
     return job
 
 
+def _non_viable(m: Mutant, area: str, mode: str, exc: SyntaxError, file_sha: str,
+                evidence: str) -> Result:
+    """The result of a mutant whose file no longer compiles (e.g. a deleted assignment that a
+    ``nonlocal`` needs): no implementation can carry such a bug, so it is recorded as killed, by
+    the compiler, with the reason (a *non-viable* mutant)."""
+    r = Result(m.key, area, mode, "killed", f"non-viable: the mutated file does not compile ({exc.msg})",
+               m.path, m.line, m.op, file_sha, evidence)
+    _append(r)
+    return r
+
+
 def _tests_job(m: Mutant, area: str) -> Callable[[], Any]:
     code = mutated_code(m)
 
@@ -1035,11 +1046,19 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
             cpu = (min(30.0, 5.0 + 0.25 * sum(cov[n]["replay_secs"] * len(c) / max(cov[n]["cases"], 1)
                                              for n, c in targeted.items()))
                    if quick and targeted else 10.0 + 2 * sum(cov[n]["secs"] for n in fams_for))
-            jobs.append((m.key, _vector_job(m, fams_for, committed, targeted, quick, cpu),
-                         max(limit, 60 * cpu)))
+            try:
+                jobs.append((m.key, _vector_job(m, fams_for, committed, targeted, quick, cpu),
+                             max(limit, 60 * cpu)))
+            except SyntaxError as exc:
+                results.append(_non_viable(m, area, mode, exc, digests[m.path], evidence_of(m)))
+                continue
         else:
             fams_for = []
-            jobs.append((m.key, _tests_job(m, area), timeout or 600.0))
+            try:
+                jobs.append((m.key, _tests_job(m, area), timeout or 600.0))
+            except SyntaxError as exc:
+                results.append(_non_viable(m, area, mode, exc, digests[m.path], evidence_of(m)))
+                continue
         pending.append((m, fams_for))
 
     print(f"{area} ({mode}): {len(mutants)} mutants, {len(results)} decided already, "
