@@ -374,6 +374,8 @@ def _bary_linf_cases() -> tuple[list[Valid], list[tuple[str, dict[str, Any], str
          ["OpenInterval"]),
         ("point mass, B = 3, n = 40, gamma = 1/50 (windows cut)", c("1/50", 3, 40, [40, 0, 0]),
          ["ExactCase"]),
+        ("point mass, B = 32, n = 320 (Poissonized power trimmed at both ends)",
+         c("1/2", 32, 320, [320] + [0] * 31), ["ExactCase"]),
         ("point mass in the last bucket, B = 3 (not the exact case)", c("1/3", 3, 5, [0, 0, 5]),
          ["OpenInterval"]),
         ("B = 4, n = 8, counts (3, 2, 2, 1)", c("1/2", 4, 8, [3, 2, 2, 1]), ["OpenInterval"]),
