@@ -100,3 +100,16 @@ def test_bary_rr_bucket_mse_mean() -> None:
         if t["result"] == "valid" and "bucketMse" in t["outputs"]:
             ms = [Fraction(x) for x in t["outputs"]["bucketMse"]]
             assert sum(ms) / len(ms) == Fraction(t["outputs"]["mse"])
+
+
+def test_real_values_are_not_binary64() -> None:
+    """rmse^2 reproduces the exact MSE to the published 20 digits (a binary64 value would not),
+    and E|X| of one DLap(1/2) error is 2a/(1 - a^2) = 4/3."""
+    for t in _tests("accuracy.json", "shuffled.accuracy.mechanism"):
+        if t["result"] == "valid":
+            mse = Fraction(t["outputs"]["mse"])
+            rmse = Fraction(t["outputs"]["rmse"])
+            assert abs(rmse * rmse - mse) <= Fraction(4, 10**19) * mse
+    one = _tests("linf.json", "shuffled.linf")[0]
+    assert one["inputs"] == {"kind": "dlap", "a": "1/2", "B": 1}
+    assert abs(Fraction(one["outputs"]["expectedLinf"]) - Fraction(4, 3)) < Fraction(1, 10**19)

@@ -105,7 +105,9 @@ def _counts(args: dict[str, Any], key: str = "counts") -> list[Any]:
 
 def _dec(x: Any, digits: int = DIGITS, up: bool = False) -> str:
     """``x >= 0`` rounded to ``digits`` significant digits (down unless ``up``), as a decimal."""
-    r = round_outward(mpmath.mpf(x), digits, up)
+    if not isinstance(x, mpmath.mpf):  # pragma: no cover - every caller passes an mpf
+        raise TypeError("an mpmath number is expected")
+    r = round_outward(x, digits, up)   # exact: reads the mantissa and exponent of x
     with mpmath.workdps(digits + 10):
         text: str = mpmath.nstr(r, digits, min_fixed=-30, max_fixed=30, strip_zeros=True)
     return text
@@ -556,6 +558,8 @@ def _linf_cases() -> tuple[list[Valid], list[tuple[str, dict[str, Any], str]]]:
                                                      "counts": [3, 3, 2]}, []),
         ("RAPPOR f = 1/100, n = 40 (atoms below 10^-40 dropped)",
          {"kind": "rappor", "f": "1/100", "n": 40, "counts": [30, 10]}, ["Boundary"]),
+        ("RAPPOR f = 2/5, n = 200, point mass (atoms below 10^-40 dropped below the mode)",
+         {"kind": "rappor", "f": "2/5", "n": 200, "counts": [200, 0]}, ["Boundary"]),
         ("RAPPOR f = 0 (no error)", {"kind": "rappor", "f": "0", "n": 3, "counts": [1, 2]}, ["Boundary"]),
     ]
     invalid: list[tuple[str, dict[str, Any], str]] = [
