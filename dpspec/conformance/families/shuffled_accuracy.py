@@ -107,6 +107,8 @@ def _dec(x: Any, digits: int = DIGITS, up: bool = False) -> str:
     """``x >= 0`` rounded to ``digits`` significant digits (down unless ``up``), as a decimal."""
     if not isinstance(x, mpmath.mpf):  # pragma: no cover - every caller passes an mpf
         raise TypeError("an mpmath number is expected")
+    if x < 0:  # round_outward reads |x| (mpf.man_exp drops the sign): refuse a negative value
+        raise ValueError(f"a negative error measure: {x}")
     r = round_outward(x, digits, up)   # exact: reads the mantissa and exponent of x
     with mpmath.workdps(digits + 10):
         text: str = mpmath.nstr(r, digits, min_fixed=-30, max_fixed=30, strip_zeros=True)
