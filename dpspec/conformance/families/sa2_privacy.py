@@ -14,6 +14,7 @@ only call :mod:`dpspec.spec.sa2.privacy`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import mpmath
@@ -79,7 +80,7 @@ _REAL: dict[str, Any] = {"type": "string"}
 
 
 def _pub(x: mpmath.mpf) -> str:
-    return privacy.publish(x, DIGITS)
+    return publish_real(x)
 
 
 def _real(args: dict[str, Any], key: str) -> mpmath.mpf:
@@ -222,6 +223,32 @@ def _close(want: str, got: Any, rel: mpmath.mpf) -> bool:
         if not mpmath.isfinite(g):
             return False
         return bool(abs(w - g) <= rel * abs(w) + mpmath.mpf(10) ** -40)
+
+
+def publish_real(x: mpmath.mpf) -> str:
+    """A real output: rounded up to :data:`DIGITS` significant digits (:func:`privacy.publish`)."""
+    return privacy.publish(x, DIGITS)
+
+
+def compare_outputs(want: dict[str, Any], got: Any, is_real: Callable[[str], bool],
+                    rel: mpmath.mpf) -> str | None:
+    """None if ``got`` matches ``want``: keys with ``is_real`` (strings or lists of strings)
+    within relative ``rel``, every other key exactly."""
+    if not isinstance(got, dict):
+        return "outputs must be an object"
+    for k in sorted(want):
+        if k not in got:
+            return f"missing output {k!r}"
+        w, g = want[k], got[k]
+        if is_real(k) and isinstance(w, (str, list)):
+            ws, gs = (w, g) if isinstance(w, list) else ([w], [g])
+            if not isinstance(gs, list) or len(gs) != len(ws) or not all(
+                    _close(a, b, rel) for a, b in zip(ws, gs, strict=True)):
+                return f"{k}: {g!r} is not within {rel} of {w!r}"
+        elif g != w:
+            return f"{k}: expected {w!r}, got {g!r}"
+    extra = sorted(set(got) - set(want))
+    return f"unexpected outputs {extra}" if extra else None
 
 
 # -- the vectors ------------------------------------------------------------------------------------
@@ -426,19 +453,9 @@ class Sa2PrivacyFamily(Family):
                                       {op: (args, out) for op, out in outs.items()})}
 
     def compare(self, case: Case, provided: dict[str, Any]) -> str | None:
-        want = case.expected
-        assert want is not None
+        assert case.expected is not None
         rel = SHUFFLE_REL_TOL if case.op == "sa2p.shuffle_statement" else REL_TOL
-        for k in sorted(want):
-            if k not in provided:
-                return f"missing output {k!r}"
-            if k in REALS and isinstance(want[k], str):
-                if not _close(want[k], provided[k], rel):
-                    return f"{k}: {provided[k]!r} is not within {rel} of {want[k]!r}"
-            elif provided[k] != want[k]:
-                return f"{k}: expected {want[k]!r}, got {provided[k]!r}"
-        extra = sorted(set(provided) - set(want))
-        return f"unexpected outputs {extra}" if extra else None
+        return compare_outputs(case.expected, provided, lambda k: k in REALS, rel)
 
     def files(self) -> list[VectorFile]:
         return [self.vector_file(
