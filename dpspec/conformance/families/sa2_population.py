@@ -49,6 +49,10 @@ HEADER = [
     "claim is not the point here) and the vector deployment of family sa2 (seed 'sa2/deployment');",
     "data = synthetic_data(seed, k, clients); the outputs are what protocol.run_collection",
     "releases and counts for the same seed, malicious devices and dropRate.",
+    "fixedSize: the first B accepted in the anonymizer's order (tape 'sa2/shuffle', Fisher-Yates)",
+    "are summed; window [t0, K] with arrivalSpacing [start, step]: the i-th report in arrival",
+    "order arrives at start + i step and is rejected outside [t0, t0 + K]; population is the",
+    "recipe's stated population (rate validation: more than max_reports received, no release).",
     "audit: `size` participants chosen on tape 'sa2/population/audit' run the real client and",
     "aggregators; the unsharded protocol sum must equal the engine's decoded sum.",
     "Everything is exact integers; compared exactly.",
@@ -122,13 +126,17 @@ def _recipe(args: dict[str, Any]) -> protocol.Recipe:
     dummy = exact(args.get("dummyRate", "0"), "dummyRate")
     over: dict[str, Any] = {}
     if args.get("fixedSize"):
-        over["fixed_size"] = True
+        over["sampling"] = "fixed_size"
+    if "window" in args:
+        t0, K = args["window"]
+        over["window"] = (exact(t0, "t0"), exact(K, "K"))
+    pop = args.get("population", _int(args, "clients") if dummy else None)
     return protocol.check_recipe_structure(protocol.make_recipe(
         recipe_id="sa2-population-vector", task_id=bytes(32), randomizer=r, B=_int(args, "B"),
         q=exact(args["q"], "q"), chunk_length=2, leader_pk=dep.leader_hpke.public_key,
         helper_pk=dep.helper_hpke.public_key, issuer_key=dep.issuer_sk.public_key(),
         epsilon=Fraction(1000), delta=Fraction(1, 10**10), dummy_rate=dummy,
-        population=_int(args, "clients") if dummy else None, **over))
+        population=pop, **over))
 
 
 def h_release(args: dict[str, Any]) -> dict[str, Any]:
@@ -136,8 +144,13 @@ def h_release(args: dict[str, Any]) -> dict[str, Any]:
     seed = hex_arg(args, "seed")
     k = recipe.randomizer.k
     data = population.synthetic_data(seed, k, _int(args, "clients"))
+    arrival = None
+    if "arrivalSpacing" in args:
+        start, step = args["arrivalSpacing"]
+        arrival = protocol.evenly_spaced(exact(start, "start"), exact(step, "spacing"))
     res = population.release(recipe, _dep(), data, seed, malicious=_int(args, "malicious"),
-                             drop_rate=exact(args.get("dropRate", "0"), "dropRate"))
+                             drop_rate=exact(args.get("dropRate", "0"), "dropRate"),
+                             arrival=arrival)
     out: dict[str, Any] = {
         "data": [int(x) for x in data],
         "participantIndex": [int(i) for i in res.participant_index],
@@ -239,9 +252,24 @@ def _groups() -> list[dict[str, Any]]:
         ("RAPPOR with dummies 1/5 and overweight reports",
          {**rel, "randomizer": _rj("rappor", 6, "1/4", overweight="1/3"), "dummyRate": "1/5"}),
         ("B = 40 > participants: no release", {**rel, "randomizer": rr, "B": 40}),
+        ("fixed size B = 6 of population 20, q = 1, 3 malicious, drop 1/10",
+         {**rel, "randomizer": rr, "B": 6, "q": "1", "clients": 24, "fixedSize": True,
+          "population": 20, "malicious": 3, "dropRate": "1/10"}),
+        ("fixed size: fewer accepted than the stated population, no release",
+         {**rel, "randomizer": rr, "B": 6, "q": "1", "clients": 24, "fixedSize": True,
+          "population": 24, "malicious": 0, "dropRate": "1/3"}),
+        ("time window [10, 25], arrivals 9, 10, 11, ...: late reports rejected",
+         {**rel, "randomizer": _rj("rappor", 3, "1/3"), "q": "1/2", "clients": 40,
+          "malicious": 10, "dropRate": "1/10", "window": ["10", "15"],
+          "arrivalSpacing": ["9", "1"]}),
+        ("rate validation: stated population 10 far below the reports",
+         {**rel, "randomizer": _rj("binary_randomized_response", 2, "1/4"),
+          "dummyRate": "1/10", "population": 10, "malicious": 3}),
         ("audit of 4 participants against the real protocol",
          {**rel, "randomizer": _rj("rappor", 3, "1/4"), "auditSize": 4})],
-        [("Gaussian vector randomizer is not replayed",
+        [("time-bounded task without arrival times",
+          {**rel, "randomizer": rr, "window": ["0", "10"]}, "NoArrival"),
+         ("Gaussian vector randomizer is not replayed",
           {**rel, "randomizer": {"name": "gaussian_vector", "k": 4, "flip": "1/2"}},
           "Unsupported")])
     return groups
@@ -258,7 +286,8 @@ class Sa2PopulationFamily(Family):
         anyv: dict[str, Any] = {}
         args = {"properties": {n: anyv for n in [
             "seed", "tag", "draws", "k", "clients", "randomizer", "devices", "values", "B", "q",
-            "malicious", "dropRate", "dummyRate", "auditSize", "fixedSize"]}}
+            "malicious", "dropRate", "dummyRate", "auditSize", "fixedSize", "population",
+            "window", "arrivalSpacing"]}}
         args["properties"]["seed"] = HEX
         args["properties"]["q"] = RAT
         args["properties"]["devices"] = _DEVICES
@@ -271,6 +300,7 @@ class Sa2PopulationFamily(Family):
             "sa2-population/engine.json", algorithm="SA2-population-engine", schema=SCHEMA,
             header=HEADER,
             notes={"BadDraw": "Unknown draw kind.",
+                   "NoArrival": "A time-bounded task needs every report's arrival time.",
                    "BadInput": "devices and values must have the same length.",
                    "Unsupported": "The engine replays binary_randomized_response, "
                                   "randomized_response and rappor only."},
