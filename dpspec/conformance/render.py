@@ -412,7 +412,7 @@ def _section(sec: Section, root: Path, manifest: dict[str, Any], seen: set[str],
             # its format is specified by the file that indexes it or by the VDAF draft
             external.append(path)
             continue
-        parts += [f"## {doc.get('algorithm', path)}", "",
+        parts += [f"## {escape(str(doc.get('algorithm', path)))}", "",
                   f"Vector file `vectors/{path}` ({doc.get('numberOfTests', 0)} tests).", ""]
         for item in doc.get("header", []):
             key = sec.anchor + "\0" + item
