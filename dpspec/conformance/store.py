@@ -296,29 +296,39 @@ def replay(family: Family, case: Case) -> str | None:
     return family.compare(case, provided)
 
 
-def check(root: Path, progress: Callable[[str], None] | None = None) -> CheckReport:
-    """Regenerate, compare byte for byte, validate against schemas, replay every test."""
+def check(root: Path, progress: Callable[[str], None] | None = None,
+          families: tuple[Family, ...] | None = None) -> CheckReport:
+    """Regenerate, compare byte for byte, validate against schemas, replay every test.
+
+    ``families``: only these families: their folders (missing and stray files there), their
+    schema files and their tests; the manifest, which covers the whole set, is then not compared."""
     report = CheckReport()
     if not root.is_dir():
         report.problems.append(f"{root}: no such folder")
         return report
-    gen = generate_all(progress=progress)
+    gen = generate_all(families, progress=progress)
 
     on_disk = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
-    for path in sorted(set(gen.texts) - on_disk):
+    expected = gen.texts
+    if families is not None:
+        folders = tuple(f"{f.name}/" for f in families)
+        own_schemas = {f"{SCHEMA_DIR}/{name}" for name in gen.schema_of.values()}
+        expected = {p: t for p, t in gen.texts.items() if p.startswith(folders) or p in own_schemas}
+        on_disk = {p for p in on_disk if p.startswith(folders) or p in own_schemas}
+    for path in sorted(set(expected) - on_disk):
         report.problems.append(f"{path}: missing (run `dpspec vectors generate`)")
-    for path in sorted(on_disk - set(gen.texts)):
+    for path in sorted(on_disk - set(expected)):
         report.problems.append(f"{path}: not produced by any generator")
-    for path in sorted(set(gen.texts) & on_disk):
+    for path in sorted(set(expected) & on_disk):
         have = (root / path).read_bytes()
-        if have != gen.texts[path].encode():
+        if have != expected[path].encode():
             try:
                 text = have.decode("utf-8")
             except UnicodeDecodeError:
                 report.problems.append(f"{path}: not UTF-8")
                 continue
             if path in gen.owners:
-                report.problems.extend(_differing_tests(path, gen.texts[path], text))
+                report.problems.extend(_differing_tests(path, expected[path], text))
             else:
                 report.problems.append(f"{path}: differs from the regenerated file")
     report.files = len(on_disk & set(gen.owners))

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from dpspec.conformance.cli import CliError, check_output_folder
-from dpspec.conformance.families import all_families
+from dpspec.conformance.families import all_families, get_family
 from dpspec.conformance.progress import Progress
 from dpspec.conformance.store import MANIFEST, check, default_vectors_dir, generate_all, write_all
 
@@ -30,6 +30,9 @@ def register(sub: Any) -> None:
     )
     chk.add_argument("--dir", type=Path, default=None,
                      help="vector folder to check (default: the repository's vectors/)")
+    chk.add_argument("--family", action="append", default=None, metavar="NAME",
+                     help="check only this family (repeatable; `dpspec vectors list` names them): its"
+                          " files, schemas and tests, not the manifest")
     chk.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     chk.set_defaults(func=run_check)
 
@@ -70,9 +73,15 @@ def run_generate(args: argparse.Namespace) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     root = _vectors_dir(args.dir)
+    families = None
+    if args.family:
+        try:
+            families = tuple(get_family(name) for name in dict.fromkeys(args.family))
+        except KeyError as exc:
+            raise CliError(str(exc.args[0])) from None
     progress = Progress(quiet=args.quiet)
     try:
-        report = check(root, progress=progress.step)
+        report = check(root, progress=progress.step, families=families)
     finally:
         progress.done()
     for problem in report.problems:
