@@ -188,3 +188,27 @@ def test_a_mutant_that_does_not_compile_is_recorded_as_non_viable(tmp_path: Path
     r = mutate._non_viable(deletion, "fx", "vectors", exc.value, "sha", "evidence")
     assert r.status == "killed" and r.detail.startswith("non-viable")
     assert (tmp_path / "journal" / "fx.vectors.jsonl").read_text().count("non-viable") == 1
+
+
+def test_a_function_that_only_the_imports_run_acts_at_import(tmp_path: Path, monkeypatch: Any) -> None:
+    # lazy_module() runs while the spec modules are imported, before any family trace starts: its
+    # mutants are checked like module-level ones (every family that uses the file, in full), not
+    # recorded as unreached
+    monkeypatch.setattr(mutate, "CACHE_DIR", tmp_path)
+    monkeypatch.setattr(mutate, "_IMPORT_LINES", None)
+    lines = mutate.import_lines()
+    assert list(tmp_path.glob("imports-*.json"))  # cached
+    lazy = [m for m in mutate.mutants_of(mutate.REPO / "dpspec/spec/lazy.py") if m.in_function]
+    factory = next(m for m in lazy if m.op == "Return None" and m.line in lines["dpspec/spec/lazy.py"])
+    getattr_raise = next(m for m in lazy if m.op == "Delete Raise")
+    assert getattr_raise.line not in lines["dpspec/spec/lazy.py"]  # runs on attribute access only
+    # a fake coverage: one family executes __getattr__ at run time, none executes the factory
+    cov: Any = {"fam": {"secs": 1.0, "lines": {"dpspec/spec/lazy.py": [getattr_raise.line]},
+                        "case_lines": {"dpspec/spec/lazy.py": {str(getattr_raise.line): [0]}}}}
+    assert mutate._acts_at_import(factory, cov)
+    assert mutate.reaching_families(factory, cov) == ["fam"]
+    assert mutate.targeted_cases(factory, cov) == {}  # no quick shortcut: the full check
+    assert not mutate._acts_at_import(getattr_raise, cov)
+    assert mutate.targeted_cases(getattr_raise, cov) == {"fam": {0}}
+    cov["fam"]["lines"] = {}
+    assert mutate.reaching_families(getattr_raise, cov) == []  # unreached, as before

@@ -55,6 +55,17 @@ def test_bernoullis_property(a: int, extra: int, count: int, seed: bytes) -> Non
     assert stream.pos == tape.bits_consumed
 
 
+@pytest.mark.parametrize("p", [Fraction(-1, 3), Fraction(4, 3), Fraction(-1), Fraction(2)])
+def test_bernoullis_refuse_a_non_probability(p: Fraction) -> None:
+    # the scalar sampler refuses these; the vectorised one must not clamp them to 0 or 1
+    with pytest.raises(ValueError):
+        bernoulli(RandomTape(SEED, "t/bern"), p)
+    stream = population.BitStream(SEED, "t/bern")
+    with pytest.raises(ValueError):
+        stream.bernoullis(p, 10)
+    assert stream.pos == 0
+
+
 def test_long_trials_fall_back_to_the_exact_comparison(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(population, "MAX_DEPTH", 2)  # most trials now exceed the vector depth
     p = Fraction(1, 7)

@@ -250,6 +250,10 @@ def test_round_outward() -> None:
     assert mpmath.nstr(round_outward(x, 8, up=True), 8) == "173.41109"
     assert mpmath.nstr(round_outward(x, 8, up=False), 8) == "173.41108"
     assert round_outward(mpmath.mpf(0), 8, up=True) == 0
+    # man_exp carries no sign: a negative x must be refused, not rounded as |x|
+    for bad in (mpmath.mpf("-173.41108140081"), mpmath.mpf("-1e-30"), mpmath.inf, mpmath.nan):
+        with pytest.raises(ParameterError):
+            round_outward(bad, 8, up=True)
     b = LinfBounds(mpmath.mpf("1.23456789"), mpmath.mpf("1.23456781")).rounded(3)
     assert (mpmath.nstr(b.lower, 3), mpmath.nstr(b.upper, 3)) == ("1.23", "1.24")
 

@@ -18,20 +18,8 @@ def to_be_bytes(value: int, length: int) -> bytes:
     return value.to_bytes(length, "big")
 
 
-def from_be_bytes(encoded: bytes) -> int:
-    """Decode a big-endian unsigned integer."""
-    return int.from_bytes(encoded, "big")
-
-
 def next_power_of_2(n: int) -> int:
     """The smallest power of two that is >= ``n`` (``n`` >= 1)."""
     if n < 1:
         raise ValueError("next_power_of_2 needs n >= 1")
     return 1 << (n - 1).bit_length()
-
-
-def front(length: int, encoded: bytes) -> tuple[bytes, bytes]:
-    """Split ``encoded`` into its first ``length`` bytes and the rest; ValueError if too short."""
-    if length > len(encoded):
-        raise ValueError(f"need {length} bytes, only {len(encoded)} left")
-    return encoded[:length], encoded[length:]

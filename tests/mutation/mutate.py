@@ -21,7 +21,9 @@ of each committed case against the reference, then its generator) in a fresh imp
 ``dpspec`` under a line tracer, which records the lines of ``dpspec/spec`` the whole run executes
 and, for the replay, which case executed which line (cached per family, keyed by the sources and
 that family's vectors). A mutant inside a function body whose lines no family executes cannot
-change any vector: it survives without a run ("not reached"). Any other mutant runs in a forked
+change any vector: it survives without a run ("not reached"), unless the imports execute them (a
+function called by module-level code, traced once by itself): such a mutant acts at import and is
+checked like a module-level one. Any other mutant runs in a forked
 child. First the *targeted replay*: the committed cases that executed the mutant's lines are
 replayed with the mutated code object patched into the live function (no import at all; a fresh
 import of the mutated module when the mutant is outside a function or cannot be patched). A
@@ -776,15 +778,79 @@ def _importers(rel: str) -> tuple[set[str], set[str]]:
     return files, families
 
 
+def import_lines() -> dict[str, set[int]]:
+    """Spec file -> the lines executed while every family module is imported (module-level code
+    and the functions it calls, e.g. ``lazy_module(...)`` or a table built at import). The family
+    traces start after the imports, so they cannot see these lines. Traced once in a forked child
+    and cached, keyed by the digest of every dpspec source."""
+    h = hashlib.sha256()
+    for p in sorted((REPO / "dpspec").rglob("*.py")):
+        h.update(p.relative_to(REPO).as_posix().encode() + p.read_bytes())
+    cache = CACHE_DIR / f"imports-{h.hexdigest()[:16]}.json"
+    if not cache.is_file():
+        status, payload, _secs = run_forked([("imports", _trace_imports, 600.0)], workers=1)[0]
+        if status != "ok":
+            raise RuntimeError(f"tracing the imports of the families: {status} {payload}")
+        CACHE_DIR.mkdir(exist_ok=True)
+        cache.write_text(json.dumps(payload))
+    return {f: set(lines) for f, lines in json.loads(cache.read_text()).items()}
+
+
+def _trace_imports() -> dict[str, list[int]]:
+    """In a forked child: the spec lines executed by importing every family afresh."""
+    spec_prefix = str(SPEC) + os.sep
+    hits: dict[str, set[int]] = {}
+
+    def glob(frame: FrameType, event: str, arg: Any) -> Any:
+        fn = frame.f_code.co_filename
+        if not fn.startswith(spec_prefix):
+            return None
+        lines = hits.setdefault(fn, set())
+        lines.add(frame.f_lineno)
+
+        def local(frame: FrameType, event: str, arg: Any) -> Any:
+            if event == "line":
+                lines.add(frame.f_lineno)
+            return local
+        return local
+
+    fresh_dpspec(None)
+    sys.settrace(glob)
+    try:
+        from dpspec.conformance.families import all_families
+        all_families()
+    finally:
+        sys.settrace(None)
+    return {Path(f).resolve().relative_to(REPO).as_posix(): sorted(v) for f, v in hits.items()}
+
+
+_IMPORT_LINES: dict[str, set[int]] | None = None
+
+
+def _acts_at_import(m: Mutant, cov: Coverage) -> bool:
+    """True if the mutant acts at import: at module or class level, or inside a function that only
+    the imports run (no family's traced run executes its lines, the imports do). Its effect is on
+    the module's state, so it is checked like a module-level mutant."""
+    global _IMPORT_LINES
+    if not m.in_function:
+        return True
+    span = set(range(m.line, m.end_line + 1))
+    if any(span & set(cov[n]["lines"].get(m.path, ())) for n in cov):
+        return False
+    if _IMPORT_LINES is None:
+        _IMPORT_LINES = import_lines()
+    return bool(span & _IMPORT_LINES.get(m.path, set()))
+
+
 def reaching_families(m: Mutant, cov: Coverage) -> list[str]:
     """The families that can notice the mutant, cheapest first ([] = none can).
 
     Inside a function body: the families whose run executes the mutant's lines. At module or
-    class level (it acts at import, e.g. a constant): the families that execute any line of the
-    file or of a spec file that imports it, or whose module imports it (every name the mutated
-    statement binds is read only there)."""
+    class level, or in a function that only the imports run (:func:`_acts_at_import`; e.g. a
+    constant): the families that execute any line of the file or of a spec file that imports it,
+    or whose module imports it (every name the mutated statement binds is read only there)."""
     names = sorted(cov, key=lambda n: (cov[n]["secs"], n))
-    if not m.in_function:
+    if _acts_at_import(m, cov):
         spec_files, family_names = _importers(m.path)
         files = spec_files | {m.path}
         return [n for n in names if n.replace("-", "_") in family_names or files & set(cov[n]["lines"])]
@@ -794,8 +860,8 @@ def reaching_families(m: Mutant, cov: Coverage) -> list[str]:
 
 def targeted_cases(m: Mutant, cov: Coverage) -> dict[str, set[int]]:
     """Family -> the numbers of its committed cases whose replay executed a line of the mutant
-    (empty for a mutant at module or class level, which acts at import)."""
-    if not m.in_function:
+    (empty for a mutant that acts at import: :func:`_acts_at_import`)."""
+    if _acts_at_import(m, cov):
         return {}
     out: dict[str, set[int]] = {}
     for name, data in cov.items():

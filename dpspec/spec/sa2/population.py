@@ -72,6 +72,7 @@ from numpy.typing import NDArray
 from dpspec.spec.sa2 import protocol, tokens
 from dpspec.spec.sa2.ideal import Sa2Error
 from dpspec.spec.sa2.randomizers import Randomizer
+from dpspec.spec.samplers.params import probability
 from dpspec.spec.tape import DST_PREFIX, RandomTape, tape_dst
 from dpspec.spec.xof import XofTurboShake128
 
@@ -181,8 +182,10 @@ class BitStream:
     # -- bernoulli_ratio, many times -------------------------------------------------------------
     def bernoullis(self, p: Fraction, count: int) -> NDArray[np.bool_]:
         """``count`` successive ``bernoulli(tape, p)`` draws (the lazy comparison of
-        :mod:`dpspec.spec.samplers.lazy`), as booleans."""
-        a, b = p.numerator, p.denominator
+        :mod:`dpspec.spec.samplers.lazy`), as booleans. ``p`` must be a probability (as for
+        :func:`dpspec.spec.samplers.core.bernoulli`): anything outside [0, 1] is refused."""
+        q = probability(p, "p")
+        a, b = q.numerator, q.denominator
         if a <= 0:
             return np.zeros(count, dtype=np.bool_)
         if a >= b:

@@ -99,7 +99,12 @@ class LinfBounds:
 
 
 def round_outward(x: mpmath.mpf, digits: int, up: bool) -> mpmath.mpf:
-    """``x >= 0`` rounded to ``digits`` significant decimal digits, up or down (exactly)."""
+    """``x >= 0`` rounded to ``digits`` significant decimal digits, up or down (exactly).
+
+    A negative or non-finite ``x`` is refused (``ParameterError``): ``man_exp`` carries no sign,
+    so reading it for a negative number would round ``|x|`` instead."""
+    if not mpmath.isfinite(x) or x < 0:
+        raise ParameterError(f"round_outward needs a finite x >= 0, got {x}")
     man, exp = x.man_exp
     v = Fraction(int(man)) * (Fraction(2) ** int(exp))
     if v <= 0:
