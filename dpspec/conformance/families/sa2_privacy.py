@@ -19,17 +19,14 @@ from typing import Any
 
 import mpmath
 
+from dpspec.conformance.families._groups import Groups
 from dpspec.conformance.jsonargs import COUNT, DEC, RAT
 from dpspec.conformance.vectors import (
     Case,
     Family,
     Handler,
-    InvalidCase,
-    TestNumberer,
     VectorFile,
     family_schema,
-    invalid_tests,
-    test_entry,
 )
 from dpspec.spec.sa2 import privacy
 from dpspec.spec.sa2.ideal import exact
@@ -256,15 +253,8 @@ LDP = ("binary_randomized_response", "randomized_response", "rappor")
 
 
 def _groups() -> list[dict[str, Any]]:
-    tc = TestNumberer()
-    groups: list[dict[str, Any]] = []
-
-    def group(op: str, valid: list[tuple[str, dict[str, Any]]],
-              invalid: list[InvalidCase] | None = None) -> None:
-        h = HANDLERS[op]
-        tests = [test_entry(tc(), c, i, h(i)) for c, i in valid]
-        tests += invalid_tests(tc, h, {}, invalid or [])
-        groups.append({"op": op, "params": {}, "tests": tests})
+    groups = Groups(HANDLERS)
+    group = groups.add
 
     group("sa2p.publish", [
         ("rounded up to 6 digits", {"x": "0.1234561", "digits": 6}),
@@ -412,7 +402,7 @@ def _groups() -> list[dict[str, Any]]:
         ("rate 1/2, N = 20, tail 1/10", {"rate": "1/2", "population": 20, "tail": "1/10"}),
         ("rate 0: d = 0", {"rate": "0", "population": 20, "tail": "1/10"}),
         ("tail 0: d = N", {"rate": "1/3", "population": 10, "tail": "0"})])
-    return groups
+    return groups.groups
 
 
 class Sa2PrivacyFamily(Family):
