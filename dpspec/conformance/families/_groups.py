@@ -13,10 +13,19 @@ it when it changes.
 
 from __future__ import annotations
 
+import copy
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from dpspec.conformance.vectors import Handler, InvalidCase, TestNumberer, invalid_tests, test_entry
+from dpspec.conformance.vectors import (
+    Case,
+    Handler,
+    InvalidCase,
+    TestNumberer,
+    invalid_tests,
+    test_entry,
+)
 
 ValidCase = tuple[str, dict[str, Any]] | tuple[str, dict[str, Any], Sequence[str]]
 """A valid test as a generator lists it: ``(comment, inputs)`` or ``(comment, inputs, flags)``."""
@@ -105,3 +114,34 @@ def compare_keys(
             return why
     extra = sorted(set(got) - set(want))
     return f"unexpected outputs {extra}" if extra else None
+
+
+def with_tolerances(cases: Iterable[Case], tolerance: Mapping[str, tuple[float, float]]
+                    ) -> list[Case]:
+    """``cases`` with the tolerance of their op attached for the harness: ``tolerance[op]`` is
+    ``(relative, absolute)`` and becomes ``Case.tolerance = {"rel": ..., "abs": ...}`` (every op
+    of the cases must be listed)."""
+    out = []
+    for case in cases:
+        rel, ab = tolerance[case.op]
+        out.append(Case(case.path, case.tc_id, case.op, case.args, case.expected, case.result,
+                        case.comment, case.flags, {"rel": rel, "abs": ab}))
+    return out
+
+
+def memoised(handler: Handler) -> Handler:
+    """The handler with a per-process memo of its answers, keyed by the canonical JSON of the
+    arguments: ``dpspec vectors check`` generates a family's files and then replays every test in
+    one process, and answers that are pure functions of their arguments (the accounting families:
+    mpmath at 40 to 50 digits) need not be computed twice. A refusal (an exception) is never
+    memoised; a returned answer is copied, so no caller can alter the memo."""
+    memo: dict[str, dict[str, Any]] = {}
+
+    def run(args: dict[str, Any]) -> dict[str, Any]:
+        key = json.dumps(args, sort_keys=True, default=str)
+        if key not in memo:
+            memo[key] = handler(args)
+        return copy.deepcopy(memo[key])
+
+    run.__doc__ = handler.__doc__
+    return run
