@@ -360,6 +360,8 @@ _INT: dict[str, Any] = {"type": "integer"}
 class AccountingFamily(Family):
     name = "accounting"
     summary = "privacy accounting and calibration (Gaussian, discrete Gaussian, RDP, shuffling, ...)"
+    #: op -> (relative, absolute) tolerance of its numeric outputs (see :func:`_compare`)
+    tolerance: dict[str, tuple[float, float]] = TOLERANCE
 
     def handlers(self) -> dict[str, Handler]:
         return dict(HANDLERS)
@@ -369,11 +371,11 @@ class AccountingFamily(Family):
         return {SCHEMA: family_schema(SCHEMA, "dpspec accounting vectors, version 1", ops)}
 
     def cases(self, path: str, doc: Any) -> list[Case]:
-        return with_tolerances(super().cases(path, doc), TOLERANCE)
+        return with_tolerances(super().cases(path, doc), self.tolerance)
 
     def compare(self, case: Case, provided: dict[str, Any]) -> str | None:
         assert case.expected is not None
-        rel, ab = TOLERANCE.get(case.op, (0.0, 0.0))
+        rel, ab = self.tolerance.get(case.op, (0.0, 0.0))
         return _compare(case.expected, provided, rel, ab, "")
 
     def files(self) -> list[VectorFile]:

@@ -15,12 +15,10 @@ from typing import Any
 
 import mpmath
 
-from dpspec.conformance.families._groups import build_group, memoised, with_tolerances
-from dpspec.conformance.families.accounting import _compare
+from dpspec.conformance.families._groups import build_group, memoised
+from dpspec.conformance.families.accounting import AccountingFamily
 from dpspec.conformance.jsonargs import any_value_ops
 from dpspec.conformance.vectors import (
-    Case,
-    Family,
     Handler,
     TestNumberer,
     VectorFile,
@@ -1345,10 +1343,14 @@ _FILES = {
 }
 
 
-class AccountingCurvesFamily(Family):
+class AccountingCurvesFamily(AccountingFamily):
+    """Its own ops, files and schema; cases and compare as the accounting family's (per-op
+    tolerances, here this module's :data:`TOLERANCE`)."""
+
     name = NAME
     summary = ("the seeds' privacy tables, shuffle curves (binary64 and certified), definitions,"
                " numbers and budget decision points")
+    tolerance = TOLERANCE
 
     def handlers(self) -> dict[str, Handler]:
         return dict(HANDLERS)
@@ -1356,14 +1358,6 @@ class AccountingCurvesFamily(Family):
     def schemas(self) -> dict[str, dict[str, Any]]:
         ops = any_value_ops(_ARG_NAMES)
         return {SCHEMA: family_schema(SCHEMA, "dpspec accounting-curves vectors, version 1", ops)}
-
-    def cases(self, path: str, doc: Any) -> list[Case]:
-        return with_tolerances(super().cases(path, doc), TOLERANCE)
-
-    def compare(self, case: Case, provided: dict[str, Any]) -> str | None:
-        assert case.expected is not None
-        rel, ab = TOLERANCE.get(case.op, (0.0, 0.0))
-        return _compare(case.expected, provided, rel, ab, "")
 
     def files(self) -> list[VectorFile]:
         out = []
