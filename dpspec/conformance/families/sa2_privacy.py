@@ -19,7 +19,7 @@ from typing import Any
 
 import mpmath
 
-from dpspec.conformance.families._groups import Groups
+from dpspec.conformance.families._groups import Groups, compare_keys
 from dpspec.conformance.jsonargs import COUNT, DEC, RAT
 from dpspec.conformance.vectors import (
     Case,
@@ -231,12 +231,7 @@ def compare_outputs(want: dict[str, Any], got: Any, is_real: Callable[[str], boo
                     rel: mpmath.mpf) -> str | None:
     """None if ``got`` matches ``want``: keys with ``is_real`` (strings or lists of strings)
     within relative ``rel``, every other key exactly."""
-    if not isinstance(got, dict):
-        return "outputs must be an object"
-    for k in sorted(want):
-        if k not in got:
-            return f"missing output {k!r}"
-        w, g = want[k], got[k]
+    def check(k: str, w: Any, g: Any) -> str | None:
         if is_real(k) and isinstance(w, (str, list)):
             ws, gs = (w, g) if isinstance(w, list) else ([w], [g])
             if not isinstance(gs, list) or len(gs) != len(ws) or not all(
@@ -244,8 +239,9 @@ def compare_outputs(want: dict[str, Any], got: Any, is_real: Callable[[str], boo
                 return f"{k}: {g!r} is not within {rel} of {w!r}"
         elif g != w:
             return f"{k}: expected {w!r}, got {g!r}"
-    extra = sorted(set(got) - set(want))
-    return f"unexpected outputs {extra}" if extra else None
+        return None
+
+    return compare_keys(want, got, check)
 
 
 # -- the vectors ------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from typing import Any
 
 import mpmath
 
-from dpspec.conformance.families._groups import build_group
+from dpspec.conformance.families._groups import build_group, compare_keys
 from dpspec.conformance.families.shuffled import noise_from_json
 from dpspec.conformance.jsonargs import any_value_ops, hex_arg, int_arg
 from dpspec.conformance.vectors import (
@@ -340,17 +340,12 @@ def _close(want: Any, got: Any, rel: float, where: str) -> str | None:
 
 def compare_outputs(expected: dict[str, Any], provided: dict[str, Any]) -> str | None:
     """Keys of :data:`TOLERANCE` within their relative tolerance; everything else exactly."""
-    for key in sorted(expected):
-        if key not in provided:
-            return f"missing output {key!r}"
+    def check(key: str, want: Any, got: Any) -> str | None:
         if key in TOLERANCE:
-            why = _close(expected[key], provided[key], TOLERANCE[key], key)
-            if why:
-                return why
-        elif provided[key] != expected[key]:
-            return f"{key}: expected {expected[key]!r}, got {provided[key]!r}"
-    extra = sorted(set(provided) - set(expected))
-    return f"unexpected outputs {extra}" if extra else None
+            return _close(want, got, TOLERANCE[key], key)
+        return None if got == want else f"{key}: expected {want!r}, got {got!r}"
+
+    return compare_keys(expected, provided, check)
 
 
 # -- generation ------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from typing import Any
 
 import mpmath
 
-from dpspec.conformance.families._groups import Groups
+from dpspec.conformance.families._groups import Groups, compare_keys
 from dpspec.conformance.jsonargs import any_value_ops
 from dpspec.conformance.vectors import (
     Case,
@@ -351,14 +351,7 @@ def _close(want: Any, got: Any, key: str) -> str | None:
     if isinstance(want, dict):
         if not isinstance(got, dict):
             return f"{key}: expected an object"
-        for k in sorted(want):
-            if k not in got:
-                return f"missing output {k!r}"
-            why = _close(want[k], got[k], k)
-            if why:
-                return why
-        extra = sorted(set(got) - set(want))
-        return f"unexpected outputs {extra}" if extra else None
+        return compare_keys(want, got, lambda k, w, g: _close(w, g, k))
     if isinstance(want, list):
         if not isinstance(got, list) or len(got) != len(want):
             return f"{key}: expected a list of {len(want)}"
