@@ -633,9 +633,8 @@ NOTES = {
 def _group(op: str, params: dict[str, Any], tests: list[tuple[str, dict[str, Any], list[str]]],
            tc: TestNumberer, invalid: list[tuple[str, dict[str, Any]]] | None = None
            ) -> dict[str, Any]:
-    """The group of ``op``: valid ``(comment, inputs, flags)`` tests, then the ``invalid``
-    ``(comment, inputs)`` ones, all flagged BadParameter (TypeError and ArithmeticError count as a
-    refusal too)."""
+    """The group of ``op`` as the accounting family's ``_group`` builds it (invalid cases flagged
+    BadParameter), with this module's handlers."""
     return build_group(tc, HANDLERS, op, tests, [(c, i, "BadParameter") for c, i in invalid or []],
                        params, rejects=(ValueError, TypeError, ArithmeticError))
 
