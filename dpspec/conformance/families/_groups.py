@@ -1,4 +1,5 @@
-"""Helpers shared by the vector families: building test groups and comparing output objects.
+"""Helpers shared by the vector families: building test groups, comparing output objects,
+attaching per-op tolerances to cases and memoising handlers.
 
 Most families publish a group the same way: for one op, its valid tests (each with the outputs of
 the reference handler), then its invalid tests (each first checked to be rejected by that handler,
@@ -8,7 +9,8 @@ stays in the family's own module; these helpers only assemble it.
 
 It is a family-local module (not :mod:`dpspec.conformance.vectors`) so that the mutation tool's
 trace cache, keyed by the sources a family imports, is invalidated only for the families that use
-it when it changes.
+it when it changes. That key follows a family's direct imports only: a family that uses these
+helpers imports this module itself (not through another family).
 """
 
 from __future__ import annotations
