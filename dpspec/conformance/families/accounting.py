@@ -9,12 +9,12 @@ expected value times ``1 - rel`` -- rounding them down is a failure even within 
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
 import mpmath
 
+from dpspec.conformance.families._groups import build_group, memoised, with_tolerances
 from dpspec.conformance.jsonargs import any_value_ops
 from dpspec.conformance.vectors import (
     Case,
@@ -24,8 +24,6 @@ from dpspec.conformance.vectors import (
     VectorFile,
     envelope,
     family_schema,
-    invalid_tests,
-    test_entry,
 )
 from dpspec.spec.accounting import (
     composition,
@@ -280,25 +278,7 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-def _memoised(handler: Handler) -> Handler:
-    """The handler with a per-process memo of its answers, keyed by the canonical JSON of the
-    arguments: ``dpspec vectors check`` generates the file and then replays every test in one
-    process, and the accounting answers (mpmath at 40 to 50 digits) are pure functions of their
-    arguments, so the replay need not compute them twice. A refusal (an exception) is never
-    memoised; a returned answer is copied, so no caller can alter the memo."""
-    memo: dict[str, dict[str, Any]] = {}
-
-    def run(args: dict[str, Any]) -> dict[str, Any]:
-        key = json.dumps(args, sort_keys=True, default=str)
-        if key not in memo:
-            memo[key] = handler(args)
-        return copy.deepcopy(memo[key])
-
-    run.__doc__ = handler.__doc__
-    return run
-
-
-HANDLERS = {op: _memoised(handler) for op, handler in HANDLERS.items()}
+HANDLERS = {op: memoised(handler) for op, handler in HANDLERS.items()}
 
 HEADER = [
     "Privacy accounting and calibration (module dpspec.spec.accounting), inputs -> outputs.",
@@ -380,6 +360,8 @@ _INT: dict[str, Any] = {"type": "integer"}
 class AccountingFamily(Family):
     name = "accounting"
     summary = "privacy accounting and calibration (Gaussian, discrete Gaussian, RDP, shuffling, ...)"
+    #: op -> (relative, absolute) tolerance of its numeric outputs (see :func:`_compare`)
+    tolerance: dict[str, tuple[float, float]] = TOLERANCE
 
     def handlers(self) -> dict[str, Handler]:
         return dict(HANDLERS)
@@ -389,16 +371,11 @@ class AccountingFamily(Family):
         return {SCHEMA: family_schema(SCHEMA, "dpspec accounting vectors, version 1", ops)}
 
     def cases(self, path: str, doc: Any) -> list[Case]:
-        out = []
-        for case in super().cases(path, doc):
-            rel, ab = TOLERANCE[case.op]
-            out.append(Case(case.path, case.tc_id, case.op, case.args, case.expected, case.result,
-                            case.comment, case.flags, {"rel": rel, "abs": ab}))
-        return out
+        return with_tolerances(super().cases(path, doc), self.tolerance)
 
     def compare(self, case: Case, provided: dict[str, Any]) -> str | None:
         assert case.expected is not None
-        rel, ab = TOLERANCE.get(case.op, (0.0, 0.0))
+        rel, ab = self.tolerance.get(case.op, (0.0, 0.0))
         return _compare(case.expected, provided, rel, ab, "")
 
     def files(self) -> list[VectorFile]:
@@ -477,15 +454,11 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
 def _group(op: str, params: dict[str, Any], tests: list[tuple[str, dict[str, Any], list[str]]],
            tc: TestNumberer, invalid: list[tuple[str, dict[str, Any]]] | None = None
            ) -> dict[str, Any]:
-    handler = HANDLERS[op]
-    entries = []
-    for comment, inputs, flags in tests:
-        out = handler({**params, **inputs})
-        entries.append(test_entry(tc(), comment, inputs, out, "valid", flags))
-    entries += invalid_tests(tc, handler, params,
-                             [(comment, inputs, "BadParameter") for comment, inputs in invalid or []],
-                             rejects=(ValueError, TypeError, ArithmeticError))
-    return {"op": op, "params": params, "tests": entries}
+    """The group of ``op``: valid ``(comment, inputs, flags)`` tests, then the ``invalid``
+    ``(comment, inputs)`` ones, all flagged BadParameter (TypeError and ArithmeticError count as a
+    refusal too)."""
+    return build_group(tc, HANDLERS, op, tests, [(c, i, "BadParameter") for c, i in invalid or []],
+                       params, rejects=(ValueError, TypeError, ArithmeticError))
 
 
 def _document() -> dict[str, Any]:

@@ -9,26 +9,22 @@ numeric strings, anything else exactly), with the tolerance of each op in :data:
 
 from __future__ import annotations
 
-import copy
 import json
 from fractions import Fraction
 from typing import Any
 
 import mpmath
 
-from dpspec.conformance.families.accounting import _compare
+from dpspec.conformance.families._groups import build_group, memoised
+from dpspec.conformance.families.accounting import AccountingFamily
 from dpspec.conformance.jsonargs import any_value_ops
 from dpspec.conformance.vectors import (
-    Case,
-    Family,
     Handler,
     TestNumberer,
     VectorFile,
     binary64_text,
     envelope,
     family_schema,
-    invalid_tests,
-    test_entry,
 )
 from dpspec.spec.accounting import (
     composition,
@@ -497,22 +493,7 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-def _memoised(handler: Handler) -> Handler:
-    """A per-process memo of the handler's answers (see the ``accounting`` family): generation
-    and replay in one process compute each answer once. Refusals are not memoised."""
-    memo: dict[str, dict[str, Any]] = {}
-
-    def run(args: dict[str, Any]) -> dict[str, Any]:
-        key = json.dumps(args, sort_keys=True, default=str)
-        if key not in memo:
-            memo[key] = handler(args)
-        return copy.deepcopy(memo[key])
-
-    run.__doc__ = handler.__doc__
-    return run
-
-
-HANDLERS = {op: _memoised(h) for op, h in HANDLERS.items()}
+HANDLERS = {op: memoised(h) for op, h in HANDLERS.items()}
 
 _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "seed_table": ("table", "n", "delta", "ns", "eps0s"),
@@ -652,15 +633,10 @@ NOTES = {
 def _group(op: str, params: dict[str, Any], tests: list[tuple[str, dict[str, Any], list[str]]],
            tc: TestNumberer, invalid: list[tuple[str, dict[str, Any]]] | None = None
            ) -> dict[str, Any]:
-    handler = HANDLERS[op]
-    entries = []
-    for comment, inputs, flags in tests:
-        out = handler({**params, **inputs})
-        entries.append(test_entry(tc(), comment, inputs, out, "valid", flags))
-    entries += invalid_tests(tc, handler, params,
-                             [(comment, inputs, "BadParameter") for comment, inputs in invalid or []],
-                             rejects=(ValueError, TypeError, ArithmeticError))
-    return {"op": op, "params": params, "tests": entries}
+    """The group of ``op`` as the accounting family's ``_group`` builds it (invalid cases flagged
+    BadParameter), with this module's handlers."""
+    return build_group(tc, HANDLERS, op, tests, [(c, i, "BadParameter") for c, i in invalid or []],
+                       params, rejects=(ValueError, TypeError, ArithmeticError))
 
 
 def _seed_doc() -> list[dict[str, Any]]:
@@ -1366,10 +1342,14 @@ _FILES = {
 }
 
 
-class AccountingCurvesFamily(Family):
+class AccountingCurvesFamily(AccountingFamily):
+    """Its own ops, files and schema; cases and compare as the accounting family's (per-op
+    tolerances, here this module's :data:`TOLERANCE`)."""
+
     name = NAME
     summary = ("the seeds' privacy tables, shuffle curves (binary64 and certified), definitions,"
                " numbers and budget decision points")
+    tolerance = TOLERANCE
 
     def handlers(self) -> dict[str, Handler]:
         return dict(HANDLERS)
@@ -1377,19 +1357,6 @@ class AccountingCurvesFamily(Family):
     def schemas(self) -> dict[str, dict[str, Any]]:
         ops = any_value_ops(_ARG_NAMES)
         return {SCHEMA: family_schema(SCHEMA, "dpspec accounting-curves vectors, version 1", ops)}
-
-    def cases(self, path: str, doc: Any) -> list[Case]:
-        out = []
-        for case in super().cases(path, doc):
-            rel, ab = TOLERANCE[case.op]
-            out.append(Case(case.path, case.tc_id, case.op, case.args, case.expected, case.result,
-                            case.comment, case.flags, {"rel": rel, "abs": ab}))
-        return out
-
-    def compare(self, case: Case, provided: dict[str, Any]) -> str | None:
-        assert case.expected is not None
-        rel, ab = TOLERANCE.get(case.op, (0.0, 0.0))
-        return _compare(case.expected, provided, rel, ab, "")
 
     def files(self) -> list[VectorFile]:
         out = []

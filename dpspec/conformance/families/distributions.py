@@ -25,17 +25,15 @@ from typing import Any
 
 import mpmath
 
+from dpspec.conformance.families._groups import Groups
 from dpspec.conformance.vectors import (
     Case,
     Family,
     Handler,
     InvalidCase,
-    TestNumberer,
     VectorFile,
     diff_outputs,
     family_schema,
-    invalid_tests,
-    test_entry,
 )
 from dpspec.spec import distributions as dist
 from dpspec.spec.accounting.numeric import round_down, round_up
@@ -581,17 +579,13 @@ class DistributionsFamily(Family):
         return diff_outputs(case.expected, provided)
 
     def files(self) -> list[VectorFile]:
-        tc = TestNumberer()
-        groups = []
+        groups = Groups(HANDLERS)
         for op, points in VALID.items():
-            handler = HANDLERS[op]
-            tests = [test_entry(tc(), comment, inputs, handler(dict(inputs)), flags=flags)
-                     for inputs, comment, flags in points]
-            tests += invalid_tests(tc, handler, {}, INVALID[op])
-            groups.append({"op": op, "params": {}, "tests": tests})
+            groups.add(op, [(comment, inputs, flags) for inputs, comment, flags in points],
+                       INVALID[op])
         return [self.vector_file("distributions/pmf.json",
                                  algorithm="dpspec exact probability mass functions",
-                                 schema=SCHEMA, header=HEADER, notes=NOTES, groups=groups)]
+                                 schema=SCHEMA, header=HEADER, notes=NOTES, groups=groups.groups)]
 
 
 FAMILY = DistributionsFamily()

@@ -18,18 +18,15 @@ from typing import Any
 
 import mpmath
 
+from dpspec.conformance.families._groups import Groups
 from dpspec.conformance.families.sa2_privacy import compare_outputs, publish_real
 from dpspec.conformance.jsonargs import COUNT, DEC, RAT
 from dpspec.conformance.vectors import (
     Case,
     Family,
     Handler,
-    InvalidCase,
-    TestNumberer,
     VectorFile,
     family_schema,
-    invalid_tests,
-    test_entry,
 )
 from dpspec.spec.sa2 import experiments as ex
 from dpspec.spec.sa2 import privacy
@@ -194,15 +191,8 @@ MILLION = "1/1000000"
 
 
 def _groups() -> list[dict[str, Any]]:
-    tc = TestNumberer()
-    groups: list[dict[str, Any]] = []
-
-    def group(op: str, valid: list[tuple[str, dict[str, Any]]],
-              invalid: list[InvalidCase] | None = None) -> None:
-        h = HANDLERS[op]
-        tests = [test_entry(tc(), c, i, h(i)) for c, i in valid]
-        tests += invalid_tests(tc, h, {}, invalid or [])
-        groups.append({"op": op, "params": {}, "tests": tests})
+    groups = Groups(HANDLERS)
+    group = groups.add
 
     group("sa2x.agg_sigma", [
         ("eps = 1, delta = 1e-6, K = 4", {"eps": "1", "delta": MILLION, "tasks": 4}),
@@ -293,7 +283,7 @@ def _groups() -> list[dict[str, Any]]:
                                           "delta": MILLION}),
         ("sigma = 4, q = 1/2, T = 10", {"sigma": "4", "q": "1/2", "steps": 10,
                                         "delta": "1/100000"})])
-    return groups
+    return groups.groups
 
 
 class Sa2ExperimentsFamily(Family):

@@ -32,6 +32,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from dpspec.conformance.families._groups import Groups
 from dpspec.conformance.jsonargs import COUNT, DEC, HEX, RAT, hex_arg, int_arg, parse_int
 from dpspec.conformance.vectors import (
     VECTOR_SEED_HEADER,
@@ -659,40 +660,25 @@ class Sa2OhttpFamily(Family):
     def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
         return self.handlers()[op](args)
 
-    def _valid(self, tc: TestNumberer, op: str, cases: list[tuple[str, dict[str, Any]]],
-               params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        params = params or {}
-        return [test_entry(tc(), c, i, self._run(op, {**params, **i})) for c, i in cases]
-
-    def _invalid(self, tc: TestNumberer, op: str, cases: list[InvalidCase],
-                 params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        return invalid_tests(tc, self.handlers()[op], params or {}, cases)
-
     # -- binary HTTP ------------------------------------------------------------------------------
     def _bhttp_file(self) -> VectorFile:
-        tc = TestNumberer()
-        groups: list[dict[str, Any]] = []
+        groups = Groups(self.handlers())
         values = [0, 1, 37, 63, 64, 494878333 & 0x3FFF, 16383, 16384, 494878333, (1 << 30) - 1,
                   1 << 30, 151288809941952652, (1 << 62) - 1]
-        tests = self._valid(tc, "ohttp.varint_encode",
-                            [(f"value {v}", {"value": str(v)}) for v in values])
-        tests += self._invalid(tc, "ohttp.varint_encode", [
+        groups.add("ohttp.varint_encode", [(f"value {v}", {"value": str(v)}) for v in values], [
             ("negative", {"value": "-1"}, "OutOfRange"),
             ("2^62 does not fit", {"value": str(1 << 62)}, "OutOfRange")])
-        groups.append({"op": "ohttp.varint_encode", "params": {}, "tests": tests})
         dec = [("1 byte, 37", "25"), ("2 bytes (RFC 9000 A.1: 15293)", "7bbd"),
                ("4 bytes (RFC 9000 A.1: 494878333)", "9d7f3e7d"),
                ("8 bytes (RFC 9000 A.1: 151288809941952652)", "c2197c5eff14e88c"),
                ("non-shortest 2-byte form of 37 is accepted", "4025"),
                ("only the first varint is read", "3fff"),
                ("8-byte maximum", "ffffffffffffffff")]
-        tests = self._valid(tc, "ohttp.varint_decode", [(c, {"encoded": e}) for c, e in dec])
-        tests += self._invalid(tc, "ohttp.varint_decode", [
+        groups.add("ohttp.varint_decode", [(c, {"encoded": e}) for c, e in dec], [
             ("empty", {"encoded": ""}, "Truncated"),
             ("2-byte prefix, 1 byte", {"encoded": "40"}, "Truncated"),
             ("4-byte prefix, 3 bytes", {"encoded": "9d7f3e"}, "Truncated"),
             ("8-byte prefix, 7 bytes", {"encoded": "c2197c5eff14e8"}, "Truncated")])
-        groups.append({"op": "ohttp.varint_decode", "params": {}, "tests": tests})
 
         def b(s: str) -> str:
             return s.encode().hex()
@@ -713,11 +699,10 @@ class Sa2OhttpFamily(Family):
               "content": long_content.hex(), "trailers": [[b("t"), b("v")]]}),
             ("empty method and path", {**get, "method": "", "path": ""}),
         ]
-        tests = self._valid(tc, "ohttp.bhttp_request_encode", reqs)
-        groups.append({"op": "ohttp.bhttp_request_encode", "params": {}, "tests": tests})
+        groups.add("ohttp.bhttp_request_encode", reqs)
         enc = {c: self._run("ohttp.bhttp_request_encode", i)["encoded"] for c, i in reqs}
         rfc, full = enc[reqs[0][0]], enc[reqs[4][0]]
-        tests = self._valid(tc, "ohttp.bhttp_request_decode", [
+        groups.add("ohttp.bhttp_request_decode", [
             ("RFC 9458 A request", {"message": rfc}),
             ("the empty sections written out (not truncated)", {"message": rfc + "000000"}),
             ("only the header section written out", {"message": rfc + "00"}),
@@ -726,8 +711,7 @@ class Sa2OhttpFamily(Family):
             ("an empty header section and 5 bytes of content",
              {"message": rfc + "00" + "05" + b("hello")}),
             ("framing indicator in a 2-byte varint (4000)", {"message": "4000" + rfc[2:]}),
-        ])
-        tests += self._invalid(tc, "ohttp.bhttp_request_decode", [
+        ], [
             ("empty", {"message": ""}, "Truncated"),
             ("framing indicator 1 (a response)", {"message": "01" + rfc[2:]}, "WrongFraming"),
             ("framing indicator 2 (indeterminate-length request)", {"message": "02" + rfc[2:]},
@@ -740,7 +724,6 @@ class Sa2OhttpFamily(Family):
             ("a non-zero byte after the trailers", {"message": full + "0001"}, "TrailingBytes"),
             ("varint of the method length cut", {"message": "0040"}, "Truncated"),
         ])
-        groups.append({"op": "ohttp.bhttp_request_decode", "params": {}, "tests": tests})
         resps: list[tuple[str, dict[str, Any]]] = [
             ("RFC 9458 A: 200, all sections empty", {"status": "200", "headers": [],
                                                       "content": "", "trailers": []}),
@@ -751,21 +734,18 @@ class Sa2OhttpFamily(Family):
             ("200 with every section", {"status": "200", "headers": [[b("k"), b("v")]],
                                         "content": b("ok"), "trailers": [[b("t"), b("")]]}),
         ]
-        tests = self._valid(tc, "ohttp.bhttp_response_encode", resps)
-        tests += self._invalid(tc, "ohttp.bhttp_response_encode", [
+        groups.add("ohttp.bhttp_response_encode", resps, [
             ("199 is not a final status", {**resps[0][1], "status": "199"}, "BadStatus"),
             ("600 is out of range", {**resps[0][1], "status": "600"}, "BadStatus")])
-        groups.append({"op": "ohttp.bhttp_response_encode", "params": {}, "tests": tests})
         r200 = "0140c8"
         every = self._run("ohttp.bhttp_response_encode", resps[3][1])["encoded"]
-        tests = self._valid(tc, "ohttp.bhttp_response_decode", [
+        groups.add("ohttp.bhttp_response_decode", [
             ("RFC 9458 A response", {"message": r200}),
             ("status 200 at the lower bound, sections written out", {"message": r200 + "000000"}),
             ("status 599 at the upper bound", {"message": "01" + "4257"}),
             ("every section", {"message": every}),
             ("zero padding", {"message": every + "00"}),
-        ])
-        tests += self._invalid(tc, "ohttp.bhttp_response_decode", [
+        ], [
             ("framing indicator 0 (a request)", {"message": "0040c8"}, "WrongFraming"),
             ("informational status 100", {"message": "014064" + "0000"}, "BadStatus"),
             ("status 199", {"message": "0140c7"}, "BadStatus"),
@@ -776,7 +756,6 @@ class Sa2OhttpFamily(Family):
             ("a non-zero byte after the trailers", {"message": every + "000100"},
              "TrailingBytes"),
         ])
-        groups.append({"op": "ohttp.bhttp_response_decode", "params": {}, "tests": tests})
         notes = {
             "OutOfRange": "The value does not lie in [0, 2^62).",
             "Truncated": "The message ends inside a varint or a length-prefixed field.",
@@ -786,25 +765,22 @@ class Sa2OhttpFamily(Family):
         }
         return self.vector_file("sa2-ohttp/binary_http.json", algorithm="SA2-OHTTP-BinaryHTTP",
                                 schema=BHTTP_SCHEMA, header=BHTTP_HEADER, notes=notes,
-                                groups=groups)
+                                groups=groups.groups)
 
     # -- key configuration ------------------------------------------------------------------------
     def _key_config_file(self) -> VectorFile:
-        tc = TestNumberer()
-        groups: list[dict[str, Any]] = []
-        tests = self._valid(tc, "ohttp.key_config_derive", [
+        groups = Groups(self.handlers())
+        groups.add("ohttp.key_config_derive", [
             ("key id 1", {"ikm": vector_seed("sa2-ohttp/gateway").hex(), "keyId": "1"}),
             ("key id 0, a 40-byte ikm", {"ikm": vector_seed("sa2-ohttp/gw0", 40).hex(),
                                          "keyId": "0"}),
             ("key id 255", {"ikm": vector_seed("sa2-ohttp/gateway").hex(), "keyId": "255"}),
-        ])
-        tests += self._invalid(tc, "ohttp.key_config_derive", [
+        ], [
             ("31 bytes of ikm", {"ikm": vector_seed("sa2-ohttp/gateway", 31).hex(),
                                  "keyId": "1"}, "ShortIkm")])
-        groups.append({"op": "ohttp.key_config_derive", "params": {}, "tests": tests})
         rfc = RFC_KEY_CONFIG
         pk = rfc[6:70]
-        tests = self._valid(tc, "ohttp.key_config_decode", [
+        groups.add("ohttp.key_config_decode", [
             ("RFC 9458 A: key id 1, AES-128-GCM and ChaCha20-Poly1305", {"keyConfig": rfc}),
             ("only ChaCha20-Poly1305: decodes, the suite is not offered",
              {"keyConfig": "07" + "0020" + pk + "0004" + "00010003"}),
@@ -812,8 +788,7 @@ class Sa2OhttpFamily(Family):
                                            + "00020001" + "00010001" + "00030002"}),
             ("HKDF-SHA256 with another AEAD and another KDF with AES-128-GCM: not offered",
              {"keyConfig": "00" + "0020" + pk + "0008" + "00010002" + "00020001"}),
-        ])
-        tests += self._invalid(tc, "ohttp.key_config_decode", [
+        ], [
             ("empty", {"keyConfig": ""}, "Truncated"),
             ("KEM P-256 (0x0010)", {"keyConfig": rfc[:2] + "0010" + rfc[6:]}, "WrongKem"),
             ("KEM 0x0021 (X448)", {"keyConfig": rfc[:2] + "0021" + rfc[6:]}, "WrongKem"),
@@ -826,7 +801,6 @@ class Sa2OhttpFamily(Family):
             ("list shorter than its length", {"keyConfig": rfc[:-2]}, "Truncated"),
             ("a byte after the list", {"keyConfig": rfc + "00"}, "TrailingBytes"),
         ])
-        groups.append({"op": "ohttp.key_config_decode", "params": {}, "tests": tests})
         notes = {
             "ShortIkm": "DeriveKeyPair needs at least 32 bytes of input keying material.",
             "Truncated": "The configuration ends early.",
@@ -836,12 +810,11 @@ class Sa2OhttpFamily(Family):
         }
         return self.vector_file("sa2-ohttp/key_config.json", algorithm="SA2-OHTTP-KeyConfig",
                                 schema=KEYCONFIG_SCHEMA, header=KEYCONFIG_HEADER, notes=notes,
-                                groups=groups)
+                                groups=groups.groups)
 
     # -- encapsulation ----------------------------------------------------------------------------
     def _encap_file(self) -> VectorFile:
-        tc = TestNumberer()
-        groups: list[dict[str, Any]] = []
+        groups = Groups(self.handlers())
         gw = self._run("ohttp.key_config_derive",
                        {"ikm": vector_seed("sa2-ohttp/gateway").hex(), "keyId": "1"})
         own_kc, own_sk = gw["keyConfig"], gw["privateKey"]
@@ -856,15 +829,13 @@ class Sa2OhttpFamily(Family):
             ("key id 0 goes into hdr and info",
              {"keyConfig": "00" + own_kc[2:], "request": RFC_REQUEST, "ephemeralSk": eph[2]}),
         ]
-        tests = self._valid(tc, "ohttp.encapsulate_request", reqs)
-        tests += self._invalid(tc, "ohttp.encapsulate_request", [
+        groups.add("ohttp.encapsulate_request", reqs, [
             ("the configuration offers only ChaCha20-Poly1305",
              {"keyConfig": own_kc[:70] + "0004" + "00010003", "request": RFC_REQUEST,
               "ephemeralSk": eph[0]}, "UnsupportedSuite"),
             ("a 31-byte ephemeral key", {"keyConfig": own_kc, "request": RFC_REQUEST,
                                          "ephemeralSk": eph[0][:62]}, "BadEphemeral"),
         ])
-        groups.append({"op": "ohttp.encapsulate_request", "params": {}, "tests": tests})
         enc_reqs = {c: self._run("ohttp.encapsulate_request", i)["encRequest"] for c, i in reqs}
         rfc_enc, own_enc = enc_reqs[reqs[0][0]], enc_reqs[reqs[1][0]]
         empty_enc, kid0_enc = enc_reqs[reqs[2][0]], enc_reqs[reqs[3][0]]
@@ -876,16 +847,15 @@ class Sa2OhttpFamily(Family):
 
         rfc_gw = {"keyConfig": RFC_KEY_CONFIG, "privateKey": RFC_SKR}
         own_gw = {"keyConfig": own_kc, "privateKey": own_sk}
-        tests = self._valid(tc, "ohttp.decapsulate_request", [
+        n = len(bytes.fromhex(rfc_enc))
+        groups.add("ohttp.decapsulate_request", [
             ("RFC 9458 A", {**rfc_gw, "encRequest": rfc_enc}),
             ("the SA2 upload", {**own_gw, "encRequest": own_enc}),
             ("an empty request (the shortest message: 7 + 32 + 16 bytes)",
              {**own_gw, "encRequest": empty_enc}),
             ("key id 0", {"keyConfig": "00" + own_kc[2:], "privateKey": own_sk,
                           "encRequest": kid0_enc}),
-        ])
-        n = len(bytes.fromhex(rfc_enc))
-        tests += self._invalid(tc, "ohttp.decapsulate_request", [
+        ], [
             ("54 bytes: one short of hdr + enc + tag", {**own_gw, "encRequest": empty_enc[:-2]},
              "TooShort"),
             ("wrong key id", {**rfc_gw, "encRequest": flip(rfc_enc, 0)}, "WrongHeader"),
@@ -905,7 +875,6 @@ class Sa2OhttpFamily(Family):
             ("the last ciphertext byte removed", {**rfc_gw, "encRequest": rfc_enc[:-2]},
              "DecryptionFailed"),
         ])
-        groups.append({"op": "ohttp.decapsulate_request", "params": {}, "tests": tests})
         nonces = [vector_seed(f"sa2-ohttp/response-nonce/{i}", 16).hex() for i in range(3)]
         ok = ohttp.BhttpResponse(200).encode().hex()
         resp_cases: list[tuple[str, dict[str, Any]]] = [
@@ -919,8 +888,7 @@ class Sa2OhttpFamily(Family):
             ("an empty response to the empty request",
              {**own_gw, "encRequest": empty_enc, "response": "", "responseNonce": nonces[2]}),
         ]
-        tests = self._valid(tc, "ohttp.encapsulate_response", resp_cases)
-        tests += self._invalid(tc, "ohttp.encapsulate_response", [
+        groups.add("ohttp.encapsulate_response", resp_cases, [
             ("a 15-byte response nonce", {**own_gw, "encRequest": own_enc, "response": ok,
                                           "responseNonce": nonces[0][:30]}, "BadNonce"),
             ("a 17-byte response nonce", {**own_gw, "encRequest": own_enc, "response": ok,
@@ -928,22 +896,20 @@ class Sa2OhttpFamily(Family):
             ("a 12-byte (Nn) response nonce", {**own_gw, "encRequest": own_enc, "response": ok,
                                                "responseNonce": nonces[0][:24]}, "BadNonce"),
         ])
-        groups.append({"op": "ohttp.encapsulate_response", "params": {}, "tests": tests})
         enc_resps = [self._run("ohttp.encapsulate_response", i)["encResponse"]
                      for _, i in resp_cases]
         rfc_client = {"keyConfig": RFC_KEY_CONFIG, "request": RFC_REQUEST,
                       "ephemeralSk": RFC_SKE}
         own_client = {"keyConfig": own_kc, "request": upload, "ephemeralSk": eph[0]}
-        tests = self._valid(tc, "ohttp.decapsulate_response", [
+        m = len(bytes.fromhex(enc_resps[0]))
+        groups.add("ohttp.decapsulate_response", [
             ("RFC 9458 A", {**rfc_client, "encResponse": enc_resps[0]}),
             ("200 to the SA2 upload", {**own_client, "encResponse": enc_resps[1]}),
             ("the 40-byte response", {**own_client, "encResponse": enc_resps[2]}),
             ("the empty response (the shortest message: 16 + 16 bytes)",
              {"keyConfig": own_kc, "request": "", "ephemeralSk": eph[1],
               "encResponse": enc_resps[3]}),
-        ])
-        m = len(bytes.fromhex(enc_resps[0]))
-        tests += self._invalid(tc, "ohttp.decapsulate_response", [
+        ], [
             ("31 bytes", {"keyConfig": own_kc, "request": "", "ephemeralSk": eph[1],
                           "encResponse": enc_resps[3][:-2]}, "TooShort"),
             ("tampered response nonce", {**rfc_client, "encResponse": flip(enc_resps[0], 0)},
@@ -958,18 +924,16 @@ class Sa2OhttpFamily(Family):
              {**own_client, "ephemeralSk": eph[2], "encResponse": enc_resps[1]},
              "DecryptionFailed"),
         ])
-        groups.append({"op": "ohttp.decapsulate_response", "params": {}, "tests": tests})
         hp = {"privateKey": own_sk}
         base = {"publicKey": gw["publicKey"], "info": b"dpspec/sa2 input share\x01\x02".hex(), "aad": "00ff",
                 "plaintext": bytes(range(20)).hex(), "ephemeralIkm": eph[0]}
         sealed = self._run("hpke.seal_open", {**hp, **base})
-        tests = self._valid(tc, "hpke.seal_open", [
+        groups.add("hpke.seal_open", [
             ("seal and open", base),
             ("empty plaintext and aad, a 40-byte ephemeral IKM",
              {**base, "plaintext": "", "aad": "",
               "ephemeralIkm": vector_seed("sa2-ohttp/ephemeral/40", 40).hex()}),
-        ], params=hp)
-        tests += self._invalid(tc, "hpke.seal_open", [
+        ], [
             ("a 31-byte ephemeral IKM", {**base, "ephemeralIkm": eph[0][:62]}, "BadEphemeral"),
             ("a 31-byte recipient public key", {**base, "publicKey": gw["publicKey"][:62]},
              "BadPublicKey"),
@@ -980,8 +944,7 @@ class Sa2OhttpFamily(Family):
              {**base, "openCiphertext": flip(sealed["ciphertext"], 0)}, "DecryptionFailed"),
             ("open under another enc", {**base, "openEnc": flip(sealed["enc"], 3)},
              "DecryptionFailed"),
-        ], params=hp)
-        groups.append({"op": "hpke.seal_open", "params": hp, "tests": tests})
+        ], hp)
         notes = {
             "UnsupportedSuite": "The configuration does not offer (0x0001, 0x0001).",
             "BadEphemeral": "The ephemeral X25519 private key must have 32 bytes (HPKE: the "
@@ -994,29 +957,26 @@ class Sa2OhttpFamily(Family):
         }
         return self.vector_file("sa2-ohttp/encapsulation.json",
                                 algorithm="SA2-OHTTP-Encapsulation", schema=ENCAP_SCHEMA,
-                                header=ENCAP_HEADER, notes=notes, groups=groups)
+                                header=ENCAP_HEADER, notes=notes, groups=groups.groups)
 
     # -- reports and the relay --------------------------------------------------------------------
     def _relay_file(self) -> VectorFile:
-        tc = TestNumberer()
-        groups: list[dict[str, Any]] = []
+        groups = Groups(self.handlers())
         reps = [ohttp.encode_report(_synthetic_report(k)).hex() for k in range(5)]
         empty = ohttp.encode_report(protocol.Report(*[b""] * 7)).hex()
-        tests = self._valid(tc, "ohttp.report_decode", [
+        groups.add("ohttp.report_decode", [
             ("a synthetic report (field sizes of a real one, fewer ciphertext bytes)",
              {"report": reps[0]}),
             ("another", {"report": reps[1]}),
             ("seven empty fields", {"report": empty}),
-        ])
-        tests += self._invalid(tc, "ohttp.report_decode", [
+        ], [
             ("a byte after the seventh field", {"report": reps[0] + "00"}, "TrailingBytes"),
             ("the last field cut", {"report": reps[0][:-2]}, "Truncated"),
             ("only six fields", {"report": empty[:-8]}, "Truncated"),
             ("a length of 2^32 - 1", {"report": "ffffffff" + empty[8:]}, "Truncated"),
         ])
-        groups.append({"op": "ohttp.report_decode", "params": {}, "tests": tests})
         seed = vector_seed("sa2-ohttp/relay").hex()
-        tests = self._valid(tc, "ohttp.relay", [
+        groups.add("ohttp.relay", [
             ("three reports, no drops: encapsulated, shuffled, all answered",
              {"seed": seed, "reports": reps[:3], "dropRate": "0"}),
             ("five reports, drop rate 1/2", {"seed": seed, "reports": reps,
@@ -1027,14 +987,12 @@ class Sa2OhttpFamily(Family):
             ("drop rate 1: nothing forwarded", {"seed": seed, "reports": reps[:2],
                                                 "dropRate": "1"}),
             ("one report", {"seed": seed, "reports": reps[4:], "dropRate": "0"}),
-        ])
-        tests += self._invalid(tc, "ohttp.relay", [
+        ], [
             ("a malformed report", {"seed": seed, "reports": [reps[0] + "00"], "dropRate": "0"},
              "TrailingBytes"),
             ("drop rate above 1", {"seed": seed, "reports": reps[:1], "dropRate": "3/2"},
              "BadRate"),
         ])
-        groups.append({"op": "ohttp.relay", "params": {}, "tests": tests})
         notes = {
             "TrailingBytes": "Bytes after the seventh field of a report.",
             "Truncated": "The report ends inside a length or a field.",
@@ -1042,7 +1000,7 @@ class Sa2OhttpFamily(Family):
         }
         return self.vector_file("sa2-ohttp/relay.json", algorithm="SA2-OHTTP-Relay",
                                 schema=RELAY_SCHEMA, header=RELAY_HEADER, notes=notes,
-                                groups=groups)
+                                groups=groups.groups)
 
     # -- collections ------------------------------------------------------------------------------
     def _collection_file(self) -> VectorFile:
@@ -1132,7 +1090,6 @@ class Sa2OhttpFamily(Family):
     def _recipe_file(self) -> VectorFile:
         from dpspec.conformance.families.sa2 import vector_deployment
 
-        tc = TestNumberer()
         dep = vector_deployment()
 
         def recipe(r: Any, B: int = 3, q: str = "1/2", **over: Any) -> dict[str, Any]:
@@ -1263,10 +1220,8 @@ class Sa2OhttpFamily(Family):
              recipe(gauss, 3, "1", sampling="fixed_size", population=3)),
             ("Gaussian vector with a query", recipe(gauss) | {"query": q4}),
         ]
-        tests = self._valid(tc, "sa2.recipe_structure",
-                            [(c, {"recipe": d}) for c, d in cases])
-        groups: list[dict[str, Any]] = [
-            {"op": "sa2.recipe_structure", "params": {}, "tests": tests}]
+        groups = Groups(self.handlers())
+        groups.add("sa2.recipe_structure", [(c, {"recipe": d}) for c, d in cases])
         seed = vector_seed("sa2-ohttp/randomizer").hex()
         tag = protocol.TAGS["randomizer"].format(i=0)
         rand_cases: list[tuple[str, dict[str, Any]]] = [
@@ -1285,9 +1240,8 @@ class Sa2OhttpFamily(Family):
                 "name": "rappor", "k": 2, "flip": "1/1000", "overweight": "1/10"},
                 "inputs": [1]}),
         ]
-        tests = self._valid(tc, "sa2.randomizer", rand_cases, params={"seed": seed, "tag": tag})
         rr3 = {"name": "randomized_response", "k": 3, "flip": "1/2"}
-        tests += self._invalid(tc, "sa2.randomizer", [
+        groups.add("sa2.randomizer", rand_cases, [
             ("not an object", {"randomizer": "rr", "inputs": []}, "BadRandomizer"),
             ("unknown name", {"randomizer": {**rr3, "name": "rr"}, "inputs": []},
              "BadRandomizer"),
@@ -1315,9 +1269,7 @@ class Sa2OhttpFamily(Family):
             ("rappor input 3 for k = 3", {"randomizer": {"name": "rappor", "k": 3,
                                                          "flip": "1/4"}, "inputs": [3]},
              "BadInput"),
-        ], params={"seed": seed, "tag": tag})
-        groups.append({"op": "sa2.randomizer", "params": {"seed": seed, "tag": tag},
-                       "tests": tests})
+        ], {"seed": seed, "tag": tag})
         sk = dep.issuer_sk
         n = sk.p * sk.q
         nlen = (n.bit_length() + 7) // 8
@@ -1349,8 +1301,7 @@ class Sa2OhttpFamily(Family):
               "sig": self._run("sa2.blind_signature", {**key, "msg": "", "salt": salt,
                                                         "r": r})["sig"]}),
         ]
-        tests = self._valid(tc, "sa2.blind_signature", sig_cases, params=key)
-        tests += self._invalid(tc, "sa2.blind_signature", [
+        groups.add("sa2.blind_signature", sig_cases, [
             ("a 47-byte salt", {"msg": msg, "salt": salt[:-2], "r": r}, "BadBlind"),
             ("r = 0", {"msg": msg, "salt": salt, "r": "0"}, "BadBlind"),
             ("r = n", {"msg": msg, "salt": salt, "r": format(n, "x")}, "BadBlind"),
@@ -1370,11 +1321,10 @@ class Sa2OhttpFamily(Family):
             ("a blinded message the signer signs but Finalize rejects (tampered)",
              {"msg": msg, "salt": salt, "r": r, "blindedMsg": flip(good["blindedMsg"], 9)},
              "BadFinalize"),
-        ], params=key)
-        groups.append({"op": "sa2.blind_signature", "params": key, "tests": tests})
+        ], key)
         tp = {"seed": vector_seed("sa2-ohttp/ideal").hex(), "tag": "sa2/poisson"}
         vecs = [[1, 2], [3, 4], [5, 6], [0, 7]]
-        tests = self._valid(tc, "sa2.ideal_release", [
+        groups.add("sa2.ideal_release", [
             ("integer sum, A_B with B = k", {"mode": "aggregate", "messages": [3, -1, 4, 1, 5],
                                             "B": "5"}),
             ("integer sum, A_B with B = k + 1: no output",
@@ -1389,8 +1339,7 @@ class Sa2OhttpFamily(Family):
              {"mode": "fixed_size", "messages": vecs, "B": "5", "length": "2"}),
             ("vector sum, Poisson q = 1: everything, no bits", {
                 "mode": "samplable", "messages": vecs, "B": "4", "q": "1", "length": "2"}),
-        ], params=tp)
-        tests += self._invalid(tc, "sa2.ideal_release", [
+        ], [
             ("a boolean message for the integer sum",
              {"mode": "aggregate", "messages": [1, True], "B": "1"}, "BadMessage"),
             ("a string message for the integer sum",
@@ -1406,18 +1355,15 @@ class Sa2OhttpFamily(Family):
             ("B = 0 with fixed size", {"mode": "fixed_size", "messages": [1], "B": "0"},
              "BadCohort"),
             ("an unknown mode", {"mode": "shuffle", "messages": [1], "B": "1"}, "BadCohort"),
-        ], params=tp)
-        groups.append({"op": "sa2.ideal_release", "params": tp, "tests": tests})
+        ], tp)
         dp = {"seed": vector_seed("sa2-ohttp/donation").hex(), "tag": "sa2/donation"}
-        tests = self._valid(tc, "sa2.donation_wait", [
+        groups.add("sa2.donation_wait", [
             ("m = 3, K = 2: waits 0, 2, 4 or null", {"m": "3", "K": "2", "count": "6"}),
             ("m = 1, K = 1/3: always the first round", {"m": "1", "K": "1/3", "count": "2"}),
-        ], params=dp)
-        tests += self._invalid(tc, "sa2.donation_wait", [
+        ], [
             ("K = 0", {"m": "3", "K": "0", "count": "1"}, "BadWindow"),
             ("K = -1", {"m": "3", "K": "-1", "count": "1"}, "BadWindow"),
-        ], params=dp)
-        groups.append({"op": "sa2.donation_wait", "params": dp, "tests": tests})
+        ], dp)
         notes = {
             "BadRandomizer": "A malformed randomizer (see the header).",
             "BadInput": "The randomizer's input must be an integer in [0, k).",
@@ -1433,12 +1379,11 @@ class Sa2OhttpFamily(Family):
         return self.vector_file("sa2-ohttp/recipe_structure.json",
                                 algorithm="SA2-recipe-structure-and-randomizers",
                                 schema=RECIPE_SCHEMA, header=RECIPE_HEADER, notes=notes,
-                                groups=groups)
+                                groups=groups.groups)
 
     # -- query ------------------------------------------------------------------------------------
     def _query_file(self) -> VectorFile:
-        tc = TestNumberer()
-        groups: list[dict[str, Any]] = []
+        groups = Groups(self.handlers())
         age = {"name": "age", "intervals": ["20", "30", "40", "50", "60", "70", "80"]}
         word = {"name": "word", "categories": ["apple", "pear", "plum"]}
         frac = {"name": "x", "intervals": ["-1/2", "0", "3/2"]}
@@ -1450,20 +1395,6 @@ class Sa2OhttpFamily(Family):
             {"word": "pear"}, {"age": True, "word": 3}, {"age": [30], "word": None},
             {"age": "thirty", "word": "apple"}, {"age": "69.99", "word": "pear"}, {},
         ]
-        tests = self._valid(tc, "sa2.query", [
-            ("age (1 + 6 buckets) x word (1 + 3): both sides of every boundary, OOV cases",
-             {"query": two, "records": recs}),
-            ("one interval feature with rational boundaries",
-             {"query": {"features": [frac]},
-              "records": [{"x": "-1/2"}, {"x": "-0.5000001"}, {"x": "-1/3"}, {"x": 0},
-                          {"x": "1499/1000"}, {"x": "3/2"}, {"x": 1}]}),
-            ("word then age: the first feature is the most significant",
-             {"query": {"features": [word, age]}, "records": recs[:4]}),
-            ("two boundaries: one bucket plus OOV; a single category",
-             {"query": {"features": [{"name": "b", "intervals": ["0", "1"]},
-                                     {"name": "c", "categories": ["yes"]}]},
-              "records": [{"b": 0, "c": "yes"}, {"b": 1, "c": "no"}, {"b": "1/2"}]}),
-        ])
         bad: list[InvalidCase] = [
             ("query is a list", {"query": [age]}, "BadQuery"),
             ("no features", {"query": {"features": []}}, "BadQuery"),
@@ -1499,15 +1430,24 @@ class Sa2OhttpFamily(Family):
         for i, (c, inp, f) in enumerate(bad):
             if "records" not in inp:
                 bad[i] = (c, {**inp, "records": [{}]}, f)
-        tests += self._invalid(tc, "sa2.query", bad)
-        groups.append({"op": "sa2.query", "params": {}, "tests": tests})
-        tests = self._valid(tc, "sa2.query_labels", [
-            (f"index {i} of 28", {"index": str(i)}) for i in (0, 1, 3, 4, 5, 26, 27)],
-            params={"query": two})
-        tests += self._invalid(tc, "sa2.query_labels", [
+        groups.add("sa2.query", [
+            ("age (1 + 6 buckets) x word (1 + 3): both sides of every boundary, OOV cases",
+             {"query": two, "records": recs}),
+            ("one interval feature with rational boundaries",
+             {"query": {"features": [frac]},
+              "records": [{"x": "-1/2"}, {"x": "-0.5000001"}, {"x": "-1/3"}, {"x": 0},
+                          {"x": "1499/1000"}, {"x": "3/2"}, {"x": 1}]}),
+            ("word then age: the first feature is the most significant",
+             {"query": {"features": [word, age]}, "records": recs[:4]}),
+            ("two boundaries: one bucket plus OOV; a single category",
+             {"query": {"features": [{"name": "b", "intervals": ["0", "1"]},
+                                     {"name": "c", "categories": ["yes"]}]},
+              "records": [{"b": 0, "c": "yes"}, {"b": 1, "c": "no"}, {"b": "1/2"}]}),
+        ], bad)
+        groups.add("sa2.query_labels", [
+            (f"index {i} of 28", {"index": str(i)}) for i in (0, 1, 3, 4, 5, 26, 27)], [
             ("index 28 = K", {"index": "28"}, "OutOfRange"),
-            ("index -1", {"index": "-1"}, "OutOfRange")], params={"query": two})
-        groups.append({"op": "sa2.query_labels", "params": {"query": two}, "tests": tests})
+            ("index -1", {"index": "-1"}, "OutOfRange")], {"query": two})
         notes = {
             "BadQuery": "A malformed query (last paragraph of the header).",
             "BadRecord": "A record must be an object.",
@@ -1515,7 +1455,7 @@ class Sa2OhttpFamily(Family):
         }
         return self.vector_file("sa2-ohttp/query.json", algorithm="SA2-query-bucketing",
                                 schema=QUERY_SCHEMA, header=QUERY_HEADER, notes=notes,
-                                groups=groups)
+                                groups=groups.groups)
 
 
 COLLECTION_HEADER = [

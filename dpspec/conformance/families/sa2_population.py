@@ -15,17 +15,14 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from dpspec.conformance.families._groups import Groups
 from dpspec.conformance.families.sa2 import vector_deployment
 from dpspec.conformance.jsonargs import COUNT, HEX, RAT, hex_arg
 from dpspec.conformance.vectors import (
     Family,
     Handler,
-    InvalidCase,
-    TestNumberer,
     VectorFile,
     family_schema,
-    invalid_tests,
-    test_entry,
     vector_seed,
 )
 from dpspec.spec.sa2 import population, protocol
@@ -181,15 +178,8 @@ def _rj(name: str, k: int, flip: str, **extra: str) -> dict[str, Any]:
 
 
 def _groups() -> list[dict[str, Any]]:
-    tc = TestNumberer()
-    groups: list[dict[str, Any]] = []
-
-    def group(op: str, valid: list[tuple[str, dict[str, Any]]],
-              invalid: list[InvalidCase] | None = None) -> None:
-        h = HANDLERS[op]
-        tests = [test_entry(tc(), c, i, h(i)) for c, i in valid]
-        tests += invalid_tests(tc, h, {}, invalid or [])
-        groups.append({"op": op, "params": {}, "tests": tests})
+    groups = Groups(HANDLERS)
+    group = groups.add
 
     seed = vector_seed("sa2-population/stream").hex()
     bs = {"seed": seed, "tag": "sa2-population/stream"}
@@ -272,7 +262,7 @@ def _groups() -> list[dict[str, Any]]:
          ("Gaussian vector randomizer is not replayed",
           {**rel, "randomizer": {"name": "gaussian_vector", "k": 4, "flip": "1/2"}},
           "Unsupported")])
-    return groups
+    return groups.groups
 
 
 class Sa2PopulationFamily(Family):

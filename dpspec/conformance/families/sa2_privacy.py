@@ -19,17 +19,14 @@ from typing import Any
 
 import mpmath
 
+from dpspec.conformance.families._groups import Groups, compare_keys
 from dpspec.conformance.jsonargs import COUNT, DEC, RAT
 from dpspec.conformance.vectors import (
     Case,
     Family,
     Handler,
-    InvalidCase,
-    TestNumberer,
     VectorFile,
     family_schema,
-    invalid_tests,
-    test_entry,
 )
 from dpspec.spec.sa2 import privacy
 from dpspec.spec.sa2.ideal import exact
@@ -234,12 +231,7 @@ def compare_outputs(want: dict[str, Any], got: Any, is_real: Callable[[str], boo
                     rel: mpmath.mpf) -> str | None:
     """None if ``got`` matches ``want``: keys with ``is_real`` (strings or lists of strings)
     within relative ``rel``, every other key exactly."""
-    if not isinstance(got, dict):
-        return "outputs must be an object"
-    for k in sorted(want):
-        if k not in got:
-            return f"missing output {k!r}"
-        w, g = want[k], got[k]
+    def check(k: str, w: Any, g: Any) -> str | None:
         if is_real(k) and isinstance(w, (str, list)):
             ws, gs = (w, g) if isinstance(w, list) else ([w], [g])
             if not isinstance(gs, list) or len(gs) != len(ws) or not all(
@@ -247,8 +239,9 @@ def compare_outputs(want: dict[str, Any], got: Any, is_real: Callable[[str], boo
                 return f"{k}: {g!r} is not within {rel} of {w!r}"
         elif g != w:
             return f"{k}: expected {w!r}, got {g!r}"
-    extra = sorted(set(got) - set(want))
-    return f"unexpected outputs {extra}" if extra else None
+        return None
+
+    return compare_keys(want, got, check)
 
 
 # -- the vectors ------------------------------------------------------------------------------------
@@ -256,15 +249,8 @@ LDP = ("binary_randomized_response", "randomized_response", "rappor")
 
 
 def _groups() -> list[dict[str, Any]]:
-    tc = TestNumberer()
-    groups: list[dict[str, Any]] = []
-
-    def group(op: str, valid: list[tuple[str, dict[str, Any]]],
-              invalid: list[InvalidCase] | None = None) -> None:
-        h = HANDLERS[op]
-        tests = [test_entry(tc(), c, i, h(i)) for c, i in valid]
-        tests += invalid_tests(tc, h, {}, invalid or [])
-        groups.append({"op": op, "params": {}, "tests": tests})
+    groups = Groups(HANDLERS)
+    group = groups.add
 
     group("sa2p.publish", [
         ("rounded up to 6 digits", {"x": "0.1234561", "digits": 6}),
@@ -412,7 +398,7 @@ def _groups() -> list[dict[str, Any]]:
         ("rate 1/2, N = 20, tail 1/10", {"rate": "1/2", "population": 20, "tail": "1/10"}),
         ("rate 0: d = 0", {"rate": "0", "population": 20, "tail": "1/10"}),
         ("tail 0: d = N", {"rate": "1/3", "population": 10, "tail": "0"})])
-    return groups
+    return groups.groups
 
 
 class Sa2PrivacyFamily(Family):

@@ -26,6 +26,7 @@ from typing import Any
 
 import mpmath
 
+from dpspec.conformance.families._groups import build_group, compare_keys
 from dpspec.conformance.families.shuffled import noise_from_json
 from dpspec.conformance.jsonargs import any_value_ops, hex_arg, int_arg
 from dpspec.conformance.vectors import (
@@ -36,8 +37,6 @@ from dpspec.conformance.vectors import (
     TestNumberer,
     VectorFile,
     family_schema,
-    invalid_tests,
-    test_entry,
     vector_seed,
 )
 from dpspec.spec.shuffled import accuracy as acc
@@ -341,17 +340,12 @@ def _close(want: Any, got: Any, rel: float, where: str) -> str | None:
 
 def compare_outputs(expected: dict[str, Any], provided: dict[str, Any]) -> str | None:
     """Keys of :data:`TOLERANCE` within their relative tolerance; everything else exactly."""
-    for key in sorted(expected):
-        if key not in provided:
-            return f"missing output {key!r}"
+    def check(key: str, want: Any, got: Any) -> str | None:
         if key in TOLERANCE:
-            why = _close(expected[key], provided[key], TOLERANCE[key], key)
-            if why:
-                return why
-        elif provided[key] != expected[key]:
-            return f"{key}: expected {expected[key]!r}, got {provided[key]!r}"
-    extra = sorted(set(provided) - set(expected))
-    return f"unexpected outputs {extra}" if extra else None
+            return _close(want, got, TOLERANCE[key], key)
+        return None if got == want else f"{key}: expected {want!r}, got {got!r}"
+
+    return compare_keys(expected, provided, check)
 
 
 # -- generation ------------------------------------------------------------------------------
@@ -606,15 +600,6 @@ class ShuffledAccuracyFamily(Family):
         return self.vector_file(f"shuffled-accuracy/{path}", algorithm=algorithm, schema=SCHEMA,
                                 header=HEADER + header, notes=NOTES, groups=groups)
 
-    @staticmethod
-    def _group(tc: TestNumberer, op: str, valid: list[Valid],
-               invalid: list[tuple[str, dict[str, Any], str]]) -> dict[str, Any]:
-        handler = HANDLERS[op]
-        tests = [test_entry(tc(), text, args, handler(dict(args)), flags=flags)
-                 for text, args, flags in valid]
-        tests += invalid_tests(tc, handler, {}, invalid)
-        return {"op": op, "params": {}, "tests": tests}
-
     def files(self) -> list[VectorFile]:
         tc = TestNumberer()
         rounding = [(text, {"mantissa": m, "exponent": e, "digits": d, "up": up}, ["Boundary"])
@@ -633,8 +618,8 @@ class ShuffledAccuracyFamily(Family):
             " rounded to 'digits' significant decimal digits up or down, returned as the binary"
             " number (precision 4 digits + 64 bits) nearest that decimal on the outer side: 'value'"
             " is that binary number exactly, 'decimal' the decimal it stands for.",
-        ], [self._group(tc, "shuffled.bary_linf", *_bary_linf_cases()),
-            self._group(tc, "shuffled.round_outward", rounding, [
+        ], [build_group(tc, HANDLERS, "shuffled.bary_linf", *_bary_linf_cases()),
+            build_group(tc, HANDLERS, "shuffled.round_outward", rounding, [
                 ("digits = 0", {"mantissa": 1, "exponent": 0, "digits": 0, "up": True}, "BadParam"),
                 ("up = 1 (not a boolean)", {"mantissa": 1, "exponent": 0, "digits": 3, "up": 1},
                  "BadParam")])])
@@ -654,12 +639,12 @@ class ShuffledAccuracyFamily(Family):
             "shuffled.accuracy.dlap: variance = 2a/(1-a)^2 of the discrete Laplace P[k] ~ a^|k|;"
             " decay = the root in (0, 1) of 2a/(1-a)^2 = variance; rmse = sqrt(2 e^-eps)/(1 - e^-eps),"
             " the central DLap(eps) RMSE; sqrt = sqrt(square).",
-        ], [self._group(tc, "shuffled.accuracy.mechanism", _mechanism_cases(), [
+        ], [build_group(tc, HANDLERS, "shuffled.accuracy.mechanism", _mechanism_cases(), [
                 ("distributed, n = 0", {"noise": POI, "n": 0, "Delta": 1, "B": 1}, "BadParam"),
                 ("an unknown noise family", {"noise": {"family": "gauss"}, "n": 3, "Delta": 1, "B": 1},
                  "BadParam")]),
-            self._group(tc, "shuffled.accuracy.baseline_mse", *_baseline_mse_cases()),
-            self._group(tc, "shuffled.accuracy.dlap", *_dlap_cases())])
+            build_group(tc, HANDLERS, "shuffled.accuracy.baseline_mse", *_baseline_mse_cases()),
+            build_group(tc, HANDLERS, "shuffled.accuracy.dlap", *_dlap_cases())])
         tc = TestNumberer()
         baselines = self._file("baselines.json", "Single-message baselines on seeded tapes ([GKMP20]"
                                " sec. 5)", [
@@ -672,8 +657,8 @@ class ShuffledAccuracyFamily(Family):
             " rr (ones - n p)/(1 - 2p); bary_rr (C_j - n gamma/B)/(1 - gamma); rappor (C_j - n f)/(1 - 2f).",
             "shuffled.baseline.analyze: the analyzers alone on given counts.",
             VECTOR_SEED_HEADER + "; labels 'shuffled-accuracy/<name>/<i>'.",
-        ], [self._group(tc, "shuffled.baseline.run", *_run_cases()),
-            self._group(tc, "shuffled.baseline.analyze", *_analyze_cases())])
+        ], [build_group(tc, HANDLERS, "shuffled.baseline.run", *_run_cases()),
+            build_group(tc, HANDLERS, "shuffled.baseline.analyze", *_analyze_cases())])
         tc = TestNumberer()
         linf = self._file("linf.json", "Expected l-infinity errors and synthetic datasets ([GKMP20]"
                           " sec. 5.2)", [
@@ -686,8 +671,8 @@ class ShuffledAccuracyFamily(Family):
             "shuffled.synthetic_counts: histogram_experiment.synthetic_counts: uniform (the first n mod B"
             " buckets get one more), zipf (weights 1/(j+1), largest remainder, ties to the lower"
             " bucket), point (every user in bucket 0).",
-        ], [self._group(tc, "shuffled.linf", *_linf_cases()),
-            self._group(tc, "shuffled.synthetic_counts", *_synthetic_cases())])
+        ], [build_group(tc, HANDLERS, "shuffled.linf", *_linf_cases()),
+            build_group(tc, HANDLERS, "shuffled.synthetic_counts", *_synthetic_cases())])
         return [accuracy, bary, baselines, linf]
 
 

@@ -22,18 +22,16 @@ from typing import Any
 
 import mpmath
 
+from dpspec.conformance.families._groups import Groups, compare_keys
 from dpspec.conformance.jsonargs import any_value_ops
 from dpspec.conformance.vectors import (
     Case,
     Family,
     Handler,
     InvalidCase,
-    TestNumberer,
     VectorFile,
     binary64_text,
     family_schema,
-    invalid_tests,
-    test_entry,
 )
 from dpspec.spec.shuffled import compare, exact, lower_bounds, params, privacy
 from dpspec.spec.shuffled.divisible import Divisible, NegativeBinomial, Poisson, format_rational
@@ -353,14 +351,7 @@ def _close(want: Any, got: Any, key: str) -> str | None:
     if isinstance(want, dict):
         if not isinstance(got, dict):
             return f"{key}: expected an object"
-        for k in sorted(want):
-            if k not in got:
-                return f"missing output {k!r}"
-            why = _close(want[k], got[k], k)
-            if why:
-                return why
-        extra = sorted(set(got) - set(want))
-        return f"unexpected outputs {extra}" if extra else None
+        return compare_keys(want, got, lambda k, w, g: _close(w, g, k))
     if isinstance(want, list):
         if not isinstance(got, list) or len(got) != len(want):
             return f"{key}: expected a list of {len(want)}"
@@ -591,18 +582,12 @@ class ShuffledDesignFamily(Family):
                   "compare": "baselines and the comparisons of sec. 5 (Theorem 3, Lemma 15)"}
         out = []
         for stem, ops in groups.items():
-            tc = TestNumberer()  # one numbering per file
-            file_groups = []
+            file_groups = Groups(self.handlers())  # one numbering per file
             for op in ops:
-                handler = OPS[op][0]
-                valid, invalid = cases[op]
-                tests = [test_entry(tc(), text, args, handler(dict(args)), flags=flags)
-                         for text, args, flags in valid]
-                tests += invalid_tests(tc, handler, {}, invalid)
-                file_groups.append({"op": op, "params": {}, "tests": tests})
+                file_groups.add(op, *cases[op])
             out.append(self.vector_file(f"{NAME}/{stem}.json", algorithm=titles[stem],
                                         schema=SCHEMA, header=HEADER, notes=NOTES,
-                                        groups=file_groups))
+                                        groups=file_groups.groups))
         return out
 
 

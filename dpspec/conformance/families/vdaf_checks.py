@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dpspec.conformance.families._groups import Groups
 from dpspec.conformance.families.vdaf import make_vdaf
 from dpspec.conformance.jsonargs import any_value_ops, hex_arg
 from dpspec.conformance.vectors import (
@@ -477,25 +478,20 @@ class VdafChecksFamily(Family):
                            {"op": "vdaf.prio3.verify_init", "params": {}, "tests": init_tests}])
 
     def _params(self) -> VectorFile:
-        tc = TestNumberer()
-        valid, invalid = _params_tests()
-        tests = [test_entry(tc(), text, args, op_params(dict(args)), flags=flags)
-                 for text, args, flags in valid]
-        tests += invalid_tests(tc, op_params, {}, invalid)
+        groups = Groups(self.handlers())
+        groups.add("vdaf.prio3.params", *_params_tests())
         return self._file("vdaf-checks/params.json", "Prio3 derived lengths (sec. 7.2, 7.3.2)",
-                          [{"op": "vdaf.prio3.params", "params": {}, "tests": tests}])
+                          groups.groups)
 
     def _encode(self) -> VectorFile:
-        groups = []
-        tc = TestNumberer()
+        groups = Groups(self.handlers())
         for params, good, bad in ENCODE_CASES:
-            tests = [test_entry(tc(), f"{params['vdaf']}: measurement {m!r}", {"measurement": m},
-                                op_encode({**params, "measurement": m})) for m in good]
-            tests += invalid_tests(tc, op_encode, params, [(f"{params['vdaf']}: measurement {m!r}",
-                                                             {"measurement": m}, "BadMeasurement")
-                                                            for m in bad])
-            groups.append({"op": "vdaf.prio3.encode", "params": params, "tests": tests})
-        return self._file("vdaf-checks/encode.json", "Prio3 measurement encoding (sec. 7.4)", groups)
+            groups.add("vdaf.prio3.encode",
+                       [(f"{params['vdaf']}: measurement {m!r}", {"measurement": m}) for m in good],
+                       [(f"{params['vdaf']}: measurement {m!r}", {"measurement": m}, "BadMeasurement")
+                        for m in bad], params)
+        return self._file("vdaf-checks/encode.json", "Prio3 measurement encoding (sec. 7.4)",
+                          groups.groups)
 
     def _eval(self) -> VectorFile:
         tc = TestNumberer()
@@ -514,14 +510,13 @@ class VdafChecksFamily(Family):
                           [{"op": "vdaf.flp.eval", "params": {}, "tests": tests}])
 
     def _decode(self) -> VectorFile:
-        tc = TestNumberer()
+        groups = Groups(self.handlers())
         valid, invalid = _decode_cases()
-        tests = [test_entry(tc(), text, {**params, **inputs}, op_decode({**params, **inputs}))
-                 for text, params, inputs in valid]
-        tests += invalid_tests(tc, op_decode, {}, [(text, {**params, **inputs}, flag)
-                                                   for text, params, inputs, flag in invalid])
+        groups.add("vdaf.prio3.decode",
+                   [(text, {**params, **inputs}) for text, params, inputs in valid],
+                   [(text, {**params, **inputs}, flag) for text, params, inputs, flag in invalid])
         return self._file("vdaf-checks/decode.json", "Prio3 message decoding (sec. 7.2.7)",
-                          [{"op": "vdaf.prio3.decode", "params": {}, "tests": tests}])
+                          groups.groups)
 
 
 FAMILY = VdafChecksFamily()
