@@ -201,9 +201,9 @@ def op_vec_neg(args: dict[str, Any]) -> dict[str, Any]:
 
 def op_canonical(args: dict[str, Any]) -> dict[str, Any]:
     """``vdaf.field.canonical`` {field, values}: a vector given by canonical representatives
-    (each in [0, MODULUS), checked), as its encoding."""
+    (each in [0, MODULUS), checked), read back as elements."""
     field = _field(args)
-    return {"encoded": field.encode_vec(field.from_reduced(_int_list(args, "values"))).hex()}
+    return {"vec": _decs(field.from_reduced(_int_list(args, "values")))}
 
 
 def op_encode_vec(args: dict[str, Any]) -> dict[str, Any]:
@@ -480,6 +480,8 @@ def _ntt_groups(tc: TestNumberer) -> list[dict[str, Any]]:
             (f"{name}: n = 6 with set_s", {"coeffs": c4[:3], "n": 6, "setS": True}, "BadSize"),
             (f"{name}: n = -2", {"coeffs": [], "n": -2, "setS": False}, "BadSize"),
             (f"{name}: n = 2, 3 coefficients", {"coeffs": c4[:3], "n": 2, "setS": False}, "BadLength"),
+            (f"{name}: n = 2, 4 coefficients", {"coeffs": c4, "n": 2, "setS": False}, "BadLength"),
+            (f"{name}: n = 4, 8 coefficients", {"coeffs": c4 + c4, "n": 4, "setS": False}, "BadLength"),
             (f"{name}: n = 1, 2 coefficients", {"coeffs": c4[:2], "n": 1, "setS": True}, "BadLength"),
         ]
         groups.append(_group("vdaf.field.ntt", op_ntt, tc, params, valid, invalid))
@@ -609,6 +611,7 @@ def _gadget_groups(tc: TestNumberer) -> list[dict[str, Any]]:
         ("ParallelSum(Mul, 1)", _ps(MUL, 1), 2),
         ("ParallelSum(Mul, 3)", _ps(MUL, 3), 4),
         ("ParallelSum(PolyEval x^2 - x, 3)", _ps(_pe([0, -1, 1], 3), 3), 4),
+        ("ParallelSum(PolyEval 2x^2 + 1, 1) (one wire)", _ps(_pe([1, 0, 2], 1), 1), 2),
         ("ParallelSum(ParallelSum(Mul, 2), 2)", _ps(_ps(MUL, 2), 2), 2),
     ]
     eval_valid: list[Valid] = []
