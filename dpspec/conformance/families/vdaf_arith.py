@@ -8,12 +8,15 @@ inputs). This family publishes them one function at a time, at the boundaries:
 * ``field.json``: Field64 and Field128 (sec. 6.1, 6.1.1, 6.1.2, 6.1.4): the range check of an
   element, its signed representative, add/sub/mul/neg on the boundary elements
   ``0, 1, (p-1)/2, (p+1)/2, p-1``, inverse and division (refused for 0), powers, ``zeros``,
-  ``nth_root`` at every power of two up to GEN_ORDER (refused at 0, 3, 2 GEN_ORDER...), the
-  vector helpers (sizes must agree), and ``encode_vec``/``decode_vec`` (refused: a ragged length,
-  an encoded value >= MODULUS);
+  ``nth_root`` at n = 1, 2, 4, 8, 16, GEN_ORDER/2 and GEN_ORDER (refused at 0, -1, -2, 3, 6,
+  GEN_ORDER +- 1 and 2 GEN_ORDER), the vector helpers (sizes must agree), vectors given by
+  canonical representatives (each in [0, MODULUS)), and ``encode_vec``/``decode_vec`` (refused:
+  a ragged length, an encoded value >= MODULUS);
 * ``ntt.json``: ``ntt`` (with and without the coset shift ``s = nth_root(2n)``) and ``inv_ntt``
   at n = 1, 2, 4, 8, 16 (sec. 6.1.2), refused for n not a power of two, too many coefficients or
-  the wrong number of values;
+  the wrong number of values. Sizes above GEN_ORDER are refused by ``nth_root`` (field.json); no
+  transform of such a size is published, since an implementation that missed the check would
+  try to compute one of 2^33 points or more;
 * ``poly.json``: the ``Lagrange`` methods of sec. 6.1.3 (``poly_mul``, ``poly_eval``,
   ``poly_eval_batched``, ``extend_values_to_power_of_2``, ``double_evaluations``) and the
   zero-padded batched evaluation the FLP's verifier uses for its wire polynomials (sec. 7.3.3);
