@@ -119,7 +119,8 @@ def test_flp_verifier_shares_sum_to_the_whole_verifier_and_decide() -> None:
         assert len(shares) == 2
         p = _vdaf(next(a for a, _t in tests if a["vdaf"] == name)).field.MODULUS
         assert [(x + y) % p for x, y in zip(*shares, strict=True)] == verifier
-    decisions = {t["comment"]: t["outputs"]["decision"] for _a, t in tests if "decision" in (t["outputs"] or {})}
+    decisions = {t["comment"]: t["outputs"]["decision"] for _a, t in tests
+                 if "decision" in (t["outputs"] or {})}
     assert sum(decisions.values()) == 8  # the honest verifiers only
     assert all(not v for c, v in decisions.items() if "first element p - 1" in c or "+ 1" in c)
 

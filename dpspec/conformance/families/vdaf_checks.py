@@ -389,7 +389,8 @@ def _params_bounds() -> ValidParams:
         ("SumVec, chunk_length = MODULUS - 1 (the largest)", {**SUMVEC, "chunk_length": top}, ["ParamBound"]),
         ("Histogram, length = chunk_length = MODULUS - 1 (the largest)",
          _p("Prio3Histogram", shares=2, length=top, chunk_length=top), ["ParamBound"]),
-        ("Histogram, chunk_length = MODULUS - 1 (the largest)", {**HIST, "chunk_length": top}, ["ParamBound"]),
+        ("Histogram, chunk_length = MODULUS - 1 (the largest)", {**HIST, "chunk_length": top},
+         ["ParamBound"]),
         ("MultihotCountVec, length 1 (the smallest), max_weight 1",
          _p("Prio3MultihotCountVec", shares=2, length=1, max_weight=1, chunk_length=1), ["ParamBound"]),
         ("MultihotCountVec, length = chunk_length = MODULUS - 1 (the largest)",
@@ -745,7 +746,8 @@ class VdafChecksFamily(Family):
                         sargs = {**qargs, "meas": meas_shares[j], "proof": proof_shares[j], "numShares": 2}
                         query.append(_Pending(f"{name}: verifier share {j} of 2 of {what}", sargs,
                                                 op_query(dict(sargs))))
-                cases = [(f"{name}: verifier of {what}", verifier, [])]
+                cases: list[tuple[str, list[int], list[str]]] = [
+                    (f"{name}: verifier of {what}", verifier, [])]
                 if meas is honest:
                     cases += [(f"{name}: verifier of {what}, element {i} + 1", _bump(verifier, i, p),
                                ["Tampered"]) for i in range(len(verifier))]
@@ -789,7 +791,8 @@ class VdafChecksFamily(Family):
             for what, meas in (("an honest encoding", honest), ("a random vector", rand_meas)):
                 targs = {**params, "meas": meas}
                 trunc.append(_Pending(f"{name}: truncate {what}", targs, op_truncate(dict(targs))))
-            bad_trunc += [(f"{name}: truncate, one element short", {**params, "meas": honest[:-1]}, "BadLength"),
+            bad_trunc += [(f"{name}: truncate, one element short", {**params, "meas": honest[:-1]},
+                           "BadLength"),
                           (f"{name}: truncate, one element too many", {**params, "meas": honest + [0]},
                            "BadLength")]
             output = op_truncate({**params, "meas": honest})["truncated"]
@@ -839,7 +842,7 @@ class VdafChecksFamily(Family):
             shard.append(_Pending(f"{name}, SHARES = {vdaf.SHARES}, measurement {meas!r}", sargs,
                                     honest, flags=jr1))
             encoded = [x.val for x in vdaf.flp.encode(meas)]
-            reports = [("honest report", honest, [])]
+            reports: list[tuple[str, dict[str, Any], list[str]]] = [("honest report", honest, [])]
             for what, vec, flags in (("the honest encoding", encoded, []),
                                      ("a malicious encoding", malicious, ["MaliciousClient"])):
                 eargs = {**base, "encodedMeasurement": vec}
@@ -862,13 +865,14 @@ class VdafChecksFamily(Family):
                 parts = [honest["publicShare"][64 * i : 64 * i + 64] for i in range(vdaf.SHARES)]
                 for i in range(vdaf.SHARES):
                     wrong = parts[:i] + ["00" * 32] + parts[i + 1 :]
-                    reports.append((f"report with public share part {i} zeroed", {**honest, "publicShare": "".join(wrong)},
-                                    ["Tampered"]))
+                    reports.append((f"report with public share part {i} zeroed",
+                                    {**honest, "publicShare": "".join(wrong)}, ["Tampered"]))
             vbase = {**params, "verifyKey": key.hex(), "ctx": ctx, "nonce": nonce.hex()}
             for what, report, flags in reports:
                 shares = []
                 for agg_id, share in enumerate(report["inputShares"]):
-                    iargs = {**vbase, "publicShare": report["publicShare"], "aggId": agg_id, "inputShare": share}
+                    iargs = {**vbase, "publicShare": report["publicShare"], "aggId": agg_id,
+                             "inputShare": share}
                     got = op_verify_init(dict(iargs))
                     shares.append(got["verifierShare"])
                     init.append(_Pending(f"{name}: {what}, Aggregator {agg_id} of {vdaf.SHARES}",
@@ -885,8 +889,8 @@ class VdafChecksFamily(Family):
                         targs = {**margs, "verifierShares": shares[:j] + [bumped.hex()] + shares[j + 1 :]}
                         to_msg.append(_Pending(f"{name}: verifier share {j}, element 0 + 1", targs,
                                                  op_to_message(dict(targs)), flags=["Tampered"]))
-                    bad_msg += [(f"{name}: SHARES - 1 verifier shares", {**margs, "verifierShares": shares[:-1]},
-                                 "BadLength"),
+                    bad_msg += [(f"{name}: SHARES - 1 verifier shares",
+                                 {**margs, "verifierShares": shares[:-1]}, "BadLength"),
                                 (f"{name}: SHARES + 1 verifier shares",
                                  {**margs, "verifierShares": shares + shares[-1:]}, "BadLength")]
         groups = [{"op": "vdaf.prio3.shard", "params": {}, "tests": [t.entry(tc) for t in shard]}]
@@ -895,7 +899,8 @@ class VdafChecksFamily(Family):
                        + invalid_tests(tc, op_shard_encoded, {}, bad_enc)})
         groups.append({"op": "vdaf.prio3.verify_init", "params": {}, "tests": [t.entry(tc) for t in init]})
         groups.append({"op": "vdaf.prio3.verifier_shares_to_message", "params": {},
-                       "tests": [t.entry(tc) for t in to_msg] + invalid_tests(tc, op_to_message, {}, bad_msg)})
+                       "tests": [t.entry(tc) for t in to_msg]
+                       + invalid_tests(tc, op_to_message, {}, bad_msg)})
         return self._file("vdaf-checks/verify.json", "Prio3 verification steps (sec. 7.2.1, 7.2.2)", groups)
 
 
