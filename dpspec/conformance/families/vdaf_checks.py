@@ -14,18 +14,28 @@ it, as envelope files with one op each:
   (``Valid.eval``, sec. 7.3.2 and 7.4) on any field vector, valid measurement or not;
 * ``vdaf.prio3.decode`` {..., message, encoded[, aggId]} -> the decoded message (field elements
   as integers, seeds as hex); invalid for every length, range and parameter check of the
-  message decoders of sec. 7.2.7.
+  message decoders of sec. 7.2.7;
+* ``vdaf.flp.prove`` / ``vdaf.flp.query`` / ``vdaf.flp.decide`` {..., meas, proveRand | proof,
+  queryRand, jointRand, numShares | verifier} -> the FLP transcript of sec. 7.3.3-7.3.5 (the proof,
+  the verifier (share), the decision); invalid for every length check and for a query point that
+  is a root of unity of the wire polynomials' domain;
+* ``vdaf.flp.truncate`` / ``vdaf.flp.decode`` {..., meas | output, numMeasurements} -> the output
+  (share) of an encoded measurement (share) and the aggregate result of an aggregate (sec. 7.3.2);
+* ``vdaf.prio3.shard_encoded`` {..., encodedMeasurement, nonce, rand} -> the shares of an encoded
+  measurement, valid or not (a malicious Client: the proof is honest, the measurement is not);
+* ``vdaf.prio3.verifier_shares_to_message`` {..., ctx, verifierShares} -> the verifier message, or
+  the name of the failed check (``rejected``: ``proof``) when the combined verifier rejects.
 
 Field elements are JSON integers in ``[0, MODULUS)``; byte strings are lower-case hex.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from dpspec.conformance.families._groups import Groups
 from dpspec.conformance.families.vdaf import make_vdaf
-from dpspec.conformance.jsonargs import any_value_ops, hex_arg
+from dpspec.conformance.jsonargs import any_value_ops, hex_arg, hex_list_arg
 from dpspec.conformance.vectors import (
     Family,
     Handler,
@@ -37,6 +47,8 @@ from dpspec.conformance.vectors import (
     vector_seed,
 )
 from dpspec.spec.field import Field, Field64, Field128
+from dpspec.spec.flp.gadgets import wire_poly_len
+from dpspec.spec.vdaf import VerifyError
 
 SCHEMA = "vdaf_checks-v1.json"
 #: the application context string of the shard vectors
@@ -61,6 +73,14 @@ NOTES = {
     "BadLength": "The input has the wrong number of elements or bytes.",
     "Overflow": "An encoded field element is >= MODULUS.",
     "BadAggId": "agg_id outside [0, SHARES).",
+    "TestPoint": "The query point t is an m-th root of unity (t**m = 1, m the length of a wire"
+                 " polynomial of that gadget): the query must be refused (sec. 7.3.4).",
+    "Tampered": "A message changed after an honest party made it; the expected outputs say what"
+                " must happen (a recomputed value ignores it, a combined verifier rejects).",
+    "MaliciousClient": "The encoded measurement is not a valid one but its proof is honestly computed:"
+                       " verification must reject it.",
+    "JointRandLen1": "A circuit with exactly one joint randomness element (JOINT_RAND_LEN = 1): the"
+                     " joint randomness is still used (RAND_SIZE, blinds, public share).",
 }
 
 
@@ -171,6 +191,76 @@ def op_decode(args: dict[str, Any]) -> dict[str, Any]:
     if message == "out_share":
         return {"elements": vec(vdaf.decode_out_share(data))}
     return {"elements": vec(vdaf.decode_agg_share(None, data))}
+
+
+def _num_shares(args: dict[str, Any]) -> int:
+    num_shares = args.get("numShares")
+    if isinstance(num_shares, bool) or not isinstance(num_shares, int) or num_shares < 1:
+        raise ValueError("numShares must be a positive integer")
+    return num_shares
+
+
+def op_prove(args: dict[str, Any]) -> dict[str, Any]:
+    """``vdaf.flp.prove``: ``FlpBBCGGI19.prove(meas, prove_rand, joint_rand)`` (sec. 7.3.3)."""
+    vdaf = _vdaf(args)
+    f = vdaf.field
+    proof = vdaf.flp.prove(_elements(f, args, "meas"), _elements(f, args, "proveRand"),
+                           _elements(f, args, "jointRand"))
+    return {"proof": [x.val for x in proof]}
+
+
+def op_query(args: dict[str, Any]) -> dict[str, Any]:
+    """``vdaf.flp.query``: the verifier (share) of sec. 7.3.4; refused when the test point is a
+    root of unity of a wire polynomial's domain."""
+    vdaf = _vdaf(args)
+    f = vdaf.field
+    verifier = vdaf.flp.query(_elements(f, args, "meas"), _elements(f, args, "proof"),
+                              _elements(f, args, "queryRand"), _elements(f, args, "jointRand"),
+                              _num_shares(args))
+    return {"verifier": [x.val for x in verifier]}
+
+
+def op_decide(args: dict[str, Any]) -> dict[str, Any]:
+    """``vdaf.flp.decide``: the decision on a whole verifier (sec. 7.3.5)."""
+    vdaf = _vdaf(args)
+    return {"decision": vdaf.flp.decide(_elements(vdaf.field, args, "verifier"))}
+
+
+def op_truncate(args: dict[str, Any]) -> dict[str, Any]:
+    """``vdaf.flp.truncate``: the output (share) of an encoded measurement (share) (sec. 7.3.2)."""
+    vdaf = _vdaf(args)
+    return {"truncated": [x.val for x in vdaf.flp.truncate(_elements(vdaf.field, args, "meas"))]}
+
+
+def op_flp_decode(args: dict[str, Any]) -> dict[str, Any]:
+    """``vdaf.flp.decode``: the aggregate result of an aggregate of ``numMeasurements`` outputs."""
+    vdaf = _vdaf(args)
+    count = args.get("numMeasurements")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ValueError("numMeasurements must be a non-negative integer")
+    return {"aggResult": vdaf.flp.decode(_elements(vdaf.field, args, "output"), count)}
+
+
+def op_shard_encoded(args: dict[str, Any]) -> dict[str, Any]:
+    """``vdaf.prio3.shard_encoded``: ``shard`` after the encoding step, on any field vector."""
+    vdaf = _vdaf(args)
+    meas = _elements(vdaf.field, args, "encodedMeasurement")
+    public, shares = vdaf.shard_encoded(hex_arg(args, "ctx"), meas, hex_arg(args, "nonce"),
+                                        hex_arg(args, "rand"))
+    return {"publicShare": vdaf.encode_public_share(public).hex(),
+            "inputShares": [vdaf.encode_input_share(x).hex() for x in shares]}
+
+
+def op_to_message(args: dict[str, Any]) -> dict[str, Any]:
+    """``vdaf.prio3.verifier_shares_to_message`` (sec. 7.2.2) on the encoded verifier shares: the
+    encoded verifier message, or the failed check when the combined verifier rejects."""
+    vdaf = _vdaf(args)
+    shares = [vdaf.decode_verifier_share(None, x) for x in hex_list_arg(args, "verifierShares")]
+    try:
+        message = vdaf.verifier_shares_to_message(hex_arg(args, "ctx"), None, shares)
+    except VerifyError as exc:
+        return {"verifierMessage": None, "rejected": exc.check}
+    return {"verifierMessage": vdaf.encode_verifier_message(message).hex(), "rejected": None}
 
 
 # -- generation --------------------------------------------------------------------------------
@@ -284,6 +374,32 @@ def _params_tests() -> tuple[ValidParams, list[tuple[str, dict[str, Any], str]]]
         ("SumVecWithMultiproof, an unknown field", {**MULTIPROOF, "field": "Field255"}, "BadParam"),
     ]
     return valid, invalid
+
+
+def _params_bounds() -> ValidParams:
+    """Appended: the upper bound MODULUS - 1 of every length-like parameter the draft leaves
+    unbounded (only the field limits it), MultihotCountVec at length 1, and the circuits with one
+    joint randomness element."""
+    top = F128 - 1
+    return [
+        ("SumVec, length = MODULUS - 1 (the largest)",
+         _p("Prio3SumVec", shares=2, length=top, max_measurement=1, chunk_length=top), ["ParamBound"]),
+        ("SumVec, max_measurement = MODULUS - 1 (the largest)",
+         _p("Prio3SumVec", shares=2, length=1, max_measurement=top, chunk_length=1), ["ParamBound"]),
+        ("SumVec, chunk_length = MODULUS - 1 (the largest)", {**SUMVEC, "chunk_length": top}, ["ParamBound"]),
+        ("Histogram, length = chunk_length = MODULUS - 1 (the largest)",
+         _p("Prio3Histogram", shares=2, length=top, chunk_length=top), ["ParamBound"]),
+        ("Histogram, chunk_length = MODULUS - 1 (the largest)", {**HIST, "chunk_length": top},
+         ["ParamBound"]),
+        ("MultihotCountVec, length 1 (the smallest), max_weight 1",
+         _p("Prio3MultihotCountVec", shares=2, length=1, max_weight=1, chunk_length=1), ["ParamBound"]),
+        ("MultihotCountVec, length = chunk_length = MODULUS - 1 (the largest)",
+         _p("Prio3MultihotCountVec", shares=2, length=top, max_weight=1, chunk_length=top), ["ParamBound"]),
+        ("MultihotCountVec, chunk_length = MODULUS - 1 (the largest)", {**MULTI, "chunk_length": top},
+         ["ParamBound"]),
+        ("Histogram, length 2, chunk 2: JOINT_RAND_LEN = 1", HIST_JR1, ["JointRandLen1"]),
+        ("SumVec, SHARES 3, length 1, max 1, chunk 1: JOINT_RAND_LEN = 1", SUMVEC_JR1, ["JointRandLen1"]),
+    ]
 
 
 ENCODE_CASES: list[tuple[dict[str, Any], list[Any], list[Any]]] = [
@@ -406,6 +522,44 @@ def _decode_cases() -> tuple[list[tuple[str, dict[str, Any], dict[str, Any]]],
     return valid, invalid
 
 
+# -- the FLP transcript (sec. 7.3.3-7.3.5) and the verification steps (sec. 7.2.1-7.2.2) ----------
+FLP_CIRCUITS = (COUNT, SUM, SUMVEC, HIST, MULTI, HIGHER, BL2, MULTIPROOF)
+#: circuits with exactly one joint randomness element (one call of their gadget)
+HIST_JR1 = _p("Prio3Histogram", shares=2, length=2, chunk_length=2)
+SUMVEC_JR1 = _p("Prio3SumVec", shares=3, length=1, max_measurement=1, chunk_length=1)
+#: (parameters, a measurement, an encoded measurement that no honest Client sends)
+VERIFY_CASES: list[tuple[dict[str, Any], Any, list[int]]] = [
+    (HIST_JR1, 1, [1, 1]), (SUMVEC_JR1, [1], [2]), (COUNT, 1, [2]),
+]
+#: aggregates of one BoundedL2VecSum (bits = 3, offset 4) whose entries minus the offset are
+#: around p // 2 (the sign boundary of the decoded value) and p // 3
+BL2_DECODE = [("p // 2, p // 2 + 1", [F128 // 2 + 4, F128 // 2 + 5]),
+              ("p // 3 + 1, p // 2 - 1", [F128 // 3 + 5, F128 // 2 + 3]), ("-1, 0", [3, 4])]
+
+
+@dataclass
+class _Pending:
+    """A valid test whose tcId is given when its group is laid out (tcIds run through a file)."""
+
+    comment: str
+    inputs: dict[str, Any]
+    outputs: dict[str, Any]
+    flags: tuple[str, ...] | list[str] = ()
+
+    def entry(self, tc: TestNumberer) -> dict[str, Any]:
+        return test_entry(tc(), self.comment, self.inputs, self.outputs, flags=self.flags)
+
+
+def _split(field: type[Field], values: list[int], label: str) -> list[list[int]]:
+    """Two additive shares of ``values`` (the first from a vector seed)."""
+    first = _rand_elements(field, len(values), label)
+    return [first, [(v - r) % field.MODULUS for v, r in zip(values, first, strict=True)]]
+
+
+def _bump(values: list[int], pos: int, p: int) -> list[int]:
+    return values[:pos] + [(values[pos] + 1) % p] + values[pos + 1 :]
+
+
 class VdafChecksFamily(Family):
     name = "vdaf-checks"
     summary = "Prio3 (VDAF draft-20) away from the batch: lengths, encodings, circuits, decoders"
@@ -413,7 +567,10 @@ class VdafChecksFamily(Family):
     def handlers(self) -> dict[str, Handler]:
         return {"vdaf.prio3.params": op_params, "vdaf.prio3.encode": op_encode,
                 "vdaf.flp.eval": op_eval, "vdaf.prio3.decode": op_decode, "vdaf.prio3.shard": op_shard,
-                "vdaf.prio3.verify_init": op_verify_init}
+                "vdaf.prio3.verify_init": op_verify_init, "vdaf.flp.prove": op_prove,
+                "vdaf.flp.query": op_query, "vdaf.flp.decide": op_decide, "vdaf.flp.truncate": op_truncate,
+                "vdaf.flp.decode": op_flp_decode, "vdaf.prio3.shard_encoded": op_shard_encoded,
+                "vdaf.prio3.verifier_shares_to_message": op_to_message}
 
     def schemas(self) -> dict[str, dict[str, Any]]:
         ops = any_value_ops({
@@ -424,6 +581,13 @@ class VdafChecksFamily(Family):
             "vdaf.prio3.shard": (*TYPE_KEYS, "ctx", "measurement", "nonce", "rand"),
             "vdaf.prio3.verify_init": (*TYPE_KEYS, "verifyKey", "ctx", "aggId", "nonce", "publicShare",
                                        "inputShare"),
+            "vdaf.flp.prove": (*TYPE_KEYS, "meas", "proveRand", "jointRand"),
+            "vdaf.flp.query": (*TYPE_KEYS, "meas", "proof", "queryRand", "jointRand", "numShares"),
+            "vdaf.flp.decide": (*TYPE_KEYS, "verifier"),
+            "vdaf.flp.truncate": (*TYPE_KEYS, "meas"),
+            "vdaf.flp.decode": (*TYPE_KEYS, "output", "numMeasurements"),
+            "vdaf.prio3.shard_encoded": (*TYPE_KEYS, "ctx", "encodedMeasurement", "nonce", "rand"),
+            "vdaf.prio3.verifier_shares_to_message": (*TYPE_KEYS, "ctx", "verifierShares"),
         })
         return {SCHEMA: family_schema(SCHEMA, "Prio3 decision-point vectors", ops)}
 
@@ -432,7 +596,8 @@ class VdafChecksFamily(Family):
                                 groups=groups)
 
     def files(self) -> list[VectorFile]:
-        return [self._params(), self._encode(), self._eval(), self._decode(), self._shard()]
+        return [self._params(), self._encode(), self._eval(), self._decode(), self._shard(), self._flp(),
+                self._verify()]
 
     def _shard(self) -> VectorFile:
         """Sharding and one Aggregator's verify_init per report, with the size checks of both."""
@@ -478,20 +643,28 @@ class VdafChecksFamily(Family):
                            {"op": "vdaf.prio3.verify_init", "params": {}, "tests": init_tests}])
 
     def _params(self) -> VectorFile:
-        groups = Groups(self.handlers())
-        groups.add("vdaf.prio3.params", *_params_tests())
+        tc = TestNumberer()
+        valid, invalid = _params_tests()
+        tests = [test_entry(tc(), text, args, op_params(dict(args)), flags=flags)
+                 for text, args, flags in valid]
+        tests += invalid_tests(tc, op_params, {}, invalid)
+        more = [test_entry(tc(), text, args, op_params(dict(args)), flags=flags)
+                for text, args, flags in _params_bounds()]
         return self._file("vdaf-checks/params.json", "Prio3 derived lengths (sec. 7.2, 7.3.2)",
-                          groups.groups)
+                          [{"op": "vdaf.prio3.params", "params": {}, "tests": tests},
+                           {"op": "vdaf.prio3.params", "params": {}, "tests": more}])
 
     def _encode(self) -> VectorFile:
-        groups = Groups(self.handlers())
+        groups = []
+        tc = TestNumberer()
         for params, good, bad in ENCODE_CASES:
-            groups.add("vdaf.prio3.encode",
-                       [(f"{params['vdaf']}: measurement {m!r}", {"measurement": m}) for m in good],
-                       [(f"{params['vdaf']}: measurement {m!r}", {"measurement": m}, "BadMeasurement")
-                        for m in bad], params)
-        return self._file("vdaf-checks/encode.json", "Prio3 measurement encoding (sec. 7.4)",
-                          groups.groups)
+            tests = [test_entry(tc(), f"{params['vdaf']}: measurement {m!r}", {"measurement": m},
+                                op_encode({**params, "measurement": m})) for m in good]
+            tests += invalid_tests(tc, op_encode, params, [(f"{params['vdaf']}: measurement {m!r}",
+                                                             {"measurement": m}, "BadMeasurement")
+                                                            for m in bad])
+            groups.append({"op": "vdaf.prio3.encode", "params": params, "tests": tests})
+        return self._file("vdaf-checks/encode.json", "Prio3 measurement encoding (sec. 7.4)", groups)
 
     def _eval(self) -> VectorFile:
         tc = TestNumberer()
@@ -510,13 +683,225 @@ class VdafChecksFamily(Family):
                           [{"op": "vdaf.flp.eval", "params": {}, "tests": tests}])
 
     def _decode(self) -> VectorFile:
-        groups = Groups(self.handlers())
+        tc = TestNumberer()
         valid, invalid = _decode_cases()
-        groups.add("vdaf.prio3.decode",
-                   [(text, {**params, **inputs}) for text, params, inputs in valid],
-                   [(text, {**params, **inputs}, flag) for text, params, inputs, flag in invalid])
+        tests = [test_entry(tc(), text, {**params, **inputs}, op_decode({**params, **inputs}))
+                 for text, params, inputs in valid]
+        tests += invalid_tests(tc, op_decode, {}, [(text, {**params, **inputs}, flag)
+                                                   for text, params, inputs, flag in invalid])
+        # Appended: output and aggregate shares one whole element short or long (a length that
+        # is a multiple of ENCODED_SIZE, so only the element count can refuse it).
+        more: list[tuple[str, dict[str, Any], str]] = []
+        for params in (COUNT, HIST, MULTIPROOF):
+            vdaf, name = _vdaf(params), params["vdaf"]
+            f = vdaf.field
+            out = _enc(f, _rand_elements(f, vdaf.flp.OUTPUT_LEN, f"vdaf-checks/decode/{name}/out"))
+            for what in ("out_share", "agg_share"):
+                for text, data in (("one element short", out[: -f.ENCODED_SIZE]),
+                                   ("one element too many", out + _enc(f, [1]))):
+                    more.append((f"{name}: {what} {text} ({len(data)} bytes)",
+                                 {**params, "message": what, "encoded": data.hex()}, "BadLength"))
         return self._file("vdaf-checks/decode.json", "Prio3 message decoding (sec. 7.2.7)",
-                          groups.groups)
+                          [{"op": "vdaf.prio3.decode", "params": {}, "tests": tests},
+                           {"op": "vdaf.prio3.decode", "params": {},
+                            "tests": invalid_tests(tc, op_decode, {}, more)}])
+
+    def _flp(self) -> VectorFile:
+        """The FLP transcript of each circuit: proof, verifier (whole and in two shares), decision,
+        truncation and decoding, with every length check and the test-point check."""
+        tc = TestNumberer()
+        prove: list[_Pending] = []
+        query: list[_Pending] = []
+        decide: list[_Pending] = []
+        trunc: list[_Pending] = []
+        dec: list[_Pending] = []
+        bad_prove: list[tuple[str, dict[str, Any], str]] = []
+        bad_query: list[tuple[str, dict[str, Any], str]] = []
+        bad_decide: list[tuple[str, dict[str, Any], str]] = []
+        bad_trunc: list[tuple[str, dict[str, Any], str]] = []
+        bad_dec: list[tuple[str, dict[str, Any], str]] = []
+        for params in FLP_CIRCUITS:
+            vdaf, name = _vdaf(params), params["vdaf"]
+            flp, f, p = vdaf.flp, vdaf.field, vdaf.field.MODULUS
+            label = f"vdaf-checks/flp/{name}"
+            honest = [x.val for x in flp.encode(_last_valid(params))]
+            malicious = [p - 1] + honest[1:]  # -1: no circuit admits it as its first element
+            prove_rand = _rand_elements(f, flp.PROVE_RAND_LEN, label + "/prove_rand")
+            joint_rand = _rand_elements(f, flp.JOINT_RAND_LEN, label + "/joint_rand")
+            query_rand = _rand_elements(f, flp.QUERY_RAND_LEN, label + "/query_rand")
+            for what, meas in (("an honest encoding", honest), ("first element p - 1", malicious)):
+                args = {**params, "meas": meas, "proveRand": prove_rand, "jointRand": joint_rand}
+                proof = op_prove(dict(args))["proof"]
+                prove.append(_Pending(f"{name}: proof of {what}", args, {"proof": proof},
+                                        flags=[] if meas is honest else ["MaliciousClient"]))
+                qargs = {**params, "meas": meas, "proof": proof, "queryRand": query_rand,
+                         "jointRand": joint_rand, "numShares": 1}
+                verifier = op_query(dict(qargs))["verifier"]
+                query.append(_Pending(f"{name}: verifier of {what}, whole", qargs,
+                                        {"verifier": verifier}))
+                if meas is honest:
+                    meas_shares = _split(f, meas, label + "/meas_share")
+                    proof_shares = _split(f, proof, label + "/proof_share")
+                    for j in range(2):
+                        sargs = {**qargs, "meas": meas_shares[j], "proof": proof_shares[j], "numShares": 2}
+                        query.append(_Pending(f"{name}: verifier share {j} of 2 of {what}", sargs,
+                                                op_query(dict(sargs))))
+                cases: list[tuple[str, list[int], list[str]]] = [
+                    (f"{name}: verifier of {what}", verifier, [])]
+                if meas is honest:
+                    cases += [(f"{name}: verifier of {what}, element {i} + 1", _bump(verifier, i, p),
+                               ["Tampered"]) for i in range(len(verifier))]
+                for text, ver, flags in cases:
+                    dargs = {**params, "verifier": ver}
+                    decide.append(_Pending(text, dargs, op_decide(dict(dargs)), flags=flags))
+                if meas is honest:
+                    bad_prove += [
+                        (f"{name}: prove randomness one element short",
+                         {**args, "proveRand": prove_rand[:-1]}, "BadLength"),
+                        (f"{name}: prove randomness one element too many",
+                         {**args, "proveRand": prove_rand + [1]}, "BadLength"),
+                        (f"{name}: measurement one element short", {**args, "meas": meas[:-1]}, "BadLength"),
+                        (f"{name}: one joint randomness element too many",
+                         {**args, "jointRand": joint_rand + [1]}, "BadLength")]
+                    bad_query += [
+                        (f"{name}: proof one element short", {**qargs, "proof": proof[:-1]}, "BadLength"),
+                        (f"{name}: proof one element too many", {**qargs, "proof": proof + [0]}, "BadLength"),
+                        (f"{name}: query randomness one element short",
+                         {**qargs, "queryRand": query_rand[:-1]}, "BadLength"),
+                        (f"{name}: query randomness one element too many",
+                         {**qargs, "queryRand": query_rand + [1]}, "BadLength"),
+                        (f"{name}: measurement one element too many", {**qargs, "meas": meas + [0]},
+                         "BadLength")]
+                    first = flp.QUERY_RAND_LEN - len(vdaf.flp.valid.GADGETS)
+                    for g, calls in enumerate(vdaf.flp.valid.GADGET_CALLS):
+                        m = wire_poly_len(calls)
+                        for t, text in ((f.nth_root(m).val, f"gen^(GEN_ORDER / {m}), of order m = {m}"),
+                                        (1, "1")):
+                            rand = list(query_rand)
+                            rand[first + g] = t
+                            bad_query.append((f"{name}: test point of gadget {g} is {text}",
+                                              {**qargs, "queryRand": rand}, "TestPoint"))
+                    bad_decide += [
+                        (f"{name}: verifier one element short", {**params, "verifier": verifier[:-1]},
+                         "BadLength"),
+                        (f"{name}: verifier one element too many", {**params, "verifier": verifier + [0]},
+                         "BadLength")]
+            # truncate and decode
+            rand_meas = _rand_elements(f, flp.MEAS_LEN, label + "/truncate")
+            for what, meas in (("an honest encoding", honest), ("a random vector", rand_meas)):
+                targs = {**params, "meas": meas}
+                trunc.append(_Pending(f"{name}: truncate {what}", targs, op_truncate(dict(targs))))
+            bad_trunc += [(f"{name}: truncate, one element short", {**params, "meas": honest[:-1]},
+                           "BadLength"),
+                          (f"{name}: truncate, one element too many", {**params, "meas": honest + [0]},
+                           "BadLength")]
+            output = op_truncate({**params, "meas": honest})["truncated"]
+            outputs: list[tuple[str, list[int], int]] = [
+                ("the output of one honest measurement", output, 1),
+                ("a random aggregate of 3", _rand_elements(f, flp.OUTPUT_LEN, label + "/decode"), 3)]
+            if params is BL2:
+                outputs += [(f"the aggregate of 1 with offset entries (mod p) {text}", v, 1)
+                            for text, v in BL2_DECODE]
+            for what, out, count in outputs:
+                oargs = {**params, "output": out, "numMeasurements": count}
+                dec.append(_Pending(f"{name}: decode {what}", oargs, op_flp_decode(dict(oargs))))
+            bad_dec += [(f"{name}: decode, one element short",
+                         {**params, "output": output[:-1], "numMeasurements": 1}, "BadLength"),
+                        (f"{name}: decode, one element too many",
+                         {**params, "output": output + [0], "numMeasurements": 1}, "BadLength")]
+        groups = []
+        for op, handler, tests, bad in (("vdaf.flp.prove", op_prove, prove, bad_prove),
+                                        ("vdaf.flp.query", op_query, query, bad_query),
+                                        ("vdaf.flp.decide", op_decide, decide, bad_decide),
+                                        ("vdaf.flp.truncate", op_truncate, trunc, bad_trunc),
+                                        ("vdaf.flp.decode", op_flp_decode, dec, bad_dec)):
+            groups.append({"op": op, "params": {}, "tests": [t.entry(tc) for t in tests]
+                           + invalid_tests(tc, handler, {}, bad)})
+        return self._file("vdaf-checks/flp.json", "The FLP of [BBCGGI19] (sec. 7.3.3-7.3.5)", groups)
+
+    def _verify(self) -> VectorFile:
+        """Sharding (of measurements and of encoded vectors) and verification of reports of circuits
+        with one joint randomness element, of malicious Clients and of tampered messages."""
+        tc = TestNumberer()
+        shard: list[_Pending] = []
+        shard_enc: list[_Pending] = []
+        init: list[_Pending] = []
+        to_msg: list[_Pending] = []
+        bad_enc: list[tuple[str, dict[str, Any], str]] = []
+        bad_msg: list[tuple[str, dict[str, Any], str]] = []
+        ctx = CTX.hex()
+        for params, meas, malicious in VERIFY_CASES:
+            vdaf, name = _vdaf(params), params["vdaf"]
+            jr1 = ["JointRandLen1"] if vdaf.flp.JOINT_RAND_LEN == 1 else []
+            label = f"vdaf-checks/verify/{name}/{vdaf.SHARES}"
+            nonce, rand = vector_seed(label + "/nonce", 16), vector_seed(label + "/rand", vdaf.RAND_SIZE)
+            key = vector_seed(label + "/verify_key", vdaf.VERIFY_KEY_SIZE)
+            base = {**params, "ctx": ctx, "nonce": nonce.hex(), "rand": rand.hex()}
+            sargs = {**base, "measurement": meas}
+            honest = op_shard(dict(sargs))
+            shard.append(_Pending(f"{name}, SHARES = {vdaf.SHARES}, measurement {meas!r}", sargs,
+                                    honest, flags=jr1))
+            encoded = [x.val for x in vdaf.flp.encode(meas)]
+            reports: list[tuple[str, dict[str, Any], list[str]]] = [("honest report", honest, [])]
+            for what, vec, flags in (("the honest encoding", encoded, []),
+                                     ("a malicious encoding", malicious, ["MaliciousClient"])):
+                eargs = {**base, "encodedMeasurement": vec}
+                got = op_shard_encoded(dict(eargs))
+                shard_enc.append(_Pending(f"{name}: {what} {vec}", eargs, got, flags=jr1 + flags))
+                if flags:
+                    reports.append(("malicious report", got, flags))
+            eargs = {**base, "encodedMeasurement": encoded}
+            bad_enc += [
+                (f"{name}: a {n}-byte nonce", {**eargs, "nonce": vector_seed(label + "/n", n).hex()},
+                 "BadLength") for n in (15, 17)] + [
+                (f"{name}: rand of RAND_SIZE {d:+d} bytes",
+                 {**eargs, "rand": vector_seed(label + "/r", vdaf.RAND_SIZE + d).hex()}, "BadLength")
+                for d in (-1, 1)] + [
+                (f"{name}: encoded measurement one element short",
+                 {**eargs, "encodedMeasurement": encoded[:-1]}, "BadLength"),
+                (f"{name}: encoded measurement one element too many",
+                 {**eargs, "encodedMeasurement": encoded + [0]}, "BadLength")]
+            if vdaf.uses_joint_rand:
+                parts = [honest["publicShare"][64 * i : 64 * i + 64] for i in range(vdaf.SHARES)]
+                for i in range(vdaf.SHARES):
+                    wrong = parts[:i] + ["00" * 32] + parts[i + 1 :]
+                    reports.append((f"report with public share part {i} zeroed",
+                                    {**honest, "publicShare": "".join(wrong)}, ["Tampered"]))
+            vbase = {**params, "verifyKey": key.hex(), "ctx": ctx, "nonce": nonce.hex()}
+            for what, report, flags in reports:
+                shares = []
+                for agg_id, share in enumerate(report["inputShares"]):
+                    iargs = {**vbase, "publicShare": report["publicShare"], "aggId": agg_id,
+                             "inputShare": share}
+                    got = op_verify_init(dict(iargs))
+                    shares.append(got["verifierShare"])
+                    init.append(_Pending(f"{name}: {what}, Aggregator {agg_id} of {vdaf.SHARES}",
+                                           iargs, got, flags=jr1 + flags))
+                margs = {**params, "ctx": ctx, "verifierShares": shares}
+                to_msg.append(_Pending(f"{name}: the verifier shares of the {what}", margs,
+                                         op_to_message(dict(margs)), flags=jr1 + flags))
+                if what == "honest report":
+                    es = vdaf.field.ENCODED_SIZE
+                    for j in range(vdaf.SHARES):
+                        raw = bytes.fromhex(shares[j])
+                        first = (int.from_bytes(raw[:es], "little") + 1) % vdaf.field.MODULUS
+                        bumped = first.to_bytes(es, "little") + raw[es:]
+                        targs = {**margs, "verifierShares": shares[:j] + [bumped.hex()] + shares[j + 1 :]}
+                        to_msg.append(_Pending(f"{name}: verifier share {j}, element 0 + 1", targs,
+                                                 op_to_message(dict(targs)), flags=["Tampered"]))
+                    bad_msg += [(f"{name}: SHARES - 1 verifier shares",
+                                 {**margs, "verifierShares": shares[:-1]}, "BadLength"),
+                                (f"{name}: SHARES + 1 verifier shares",
+                                 {**margs, "verifierShares": shares + shares[-1:]}, "BadLength")]
+        groups = [{"op": "vdaf.prio3.shard", "params": {}, "tests": [t.entry(tc) for t in shard]}]
+        groups.append({"op": "vdaf.prio3.shard_encoded", "params": {},
+                       "tests": [t.entry(tc) for t in shard_enc]
+                       + invalid_tests(tc, op_shard_encoded, {}, bad_enc)})
+        groups.append({"op": "vdaf.prio3.verify_init", "params": {}, "tests": [t.entry(tc) for t in init]})
+        groups.append({"op": "vdaf.prio3.verifier_shares_to_message", "params": {},
+                       "tests": [t.entry(tc) for t in to_msg]
+                       + invalid_tests(tc, op_to_message, {}, bad_msg)})
+        return self._file("vdaf-checks/verify.json", "Prio3 verification steps (sec. 7.2.1, 7.2.2)", groups)
 
 
 FAMILY = VdafChecksFamily()
