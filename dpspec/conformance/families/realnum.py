@@ -93,6 +93,16 @@ DYADIC: list[tuple[str, dict[str, str], str]] = [
     ("rr_flip", {"eps": "0"}, "1/2"),
 ]
 
+#: Instances added later (a second group of each file, so that the first group's tcIds keep
+#: their meaning): the exact shortcuts of the named numbers (eps = 0, 2^j z = 0) and an exp(-z)
+#: whose z exceeds the first working precision.
+LATER: list[tuple[str, dict[str, str], str]] = [
+    ("exp_neg_digit", {"z": "0", "j": "3"}, "z = 0: y = 1 and y / (1 + y) = 1/2 exactly"),
+    ("rr_ratio_power", {"eps": "0", "j": "0"}, "eps = 0: q = 1/2 exactly"),
+    ("rr_ratio_power", {"eps": "0", "j": "3"}, "eps = 0: q^8 = 1/256 exactly"),
+    ("exp_neg", {"z": "100"}, "exp(-100) < 2^-144: z above the first precision of 64 bits"),
+]
+
 LENGTHS = (64, 65, 96, 128, 192, 255, 256)
 BRACKET_K = (0, 1, 8, 32, 63, 64, 65, 128, 256, 1024)
 
@@ -109,6 +119,15 @@ INVALID: list[tuple[str, dict[str, Any], str]] = [
      "NotInteger"),
     ("real.bracket", {"number": "exp_neg", "z": "1", "k": MAX_BITS + 1}, "OutOfRange"),
     ("real.bracket", {"number": "exp_neg", "z": "1", "k": -1}, "OutOfRange"),
+    # added later (appended: the earlier tcIds keep their meaning)
+    ("real.compare", {"number": "exp_neg_digit", "z": "-1/2", "j": "0", "bits": "1"},
+     "OutOfRange"),
+    ("real.compare", {"number": "exp_neg", "bits": "0"}, "MissingParameter"),
+    ("real.compare", {"number": "rational_power", "j": "1", "bits": "1"}, "MissingParameter"),
+    ("real.compare", {"number": "sqrt", "bits": "0"}, "UnknownNumber"),
+    ("real.compare", {"number": "exp_neg", "z": 1, "bits": "0"}, "NotRational"),
+    ("real.compare", {"number": "rr_flip", "eps": 0.5, "bits": "0"}, "NotRational"),
+    ("real.bracket", {"number": "rr_ratio_power", "eps": "0", "k": 8}, "MissingParameter"),
 ]
 
 NOTES = {
@@ -122,6 +141,8 @@ NOTES = {
     "NotInteger": "j must be an integer.",
     "BadBits": "bits must be a string of 0 and 1 of at most 4096 characters.",
     "UnknownNumber": "The number's name is not one of the named numbers.",
+    "MissingParameter": "A parameter of the named number is missing.",
+    "NotRational": "A parameter is not a JSON string (the samplers' grammar, step 1).",
 }
 
 HEADER = [
@@ -155,7 +176,8 @@ class RealNumFamily(Family):
         return {"real.compare": real_compare, "real.bracket": real_bracket}
 
     def schemas(self) -> dict[str, dict[str, Any]]:
-        params = {p: {"type": "string"} for ps, _ in NUMBERS.values() for p in ps}
+        # a parameter is a string; a JSON number appears only in invalid tests (NotRational)
+        params = {p: {"type": ["string", "number"]} for ps, _ in NUMBERS.values() for p in ps}
         number = {"type": "string"}
         compare_out = {"type": "object", "required": ["decision", "bitsRead"],
                        "additionalProperties": False,
@@ -197,7 +219,20 @@ class RealNumFamily(Family):
                 tests.append(test_entry(tc(), text, inputs, out,
                                         flags=flags + (["Dyadic"] if dyadic else [])))
         tests += invalid_tests(tc, real_compare, {}, _invalid("real.compare"))
-        groups = [{"op": "real.compare", "params": {}, "tests": tests}]
+        later = []
+        for number, params, comment in LATER:
+            x = parse_number({"number": number, **params})
+            digits = binary_digits(x, max(LENGTHS) + 1)
+            for n in (0, 1, 64, 65, 256):
+                inputs = {"number": number, **params, "bits": digits[:n]}
+                later.append(test_entry(tc(), f"{comment}: bits = its first {n} digits", inputs,
+                                        real_compare(dict(inputs))))
+                other = "1" if digits[n] == "0" else "0"
+                inputs = {"number": number, **params, "bits": digits[:n] + other + "0110"}
+                later.append(test_entry(tc(), f"{comment}: its first {n} digits, then the"
+                                        " opposite digit", inputs, real_compare(dict(inputs))))
+        groups = [{"op": "real.compare", "params": {}, "tests": tests},
+                  {"op": "real.compare", "params": {}, "tests": later}]
         return self.vector_file("realnum/compare.json",
                                 algorithm="dpspec real-number layer: lazy comparison",
                                 schema=SCHEMA, header=HEADER, notes=NOTES, groups=groups)
@@ -212,7 +247,15 @@ class RealNumFamily(Family):
                 tests.append(test_entry(tc(), f"floor(2^{k} {comment})", inputs,
                                         {"floor": str(bracket(x, k))}))
         tests += invalid_tests(tc, real_bracket, {}, _invalid("real.bracket"))
-        groups = [{"op": "real.bracket", "params": {}, "tests": tests}]
+        later = []
+        for number, params, comment in LATER:
+            x = parse_number({"number": number, **params})
+            for k in BRACKET_K:
+                inputs = {"number": number, **params, "k": k}
+                later.append(test_entry(tc(), f"floor(2^{k} {comment})", inputs,
+                                        {"floor": str(bracket(x, k))}))
+        groups = [{"op": "real.bracket", "params": {}, "tests": tests},
+                  {"op": "real.bracket", "params": {}, "tests": later}]
         return self.vector_file("realnum/bracket.json",
                                 algorithm="dpspec real-number layer: brackets floor(2^k x)",
                                 schema=SCHEMA, header=HEADER, notes=NOTES, groups=groups)

@@ -890,6 +890,67 @@ CAPS: list[tuple[str, str, dict[str, str], int | None]] = [
 ]
 
 
+_P158 = f"1/{1 << 158}"
+
+#: Branch-boundary vectors (samplers/boundaries.json): op, comment, params, then the count of a
+#: valid test or the flag of an invalid one. Each entry sits on one side of a decision of the
+#: stated steps (a switch between steps, a range check, a cost limit), so that an implementation
+#: that moves the decision by one (a strict for a non-strict comparison, an off-by-one constant)
+#: changes a sample, the number of bits read, or the verdict.
+BOUNDARIES: list[tuple[str, str, dict[str, str], int | str]] = [
+    ("geometric", "p = 0 is outside (0, 1]", {"p": "0"}, "OutOfRange"),
+    ("geometric", "p = 3/2 is outside (0, 1]", {"p": "3/2"}, "OutOfRange"),
+    ("geometric", "p = -1/2 is outside (0, 1]", {"p": "-1/2"}, "OutOfRange"),
+    ("discrete_laplace", "t = 0 is outside t > 0", {"t": "0"}, "OutOfRange"),
+    ("discrete_laplace", "t = -1/2 is outside t > 0", {"t": "-1/2"}, "OutOfRange"),
+    ("discrete_gaussian_vector", "sigma2 = 0 is outside sigma2 > 0",
+     {"sigma2": "0", "dim": "2"}, "OutOfRange"),
+    ("discrete_gaussian_vector", "sigma2 = -1/2 is outside sigma2 > 0",
+     {"sigma2": "-1/2", "dim": "2"}, "OutOfRange"),
+    ("rational.discrete_laplace", "t = -1/2 is outside t > 0", {"t": "-1/2"}, "OutOfRange"),
+    ("negative_binomial", "r = 2, p = 200/201 (mean 400 <= 256 r): mode envelope with M - d < 0,"
+     " so a = 0 and the left tail is empty", {"r": "2", "p": "200/201"}, 64),
+    ("negative_binomial", "r = 3/2, p = 200/201 (mean 300 <= 256 r, r < 2): mode envelope",
+     {"r": "3/2", "p": "200/201"}, 16),
+    ("negative_binomial", "r = 2, p = 128/129: mean 256 exactly, compound steps (the envelope"
+     " needs a mean above 256)", {"r": "2", "p": "128/129"}, 16),
+    ("negative_binomial", "r = 2, p = 256/257: mean 512 = 256 r exactly, mode envelope",
+     {"r": "2", "p": "256/257"}, 16),
+    ("negative_binomial", "r = 5/2, p = 120/121 (mean 300): mode envelope with a fractional r",
+     {"r": "5/2", "p": "120/121"}, 64),
+    ("negative_binomial", "r = 27/10, p = 100/101 (mean 270): mode envelope with a small a = 4,"
+     " whose left tail can go below 0", {"r": "27/10", "p": "100/101"}, 256),
+    ("binomial", "p = 2^-158, n p = 100: n p (m + 2)^2 = 2560000 exactly, the gaps",
+     {"n": str(100 << 158), "p": _P158}, 1),
+    ("binomial", "p = 2^-158, n p = 101: n p (m + 2)^2 > 2560000, the mode envelope",
+     {"n": str(101 << 158), "p": _P158}, 1),
+    ("binomial", "p = 3/2^160 (m = 158: 2^158 p <= 1 < 2^159 p), n p just below 100: the gaps",
+     {"n": str((100 << 160) // 3), "p": f"3/{1 << 160}"}, 1),
+    ("negative_binomial", "r = 263/100, p = 227/228 (mean 597.01): mode envelope with a = 1",
+     {"r": "263/100", "p": "227/228"}, 256),
+    ("negative_binomial", "p = 1 is outside [0, 1)", {"r": "1", "p": "1"}, "OutOfRange"),
+    ("negative_binomial", "p = 3/2 is outside [0, 1)", {"r": "1", "p": "3/2"}, "OutOfRange"),
+    ("negative_binomial", "p = -1/2 is outside [0, 1)", {"r": "1", "p": "-1/2"}, "OutOfRange"),
+    ("negative_binomial", "r = 0 is outside r > 0", {"r": "0", "p": "1/2"}, "OutOfRange"),
+    ("negative_binomial", "1 - p = 2^-257 < 2^-256 with a tiny mean (r = 2^-300): the scale"
+     " cap refuses it before the mean is looked at",
+     {"r": f"1/{1 << 300}", "p": f"{(1 << 257) - 1}/{1 << 257}"}, "CostTooLarge"),
+    ("binomial_rr", "eps = 64 exactly, n = 2: the gaps (the dyadic split needs eps > 64)",
+     {"n": "2", "eps": "64"}, 4),
+    ("binomial_rr", "eps = 1 (1 + e in [3, 4): m = 1), n = 100: the gaps",
+     {"n": "100", "eps": "1"}, 16),
+    ("negative_binomial_exp", "r = 63/10, gamma = 1/42 (mean about 261.5 > r^3 = 250.05):"
+     " size blocks, whose tail points are kept now and then",
+     {"r": "63/10", "gamma": "1/42"}, 256),
+    ("negative_binomial", "r = 5, p = 54/55 (mean 270): mode envelope with a = 94, whose left"
+     " geometric goes below 0 (step 2: k < 0 starts again) about once in 100 candidates",
+     {"r": "5", "p": "54/55"}, 256),
+    ("discrete_gaussian_vector", "dim = 2^20 + 1 is above the largest dimension 2^20",
+     {"sigma2": "1", "dim": str((1 << 20) + 1)}, "OutOfRange"),
+    ("rational.discrete_laplace", "t = 0 is outside t > 0", {"t": "0"}, "OutOfRange"),
+]
+
+
 class SamplersFamily(Family):
     name = "samplers"
     summary = "exact seeded samplers: Bernoulli family, geometric, discrete Laplace/Gaussian, counts"
@@ -913,7 +974,53 @@ class SamplersFamily(Family):
 
     def files(self) -> list[VectorFile]:
         return [*(self._file(name) for name in SAMPLERS), self._grammar_file(),
-                self._corners_file(), self._caps_file()]
+                self._corners_file(), self._caps_file(), self._boundaries_file()]
+
+    def _boundaries_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups = []
+        ops = list(dict.fromkeys(op for op, *_ in BOUNDARIES))
+        # one group per run of consecutive entries of one op, in the order of BOUNDARIES
+        runs = [list(run) for _, run in groupby(enumerate(BOUNDARIES), key=lambda e: e[1][0])]
+        for run in runs:
+            op = run[0][1][0]
+            sampler = SAMPLERS[op]
+            handler = _handler(sampler)
+            tests = []
+            for i, (_name, comment, params, outcome) in run:
+                inputs: dict[str, Any] = {"seed": vector_seed(f"samplers/boundaries/{i}").hex(),
+                                          **params,
+                                          "count": outcome if isinstance(outcome, int) else 1}
+                if isinstance(outcome, str):
+                    try:
+                        handler({**inputs, "tag": sampler.tag})
+                    except RationalError as exc:
+                        if exc.flag != outcome:
+                            raise AssertionError(f"boundary case {comment!r}: {exc.flag}, not"
+                                                 f" {outcome}") from exc
+                    else:
+                        raise AssertionError(f"boundary case {comment!r} was accepted")
+                    tests.append(test_entry(tc(), comment, inputs, None, "invalid", [outcome]))
+                else:
+                    out = handler({**inputs, "tag": sampler.tag})
+                    tests.append(test_entry(tc(), comment, inputs, out))
+            groups.append({"op": f"sampler.{op}", "params": {"tag": sampler.tag}, "tests": tests})
+        header: list[str] = []
+        for op in ops:
+            for line in header_for(op):
+                if line not in header:
+                    header.append(line)
+        header.append("This file tests BRANCH BOUNDARIES: parameters on either side of each"
+                      " decision of the stated steps (a switch between steps at a mean or work"
+                      " limit, the mode envelope's ends a = 0 and a = 1 and its left tail below"
+                      " 0, the dyadic split at eps = 64, the digit count m at a power of two, the"
+                      " range and cost checks), so that moving a decision by one changes a"
+                      " sample, bitsConsumed or the verdict. An invalid test's flag is the"
+                      " validation step that must refuse it. Tests appear in the order they were"
+                      " added, so an op may have several groups.")
+        doc = envelope(algorithm="dpspec sampler branch boundaries", family=self.name,
+                       schema=SCHEMA, header=header, notes=NOTES, groups=groups)
+        return VectorFile("samplers/boundaries.json", doc, SCHEMA)
 
     def _caps_file(self) -> VectorFile:
         tc = TestNumberer()
