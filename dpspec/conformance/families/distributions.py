@@ -495,6 +495,8 @@ NOTES = {
     "BadType": "A value that is not an exact rational in the grammar (a JSON float, bool, null,"
                " list; a word; a zero denominator; an exponent beyond +-10000; text longer than"
                " 1000 characters).",
+    "LongestText": "A parameter written with exactly 1000 characters, the longest text the"
+                   " grammar accepts (1001 characters are refused).",
     "BadArguments": "An argument missing, or (sampler_pmf) an unknown sampler or a parameter set"
                     " that is not exactly the sampler's.",
 }
@@ -583,6 +585,16 @@ class DistributionsFamily(Family):
         for op, points in VALID.items():
             groups.add(op, [(comment, inputs, flags) for inputs, comment, flags in points],
                        INVALID[op])
+        # appended: the text grammar's limits on one op (the longest accepted parameter text, a
+        # denominator of 1, and the first refused length)
+        longest = "0." + "0" * 997 + "1"  # exactly MAX_TEXT_LENGTH = 1000 characters: 10^-998
+        groups.add("distributions.bernoulli_pmf",
+                   [("p written with 1000 characters (the longest text allowed)",
+                     _pts(p=longest, k="1"), ["LongestText"]),
+                    ("p written as 1/1 (a denominator of 1)", _pts(p="1/1", k="0"),
+                     ["ParameterBoundary", "ZeroProbability"])],
+                   [("p written with 1001 characters", _pts(p=longest + "0", k="1"), "BadType"),
+                    ("p with a zero denominator", _pts(p="1/0", k="1"), "BadType")])
         return [self.vector_file("distributions/pmf.json",
                                  algorithm="dpspec exact probability mass functions",
                                  schema=SCHEMA, header=HEADER, notes=NOTES, groups=groups.groups)]
