@@ -615,6 +615,17 @@ def _appended() -> dict[str, list[tuple[str, Valid, list[InvalidCase]]]]:
     """Groups appended after a file's first groups (later additions; earlier tcIds unchanged)."""
     nb = _nb("1", "1/2")
     return {
+        "params": [
+            ("shuffled.params.theorem18", [
+                ("decay 3/4, delta = 2 a^10 = 2 e^(2 eps1) a^12 exactly: Delta_min = 12 (at 11 no"
+                 " delta2 is left)", {"epsilon": "1", "delta": "59049/524288", "n": 1000,
+                                      "rmseFactor": "6/5", "maxExtraSensitivity": 0,
+                                      "decay": "3/4"}, ["Boundary"]),
+                ("decay 1/5, delta = 2 a^9 = 2 e^(2 eps1) a^11 exactly: Delta_min = 11",
+                 {"epsilon": "2", "delta": "2/1953125", "n": 1000, "rmseFactor": "6/5",
+                  "maxExtraSensitivity": 1, "decay": "1/5"}, ["Boundary"]),
+            ], []),
+        ],
         "compare": [
             ("shuffled.privacy.baseline", [
                 (f"{k}, delta = 1: already private at the search's cap eps0 = 40",
