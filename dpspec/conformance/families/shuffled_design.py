@@ -268,7 +268,10 @@ def op_brute_force(args: dict[str, Any]) -> dict[str, Any]:
 def op_minimal_d3(args: dict[str, Any]) -> dict[str, Any]:
     """``shuffled.exact.minimal_d3``: minimal_correlated_d3 (6 significant digits)."""
     eps, delta, a = _rat(args, "epsilon"), _rat(args, "delta"), _rat(args, "a")
-    d3 = exact.minimal_correlated_d3(float(eps), float(delta), a)
+    ranges = {k: float(_rat(args, key)) for k, key in (("min_one_minus_p", "minOneMinusP"),
+                                                       ("max_one_minus_p", "maxOneMinusP"))
+              if key in args}
+    d3 = exact.minimal_correlated_d3(float(eps), float(delta), a, **ranges)
     return {"d3": _noise_json(d3), "mean": format_rational(d3.mean())}
 
 
@@ -395,7 +398,8 @@ OPS: dict[str, tuple[Handler, tuple[str, ...]]] = {
     "shuffled.params.distributed": (op_distributed, ("epsilon", "delta", "n", "Delta", "method")),
     "shuffled.exact.correlated_delta": (op_correlated_delta, ("epsilon", "a", "d3")),
     "shuffled.exact.brute_force": (op_brute_force, ("epsilon", "a", "d3Pmf")),
-    "shuffled.exact.minimal_d3": (op_minimal_d3, ("epsilon", "delta", "a")),
+    "shuffled.exact.minimal_d3": (op_minimal_d3, ("epsilon", "delta", "a", "minOneMinusP",
+                                                  "maxOneMinusP")),
     "shuffled.privacy.baseline": (op_baseline, ("epsilon", "delta", "n", "kind", "B")),
     "shuffled.compare.exact_decimal": (op_exact_decimal, ("x",)),
     "shuffled.compare.design": (op_compare_row, ("epsilon", "delta", "n", "design", "method")),
@@ -625,6 +629,14 @@ def _appended() -> dict[str, list[tuple[str, Valid, list[InvalidCase]]]]:
                  {"epsilon": "2", "delta": "2/1953125", "n": 1000, "rmseFactor": "6/5",
                   "maxExtraSensitivity": 1, "decay": "1/5"}, ["Boundary"]),
             ], []),
+        ],
+        "exact": [
+            ("shuffled.exact.minimal_d3", [], [
+                ("1 - p searched in [1 - 2e-11, 1 - 1e-11]: no r up to 10^12 is private enough",
+                 {"epsilon": "1", "delta": "1/1000000", "a": "1/2",
+                  "minOneMinusP": "0.99999999998", "maxOneMinusP": "0.99999999999"},
+                 "BadParameter"),
+            ]),
         ],
         "compare": [
             ("shuffled.privacy.baseline", [
