@@ -643,7 +643,12 @@ def _appended() -> dict[str, list[tuple[str, Valid, list[InvalidCase]]]]:
                 (f"{k}, delta = 1: already private at the search's cap eps0 = 40",
                  {"epsilon": "1", "delta": "1", "n": 10, "kind": k, **({"B": 4} if k == "bary" else {})},
                  ["Boundary"]) for k in ("rr", "bary", "rappor")
-            ], []),
+            ], [
+                (f"{k}, a negative delta: no eps0 > 0 qualifies",
+                 {"epsilon": "1", "delta": "-1/1000000", "n": 10, "kind": k,
+                  **({"B": 4} if k == "bary" else {})}, "BadParameter")
+                for k in ("rr", "bary", "rappor", "fragmented")
+            ]),
         ],
         "divisible": [
             ("shuffled.divisible.noise", [
