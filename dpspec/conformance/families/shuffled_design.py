@@ -268,7 +268,7 @@ def op_brute_force(args: dict[str, Any]) -> dict[str, Any]:
 def op_minimal_d3(args: dict[str, Any]) -> dict[str, Any]:
     """``shuffled.exact.minimal_d3``: minimal_correlated_d3 (6 significant digits)."""
     eps, delta, a = _rat(args, "epsilon"), _rat(args, "delta"), _rat(args, "a")
-    ranges = {k: float(_rat(args, key)) for k, key in (("min_one_minus_p", "minOneMinusP"),
+    ranges: dict[str, Any] = {k: float(_rat(args, key)) for k, key in (("min_one_minus_p", "minOneMinusP"),
                                                        ("max_one_minus_p", "maxOneMinusP"))
               if key in args}
     d3 = exact.minimal_correlated_d3(float(eps), float(delta), a, **ranges)
