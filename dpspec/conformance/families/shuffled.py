@@ -33,6 +33,7 @@ from dpspec.spec.shuffled.counting import (
     CorrelatedMechanism,
     DistributedMechanism,
     Messages,
+    run_protocol,
 )
 from dpspec.spec.shuffled.divisible import (
     Divisible,
@@ -41,7 +42,15 @@ from dpspec.spec.shuffled.divisible import (
     Poisson,
     format_rational,
 )
-from dpspec.spec.shuffled.fast import TAG_FAST_HISTOGRAM, randomize_fast
+from dpspec.spec.shuffled.fast import (
+    TAG_FAST_HISTOGRAM,
+    expected_messages,
+    expected_points,
+    point_rate,
+    randomize_fast,
+    randomize_fast_seeded,
+    sparse_shares,
+)
 from dpspec.spec.shuffled.fragmented import TAG_FRAGMENTED_RAPPOR, FragmentedRappor
 from dpspec.spec.shuffled.histogram import TAG_HISTOGRAM, HistogramMechanism
 from dpspec.spec.tape import RandomTape
@@ -51,6 +60,7 @@ CORRELATED_SCHEMA = "ghazi_correlated-v1.json"
 HISTOGRAM_SCHEMA = "ghazi_histogram-v1.json"
 HISTOGRAM_FAST_SCHEMA = "ghazi_histogram_fast-v1.json"
 FRAGMENTED_SCHEMA = "ghazi_fragmented_rappor-v1.json"
+PROTOCOL_SCHEMA = "ghazi_protocol-v1.json"
 
 _NOISE: dict[str, Any] = {
     "type": "object",
@@ -96,7 +106,9 @@ def _correlated(args: dict[str, Any]) -> CorrelatedMechanism:
 def _histogram(args: dict[str, Any]) -> HistogramMechanism:
     bucket: CorrelatedMechanism | DistributedMechanism
     if "noise" in args:
-        bucket = DistributedMechanism(noise_from_json(args["noise"], "noise"), int_arg(args, "n"))
+        delta_sum = int_arg(args, "Delta") if "Delta" in args else 1
+        bucket = DistributedMechanism(noise_from_json(args["noise"], "noise"), int_arg(args, "n"),
+                                      delta_sum)
     else:
         bucket = _correlated(args)
     return HistogramMechanism(bucket, int_arg(args, "B"))
@@ -133,7 +145,8 @@ def distributed_randomize(args: dict[str, Any]) -> dict[str, Any]:
 
 def distributed_analyze(args: dict[str, Any]) -> dict[str, Any]:
     mech = _distributed(args)
-    return {"estimate": format_rational(mech.analyze(int_arg(args, "plus")))}
+    received: Messages | int = _messages(args) if "minus" in args else int_arg(args, "plus")
+    return {"estimate": format_rational(mech.analyze(received))}
 
 
 def correlated_randomize(args: dict[str, Any]) -> dict[str, Any]:
@@ -178,6 +191,93 @@ def histogram_analyze(args: dict[str, Any]) -> dict[str, Any]:
         raise ParameterError("plus and minus must be lists of equal length")
     view = [Messages(int(p), int(m)) for p, m in zip(plus, minus, strict=True)]
     return {"estimates": [format_rational(e) for e in mech.analyze(view)]}
+
+
+def _int_list(args: dict[str, Any], key: str) -> list[int]:
+    value = args[key]
+    if not isinstance(value, list):
+        raise ParameterError(f"{key} must be a list")
+    return [int_arg({key: v}, key) for v in value]
+
+
+def _seed_list(args: dict[str, Any]) -> list[bytes]:
+    value = args["seeds"]
+    if not isinstance(value, list):
+        raise ParameterError("seeds must be a list")
+    return [hex_arg({"seed": v}, "seed") for v in value]
+
+
+def protocol_run(args: dict[str, Any]) -> dict[str, Any]:
+    """run_protocol of the D-distributed (param noise) or correlated (d1, d2, d3) mechanism; the
+    users' messages again by randomize_seeded (the same tapes)."""
+    mech: DistributedMechanism | CorrelatedMechanism
+    mech = _distributed(args) if "noise" in args else _correlated(args)
+    tag = TAG_DISTRIBUTED if isinstance(mech, DistributedMechanism) else TAG_CORRELATED
+    inputs, seeds = _int_list(args, "inputs"), _seed_list(args)
+    view, estimate = run_protocol(mech, inputs, [RandomTape(s, tag) for s in seeds])
+    users = [mech.randomize_seeded(x, s) for x, s in zip(inputs, seeds, strict=True)]
+    return {"userPlus": [str(m.plus) for m in users], "userMinus": [str(m.minus) for m in users],
+            "plus": str(view.plus), "minus": str(view.minus), "total": str(view.total),
+            "estimate": format_rational(estimate)}
+
+
+def histogram_run(args: dict[str, Any]) -> dict[str, Any]:
+    """Every user's randomize_seeded, the shuffler's totals (shuffle) and analyze."""
+    mech = _histogram(args)
+    inputs, seeds = _int_list(args, "inputs"), _seed_list(args)
+    if len(inputs) != len(seeds):
+        raise ParameterError("one seed per input")
+    totals = mech.shuffle([mech.randomize_seeded(x, s) for x, s in zip(inputs, seeds, strict=True)])
+    return {"n": str(mech.n), "messageBits": str(mech.message_bits),
+            "plus": [str(m.plus) for m in totals], "minus": [str(m.minus) for m in totals],
+            "estimates": [format_rational(e) for e in mech.analyze(totals)]}
+
+
+def histogram_shuffle(args: dict[str, Any]) -> dict[str, Any]:
+    """HistogramMechanism.shuffle on given user outputs (per-bucket counts)."""
+    mech = _histogram(args)
+    users = args["users"]
+    if not isinstance(users, list) or not all(isinstance(u, dict) for u in users):
+        raise ParameterError("users must be a list of objects")
+    outs = []
+    for u in users:
+        plus, minus = _int_list(u, "plus"), _int_list(u, "minus")
+        if len(plus) != len(minus):
+            raise ParameterError("plus and minus must have equal length")
+        outs.append([Messages(p, m) for p, m in zip(plus, minus, strict=True)])
+    totals = mech.shuffle(outs)
+    return {"plus": [str(m.plus) for m in totals], "minus": [str(m.minus) for m in totals]}
+
+
+def histogram_fast_dense(args: dict[str, Any]) -> dict[str, Any]:
+    """randomize_fast_seeded laid out densely, its message total and the expected costs."""
+    mech = _histogram(args)
+    out = randomize_fast_seeded(mech, int_arg(args, "x"), hex_arg(args, "seed"))
+    dense = out.dense()
+    return {"plus": [str(m.plus) for m in dense], "minus": [str(m.minus) for m in dense],
+            "total": str(out.total), "expectedPoints": format_rational(expected_points(mech)),
+            "expectedMessages": format_rational(expected_messages(mech))}
+
+
+def histogram_sparse_shares(args: dict[str, Any]) -> dict[str, Any]:
+    """sparse_shares(share, B, RandomTape(seed, TAG_FAST_HISTOGRAM)): steps 1-2 of the DCP form."""
+    share = noise_from_json(args["share"], "share")
+    tape = RandomTape(hex_arg(args, "seed"), TAG_FAST_HISTOGRAM)
+    out = sparse_shares(share, int_arg(args, "B"), tape)
+    keys = sorted(out)
+    return {"description": share.describe(), "pointRate": format_rational(point_rate(share)),
+            "buckets": [str(j) for j in keys], "values": [str(out[j]) for j in keys],
+            "bitsConsumed": tape.bits_consumed}
+
+
+def fragmented_counts(args: dict[str, Any]) -> dict[str, Any]:
+    """FragmentedRappor.counts of a shuffled multiset of fragments, and mean_count of each count."""
+    mech = _fragmented(args)
+    counts = mech.counts(_int_list(args, "fragments"))
+    return {"counts": [str(c) for c in counts],
+            "meanCounts": [format_rational(mech.mean_count(c)) for c in counts],
+            "variance": format_rational(mech.variance()),
+            "expectedMessages": format_rational(mech.expected_messages())}
 
 
 # -- headers -----------------------------------------------------------------------------------
@@ -257,6 +357,38 @@ FRAGMENTED_HEADER = [
     " length or with a negative count.",
 ]
 
+PROTOCOL_HEADER = COMMON_HEADER + [
+    "ghazi.protocol.run: the whole binary-summation protocol among n users (run_protocol): user i"
+    f" runs Algorithm 1 on RandomTape(seeds[i], '{TAG_DISTRIBUTED}') (param noise; inputs in"
+    f" {{0..Delta}}) or Algorithm 3 on RandomTape(seeds[i], '{TAG_CORRELATED}') (params d1, d2, d3;"
+    " inputs in {0, 1}); userPlus/userMinus are each user's message counts, plus/minus the"
+    " shuffler's totals, total = plus + minus, estimate the analyzer's (Algorithm 2 or 4)."
+    " There must be exactly n inputs and n seeds.",
+    "ghazi.distributed.analyze with a minus count: the view as message counts; a -1 message is"
+    " refused (Algorithm 1 sends only messages 1).",
+    f"ghazi.histogram.run (Corollary 2): user i runs ghazi.histogram.randomize on RandomTape(seeds[i],"
+    f" '{TAG_HISTOGRAM}'); plus/minus are the per-bucket totals over the users, estimates the"
+    " per-bucket analyzer on them; n is the mechanism's n, messageBits = bitlength(B - 1) index"
+    " bits plus 1 sign bit for correlated buckets (none for Algorithm 1's). A D-distributed"
+    " bucket must have Delta = 1.",
+    "ghazi.histogram.shuffle: the shuffler's per-bucket totals of given user outputs; every user"
+    " output must have B buckets.",
+    f"ghazi.histogram.fast_dense: ghazi.histogram.randomize_fast on RandomTape(seed,"
+    f" '{TAG_FAST_HISTOGRAM}') laid out over all B buckets (plus[j], minus[j], zeros included);"
+    " total = all messages; expectedPoints = sum over the shares S of B * rate(S) (the expected"
+    " number of compound-Poisson points drawn); expectedMessages = 1 + B (E[Z1] + E[Z2] + 2 E[Z3])"
+    " (correlated) or 1 + B E[Z] (distributed), shares Z = D/n.",
+    f"ghazi.histogram.sparse_shares: steps 1-2 of the fast form for one share S on RandomTape(seed,"
+    f" '{TAG_FAST_HISTOGRAM}'): N = poisson(tape, B * rate(S)), then N points (see the"
+    " randomize_fast header); output the buckets with a non-zero value, increasing, and their"
+    " values; pointRate = rate(S); description = 'family(k=v, ...)' with the parameters as"
+    " written here.",
+    "ghazi.fragmented_rappor.counts: counts[j] = the number of fragments j in the shuffled"
+    " multiset; meanCounts[j] = E[C_j] for a bucket whose true count is counts[j]:"
+    " h (1 - f) + (n - h) f; variance = n f (1 - f)/(1 - 2f)^2; expectedMessages = (1 - f) +"
+    " (B - 1) f. Fragments outside {0..B-1} are refused.",
+]
+
 
 class ShuffledFamily(Family):
     name = "shuffled"
@@ -273,6 +405,12 @@ class ShuffledFamily(Family):
             "ghazi.histogram.randomize_fast": histogram_randomize_fast,
             "ghazi.fragmented_rappor.randomize": fragmented_randomize,
             "ghazi.fragmented_rappor.analyze": fragmented_analyze,
+            "ghazi.protocol.run": protocol_run,
+            "ghazi.histogram.run": histogram_run,
+            "ghazi.histogram.shuffle": histogram_shuffle,
+            "ghazi.histogram.fast_dense": histogram_fast_dense,
+            "ghazi.histogram.sparse_shares": histogram_sparse_shares,
+            "ghazi.fragmented_rappor.counts": fragmented_counts,
         }
 
     def schemas(self) -> dict[str, dict[str, Any]]:
@@ -286,7 +424,7 @@ class ShuffledFamily(Family):
                 {"type": "object", "required": ["z", "plus", "bitsConsumed"],
                  "properties": {"z": DEC, "plus": DEC, "bitsConsumed": COUNT}}),
             "ghazi.distributed.analyze": (
-                {"properties": {**dist_args, "plus": DEC}}, est),
+                {"properties": {**dist_args, "plus": DEC, "minus": DEC}}, est),
         }
         ops_c: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "ghazi.correlated.randomize": (
@@ -326,7 +464,48 @@ class ShuffledFamily(Family):
                 {"type": "object", "required": ["estimates"],
                  "properties": {"estimates": {"type": "array", "items": RAT}}}),
         }
+        hex_list: dict[str, Any] = {"type": "array", "items": HEX}
+        run_args = {**dist_args, **corr_args, "inputs": dec_list, "seeds": hex_list}
+        user = {"type": "object", "properties": {"plus": dec_list, "minus": dec_list}}
+        ops_p: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+            "ghazi.distributed.analyze": ops_d["ghazi.distributed.analyze"],
+            "ghazi.protocol.run": (
+                {"properties": run_args},
+                {"type": "object", "required": ["userPlus", "userMinus", "plus", "minus", "total",
+                                                "estimate"],
+                 "properties": {"userPlus": dec_list, "userMinus": dec_list, "plus": DEC,
+                                "minus": DEC, "total": DEC, "estimate": RAT}}),
+            "ghazi.histogram.run": (
+                {"properties": {**hist_args, "Delta": DEC, "inputs": dec_list, "seeds": hex_list}},
+                {"type": "object", "required": ["n", "messageBits", "plus", "minus", "estimates"],
+                 "properties": {"n": DEC, "messageBits": DEC, "plus": dec_list, "minus": dec_list,
+                                "estimates": {"type": "array", "items": RAT}}}),
+            "ghazi.histogram.shuffle": (
+                {"properties": {**hist_args, "users": {"type": "array", "items": user}}},
+                {"type": "object", "required": ["plus", "minus"],
+                 "properties": {"plus": dec_list, "minus": dec_list}}),
+            "ghazi.histogram.fast_dense": (
+                {"properties": hist_args},
+                {"type": "object", "required": ["plus", "minus", "total", "expectedPoints",
+                                                "expectedMessages"],
+                 "properties": {"plus": dec_list, "minus": dec_list, "total": DEC,
+                                "expectedPoints": RAT, "expectedMessages": RAT}}),
+            "ghazi.histogram.sparse_shares": (
+                {"properties": {"share": _NOISE, "B": DEC, "seed": HEX}},
+                {"type": "object", "required": ["description", "pointRate", "buckets", "values",
+                                                "bitsConsumed"],
+                 "properties": {"description": {"type": "string"}, "pointRate": RAT,
+                                "buckets": dec_list, "values": dec_list, "bitsConsumed": COUNT}}),
+            "ghazi.fragmented_rappor.counts": (
+                {"properties": {**frag_args, "fragments": dec_list}},
+                {"type": "object", "required": ["counts", "meanCounts", "variance",
+                                                "expectedMessages"],
+                 "properties": {"counts": dec_list, "meanCounts": {"type": "array", "items": RAT},
+                                "variance": RAT, "expectedMessages": RAT}}),
+        }
         return {
+            PROTOCOL_SCHEMA: family_schema(
+                PROTOCOL_SCHEMA, "GKMP20 whole-protocol and helper vectors", ops_p),
             FRAGMENTED_SCHEMA: family_schema(
                 FRAGMENTED_SCHEMA, "Fragmented RAPPOR vectors (GKMP20 sec. 5.2)", ops_r),
             HISTOGRAM_FAST_SCHEMA: family_schema(
@@ -340,7 +519,7 @@ class ShuffledFamily(Family):
 
     def files(self) -> list[VectorFile]:
         return [self._distributed_file(), self._correlated_file(), self._histogram_file(),
-                self._histogram_fast_file(), self._fragmented_file()]
+                self._histogram_fast_file(), self._fragmented_file(), self._protocol_file()]
 
     # -- generators ------------------------------------------------------------------------
     def _run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -423,6 +602,13 @@ class ShuffledFamily(Family):
                   "n": "7", "Delta": "2"}
         cases = [(f"U = {u}, E[D] = 5", {"plus": str(u)}) for u in (0, 9)]
         groups.append(self._group(tc, "ghazi.distributed.analyze", params, cases))
+        # appended: the view given as message counts (plus, minus), as run_protocol hands it on
+        params = {"noise": noise_to_json(Poisson(35)), "n": "10000", "Delta": "1"}
+        groups.append(self._group(tc, "ghazi.distributed.analyze", params,
+                                  [("U = 40 given as a view with no -1 messages",
+                                    {"plus": "40", "minus": "0"})],
+                                  [("a view with one -1 message", {"plus": "40", "minus": "1"},
+                                    "BadCount")]))
         return self.vector_file("shuffled/ghazi_distributed.json",
                                 algorithm="GKMP20 D-distributed mechanism (Algorithms 1, 2)",
                                 schema=DISTRIBUTED_SCHEMA, header=DISTRIBUTED_HEADER, notes=_NOTES,
@@ -582,6 +768,112 @@ class ShuffledFamily(Family):
                                 schema=FRAGMENTED_SCHEMA, header=FRAGMENTED_HEADER,
                                 notes=_FRAGMENTED_NOTES, groups=groups)
 
+    def _protocol_file(self) -> VectorFile:
+        tc = TestNumberer()
+        groups: list[dict[str, Any]] = []
+        a = Fraction(43, 100)
+        corr: dict[str, Any] = {
+            "d1": noise_to_json(NegativeBinomial(1, a)), "d2": noise_to_json(NegativeBinomial(1, a)),
+            "d3": noise_to_json(NegativeBinomial(Fraction(27, 10), Fraction(987, 1000)))}
+        dist: dict[str, Any] = {"noise": noise_to_json(Poisson(Fraction(7, 2))), "n": "3",
+                                "Delta": "2"}
+        seeds = self._seeds("proto/dist", 3)
+        groups.append(self._group(tc, "ghazi.protocol.run", dist, [
+            ("D-distributed, poisson(7/2), n = 3, Delta = 2, inputs 0, 1, 2",
+             {"inputs": ["0", "1", "2"], "seeds": seeds}),
+            ("D-distributed, every user at Delta", {"inputs": ["2", "2", "2"], "seeds": seeds}),
+        ], [
+            ("two inputs for n = 3", {"inputs": ["0", "1"], "seeds": seeds[:2]}, "BadUsers"),
+            ("three inputs, two seeds", {"inputs": ["0", "1", "2"], "seeds": seeds[:2]}, "BadUsers"),
+            ("an input above Delta", {"inputs": ["0", "1", "3"], "seeds": seeds}, "BadInput"),
+        ]))
+        seeds = self._seeds("proto/corr", 4)
+        groups.append(self._group(tc, "ghazi.protocol.run", {**corr, "n": "4"}, [
+            ("correlated, n = 4, inputs 1, 0, 1, 1", {"inputs": ["1", "0", "1", "1"], "seeds": seeds}),
+            ("correlated, n = 4, all inputs 0", {"inputs": ["0", "0", "0", "0"], "seeds": seeds}),
+        ], [
+            ("four inputs, five seeds",
+             {"inputs": ["1", "0", "1", "1"], "seeds": seeds + self._seeds("proto/corr/extra", 1)},
+             "BadUsers"),
+            ("input 2 is not binary", {"inputs": ["1", "0", "2", "1"], "seeds": seeds}, "BadInput"),
+        ]))
+        hist_profiles: list[tuple[str, dict[str, Any]]] = [
+            ("correlated buckets, B = 3, n = 3", {**corr, "n": "3", "B": "3"}),
+            ("poisson(7/2) buckets, B = 5, n = 3", {"noise": noise_to_json(Poisson(Fraction(7, 2))),
+                                                    "n": "3", "B": "5"}),
+            ("poisson(7/2) buckets, B = 1, n = 3 (one bucket: 0 index bits)",
+             {"noise": noise_to_json(Poisson(Fraction(7, 2))), "n": "3", "B": "1"}),
+        ]
+        for i, (label, params) in enumerate(hist_profiles):
+            buckets = int(params["B"])
+            seeds = self._seeds(f"proto/hist/{i}", 3)
+            inputs = [str(j % buckets) for j in (0, 2, 2)]
+            invalid: list[InvalidCase] = []
+            if i == 1:
+                invalid = [
+                    ("Delta = 2: histogram buckets are binary", {"Delta": "2", "inputs": inputs,
+                                                                "seeds": seeds}, "BadDelta"),
+                    ("an input equal to B", {"inputs": ["0", "5", "1"], "seeds": seeds}, "BadInput")]
+            groups.append(self._group(tc, "ghazi.histogram.run", params, [
+                (f"{label}, inputs {', '.join(inputs)}", {"inputs": inputs, "seeds": seeds}),
+            ] + ([("poisson(7/2) buckets, Delta = 1 given", {"Delta": "1", "inputs": inputs,
+                                                                  "seeds": seeds})] if i == 1 else []),
+                invalid))
+        groups.append(self._group(tc, "ghazi.histogram.run", {}, [], [
+            ("B = 0", {**hist_profiles[1][1], "B": "0", "inputs": ["0"],
+                       "seeds": self._seeds("proto/hist/bad", 1)}, "BadBuckets")]))
+        params = {"noise": noise_to_json(Poisson(1)), "n": "2", "B": "3"}
+        groups.append(self._group(tc, "ghazi.histogram.shuffle", params, [
+            ("two users", {"users": [{"plus": ["1", "0", "2"], "minus": ["0", "0", "0"]},
+                                     {"plus": ["0", "3", "1"], "minus": ["0", "0", "0"]}]}),
+            ("correlated-style counts with -1 messages",
+             {"users": [{"plus": ["2", "0", "1"], "minus": ["1", "4", "0"]},
+                        {"plus": ["0", "1", "5"], "minus": ["2", "0", "3"]}]}),
+            ("no users: all totals 0", {"users": []}),
+        ], [
+            ("a user with two buckets for B = 3",
+             {"users": [{"plus": ["1", "0", "2"], "minus": ["0", "0", "0"]},
+                        {"plus": ["1", "0"], "minus": ["0", "0"]}]}, "BadCount"),
+        ]))
+        fast_profiles: list[tuple[str, dict[str, Any]]] = [
+            ("correlated, B = 4, n = 3", {**corr, "n": "3", "B": "4"}),
+            ("poisson(35), B = 5, n = 2", {"noise": noise_to_json(Poisson(35)), "n": "2", "B": "5"}),
+            ("negative binomial(2, 1/2), B = 3, n = 4",
+             {"noise": noise_to_json(NegativeBinomial(2, Fraction(1, 2))), "n": "4", "B": "3"}),
+        ]
+        for i, (label, params) in enumerate(fast_profiles):
+            buckets = int(params["B"])
+            groups.append(self._group(tc, "ghazi.histogram.fast_dense", params, [
+                (f"{label}, x = {j % buckets}", {"seed": s, "x": str(j % buckets)})
+                for j, s in enumerate(self._seeds(f"proto/fast/{i}", 2))]))
+        share_profiles: list[tuple[str, Divisible, int]] = [
+            ("poisson(1/2), B = 8", Poisson(Fraction(1, 2)), 8),
+            ("negative binomial(3/4, 3/5), B = 6", NegativeBinomial(Fraction(3, 4), Fraction(3, 5)), 6),
+            ("poisson(0), B = 4 (rate 0: N = 0, no tape bits)", Poisson(0), 4),
+            ("negative binomial(1, 0), B = 4 (rate 0: N = 0, no tape bits)", NegativeBinomial(1, 0), 4),
+        ]
+        for i, (label, share, buckets) in enumerate(share_profiles):
+            groups.append(self._group(tc, "ghazi.histogram.sparse_shares",
+                                      {"share": noise_to_json(share), "B": str(buckets)},
+                                      [(label, {"seed": s})
+                                       for s in self._seeds(f"proto/sparse/{i}", 2)]))
+        groups.append(self._group(tc, "ghazi.histogram.sparse_shares", {}, [], [
+            ("B = 0", {"share": noise_to_json(Poisson(Fraction(1, 2))), "B": "0",
+                       "seed": self._seeds("proto/sparse/bad", 1)[0]}, "BadBuckets")]))
+        params = {"f": "1/4", "B": "3", "n": "4"}
+        groups.append(self._group(tc, "ghazi.fragmented_rappor.counts", params, [
+            ("fragments 2, 0, 2, 1, 2", {"fragments": ["2", "0", "2", "1", "2"]}),
+            ("no fragments", {"fragments": []}),
+            ("only bucket B - 1", {"fragments": ["2", "2"]}),
+        ], [
+            ("a fragment equal to B", {"fragments": ["0", "3"]}, "BadCount"),
+            ("a negative fragment", {"fragments": ["-1"]}, "BadCount"),
+        ]))
+        return self.vector_file("shuffled/ghazi_protocol.json",
+                                algorithm="GKMP20 whole protocols (Algorithms 1-4, Corollary 2) and"
+                                " the helpers around them", schema=PROTOCOL_SCHEMA,
+                                header=PROTOCOL_HEADER, notes=_PROTOCOL_NOTES, groups=groups)
+
 
 _NOTES = {
     "BadInput": "The user input is outside the mechanism's input domain.",
@@ -590,6 +882,13 @@ _NOTES = {
     "BadUsers": "The number of users n must be a positive integer.",
     "BadDelta": "Delta must be a positive integer.",
     "BadCount": "Message counts must be non-negative integers, one pair per bucket.",
+}
+_PROTOCOL_NOTES = {
+    "BadInput": _NOTES["BadInput"], "BadUsers": "There must be exactly n inputs and n seeds.",
+    "BadDelta": "Histogram buckets run binary summation: Delta must be 1.",
+    "BadBuckets": "B must be a positive integer.",
+    "BadCount": "Counts must be non-negative; a D-distributed view has no -1 messages; a user"
+                " output or fragment must fit the B buckets.",
 }
 _FRAGMENTED_NOTES = {
     "BadInput": _NOTES["BadInput"], "BadSeed": _NOTES["BadSeed"], "BadUsers": _NOTES["BadUsers"],

@@ -45,7 +45,11 @@ from dpspec.spec.shuffled.baselines import BaryRandomizedResponse, RandomizedRes
 from dpspec.spec.shuffled.counting import CorrelatedMechanism, DistributedMechanism
 from dpspec.spec.shuffled.divisible import format_rational, rational
 from dpspec.spec.shuffled.fragmented import expected_linf
-from dpspec.spec.shuffled.histogram_experiment import dlap_expected_linf, synthetic_counts
+from dpspec.spec.shuffled.histogram_experiment import (
+    dlap_expected_linf,
+    error_growth,
+    synthetic_counts,
+)
 from dpspec.spec.tape import RandomTape
 
 SCHEMA = "shuffled_accuracy-v1.json"
@@ -54,6 +58,8 @@ DIGITS = 20
 #: relative tolerance per output key (anything not listed is compared exactly)
 TOLERANCE = {"lower": 1e-14, "upper": 1e-14, "lower8": 1e-7, "upper8": 1e-7, "rmse": 1e-18,
              "decay": 1e-18, "expectedLinf": 1e-18, "sqrt": 1e-18}
+#: relative tolerance of the 8-digit values in error_growth rows (rounded to nearest by the spec)
+ROWS_REL = 2e-7
 TAGS = {"rr": "dpspec/shuffled-accuracy/rr", "bary_rr": "dpspec/shuffled-accuracy/bary-rr",
         "rappor": "dpspec/shuffled-accuracy/rappor"}
 
@@ -296,12 +302,29 @@ def h_synthetic(a: dict[str, Any]) -> dict[str, Any]:
     return {"counts": synthetic_counts(_raw(a, "distribution"), n, b)}
 
 
+def h_error_growth(a: dict[str, Any]) -> dict[str, Any]:
+    """histogram_experiment.error_growth at (eps, delta, n) over the B grid and distributions; the
+    rows as the spec serialises them (GrowthRow.as_json)."""
+    eps, delta, n = _rat(a, "epsilon"), _rat(a, "delta"), int_arg(a, "n")
+    grid, dists = _counts(a, "Bs"), _counts(a, "distributions")
+    if not all(isinstance(b, int) and not isinstance(b, bool) for b in grid):
+        raise ValueError("Bs must be a list of integers")
+    if not all(isinstance(d, str) for d in dists):
+        raise ValueError("distributions must be a list of names")
+    told: list[str] = []
+    with mpmath.workdps(30):
+        rows = error_growth(mpmath.mpf(eps.numerator) / eps.denominator,
+                            mpmath.mpf(delta.numerator) / delta.denominator, n, grid, dists,
+                            progress=told.append)
+    return {"rows": [r.as_json() for r in rows], "progress": told}
+
+
 HANDLERS: dict[str, Handler] = {
     "shuffled.bary_linf": h_bary_linf, "shuffled.round_outward": h_round_outward,
     "shuffled.accuracy.mechanism": h_mechanism, "shuffled.accuracy.baseline_mse": h_baseline_mse,
     "shuffled.accuracy.dlap": h_dlap, "shuffled.baseline.run": h_baseline_run,
     "shuffled.baseline.analyze": h_baseline_analyze, "shuffled.linf": h_linf,
-    "shuffled.synthetic_counts": h_synthetic,
+    "shuffled.synthetic_counts": h_synthetic, "shuffled.error_growth": h_error_growth,
 }
 ARGS = {
     "shuffled.bary_linf": ("gamma", "B", "n", "counts", "pointMassExact"),
@@ -313,6 +336,7 @@ ARGS = {
     "shuffled.baseline.analyze": ("mechanism", "p", "f", "gamma", "B", "n", "ones", "counts"),
     "shuffled.linf": ("kind", "a", "B", "f", "n", "counts"),
     "shuffled.synthetic_counts": ("distribution", "n", "B"),
+    "shuffled.error_growth": ("epsilon", "delta", "n", "Bs", "distributions"),
 }
 
 
@@ -338,9 +362,28 @@ def _close(want: Any, got: Any, rel: float, where: str) -> str | None:
     return None
 
 
+def _close_rows(want: Any, got: Any) -> str | None:
+    """error_growth rows: B and distribution exactly, the rmse / expectedLinf values at ROWS_REL."""
+    if not isinstance(got, list) or len(got) != len(want):
+        return f"rows: expected a list of {len(want)}"
+    for w, g in zip(want, got, strict=True):
+        def check(key: str, wv: Any, gv: Any) -> str | None:
+            if key in ("rmse", "expectedLinf"):
+                if not isinstance(gv, dict):
+                    return f"rows.{key}: expected an object"
+                return compare_keys(wv, gv, lambda k, x, y: _close(x, y, ROWS_REL, f"rows.{key}.{k}"))
+            return None if gv == wv else f"rows.{key}: expected {wv!r}, got {gv!r}"
+        why = compare_keys(w, g, check)
+        if why:
+            return why
+    return None
+
+
 def compare_outputs(expected: dict[str, Any], provided: dict[str, Any]) -> str | None:
     """Keys of :data:`TOLERANCE` within their relative tolerance; everything else exactly."""
     def check(key: str, want: Any, got: Any) -> str | None:
+        if key == "rows":
+            return _close_rows(want, got)
         if key in TOLERANCE:
             return _close(want, got, TOLERANCE[key], key)
         return None if got == want else f"{key}: expected {want!r}, got {got!r}"
@@ -671,8 +714,27 @@ class ShuffledAccuracyFamily(Family):
             "shuffled.synthetic_counts: histogram_experiment.synthetic_counts: uniform (the first n mod B"
             " buckets get one more), zipf (weights 1/(j+1), largest remainder, ties to the lower"
             " bucket), point (every user in bucket 0).",
+            "shuffled.error_growth (appended): histogram_experiment.error_growth(eps, delta, n, Bs,"
+            " distributions), the rows of the sec. 5.2 error-growth table on synthetic data: per"
+            " (B, distribution), in the order B then distribution, the RMSE over buckets and the"
+            " expected l-infinity error of central DLap(eps/2), the correlated mechanism at (eps/2,"
+            " delta/2) with D3 by the exact curve (here delta/2 >= 1 - a, so D3 = Poi(0)), B-ary RR"
+            " (and its worst bucket's RMSE; expectedLinf bary_rr / bary_rr_lower the certified"
+            " interval), RAPPOR and Fragmented RAPPOR, each by the spec's parameters"
+            " (shuffled.privacy) and written as GrowthRow.as_json does: mpmath.nstr(value, 8),"
+            " rounded to nearest at 8 significant digits, compared at 2e-7 relative; progress is the"
+            " 'B = b, distribution' text the spec reports before each row.",
         ], [build_group(tc, HANDLERS, "shuffled.linf", *_linf_cases()),
-            build_group(tc, HANDLERS, "shuffled.synthetic_counts", *_synthetic_cases())])
+            build_group(tc, HANDLERS, "shuffled.synthetic_counts", *_synthetic_cases()),
+            build_group(tc, HANDLERS, "shuffled.error_growth", [
+                ("eps 1, delta 9/10, n 20, B 2 and 3, point and zipf data",
+                 {"epsilon": "1", "delta": "9/10", "n": 20, "Bs": [2, 3],
+                  "distributions": ["point", "zipf"]}, [])], [
+                ("an unknown distribution", {"epsilon": "1", "delta": "9/10", "n": 20, "Bs": [2],
+                                             "distributions": ["census"]}, "BadParam"),
+                ("B = 1 (B-ary randomized response needs B >= 2)",
+                 {"epsilon": "1", "delta": "9/10", "n": 20, "Bs": [1], "distributions": ["point"]},
+                 "BadParam")])])
         return [accuracy, bary, baselines, linf]
 
 

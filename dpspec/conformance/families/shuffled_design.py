@@ -34,7 +34,14 @@ from dpspec.conformance.vectors import (
     family_schema,
 )
 from dpspec.spec.shuffled import compare, exact, lower_bounds, params, privacy
-from dpspec.spec.shuffled.divisible import Divisible, NegativeBinomial, Poisson, format_rational
+from dpspec.spec.shuffled.divisible import (
+    Divisible,
+    NegativeBinomial,
+    Poisson,
+    difference_pmf,
+    discrete_laplace_decay,
+    format_rational,
+)
 
 NAME = "shuffled-design"
 SCHEMA = "shuffled_design-v1.json"
@@ -44,7 +51,9 @@ MP_REL = 1e-18
 
 #: outputs compared with a tolerance (all others exactly): key -> relative tolerance
 TOLERANT = {"epsilon1": MP_REL, "epsilon2": MP_REL, "delta2": MP_REL, "delta3": MP_REL,
-            "epsilon": MP_REL, "deltaMp": MP_REL, "deltaBinary64": B64_REL, "exactDelta": B64_REL}
+            "epsilon": MP_REL, "deltaMp": MP_REL, "deltaBinary64": B64_REL, "exactDelta": B64_REL,
+            "pmf": MP_REL, "sf": MP_REL, "differencePmf": MP_REL, "decay": MP_REL,
+            "decayFromMpf": MP_REL}
 
 HEADER = [
     "Parameter design of the shuffled-model counting mechanisms of Ghazi, Kumar, Manurangsi, Pagh",
@@ -54,6 +63,22 @@ HEADER = [
     "the comparisons of sec. 5 and the lower-bound illustrations (Theorem 3, Lemma 15).",
     "Exact rationals are strings a/b; mpmath values are rounded up to 20 significant digits and",
     "written <integer>e<exponent>. An invalid test must be refused (an error, no output).",
+]
+DIVISIBLE_HEADER = [
+    "shuffled.divisible.noise (dpspec.spec.shuffled.divisible; sec. 3 of [GKMP20]): for D ="
+    " poisson(lambda) (P[k] = lambda^k e^-lambda/k!) or negative_binomial(r, p) (P[k] = C(k+r-1, k)"
+    " (1-p)^r p^k): mean and variance exactly (lambda, lambda; r p/(1-p), r p/(1-p)^2), the share"
+    " D/n (poisson(lambda/n), negative_binomial(r/n, p); n >= 1 else refused), pmf = P[D = k] (0"
+    " for k < 0) and sf = P[D > k] (1 for k < 0; 0 for the point mass lambda = 0 or p = 0; else"
+    " the regularised incomplete gamma P(k+1, lambda) or beta I_p(k+1, r)), computed at 50 digits.",
+    "shuffled.divisible.difference_pmf: P[D1 - D2 = k] = sum_{j >= max(0, k)} P[D1 = j] P[D2 = j - k]"
+    " for j up to terms + max(0, k); terms given, or else the first m in 16, 32, 64, ... with"
+    " P[D1 > m] + P[D2 > m] < 10^-55; the sum is computed at 60 digits and returned at the"
+    " caller's precision, here 53 bits (rounded to nearest): differencePmf is that binary number.",
+    "shuffled.divisible.dlap_decay: a = e^-eps, the decay of DLap(eps) (footnote 4 of [GKMP20]);"
+    " decay from the exact eps, decayFromMpf from eps given as a 60-digit mpmath number.",
+    "pmf, sf, differencePmf, decay and decayFromMpf are rounded up to 20 significant digits and"
+    " compared at 1e-18 relative.",
 ]
 NOTES = {
     "Boundary": "An input at the edge of a branch or of its allowed range.",
@@ -243,7 +268,10 @@ def op_brute_force(args: dict[str, Any]) -> dict[str, Any]:
 def op_minimal_d3(args: dict[str, Any]) -> dict[str, Any]:
     """``shuffled.exact.minimal_d3``: minimal_correlated_d3 (6 significant digits)."""
     eps, delta, a = _rat(args, "epsilon"), _rat(args, "delta"), _rat(args, "a")
-    d3 = exact.minimal_correlated_d3(float(eps), float(delta), a)
+    ranges: dict[str, Any] = {k: float(_rat(args, key)) for k, key in (("min_one_minus_p", "minOneMinusP"),
+                                                       ("max_one_minus_p", "maxOneMinusP"))
+              if key in args}
+    d3 = exact.minimal_correlated_d3(float(eps), float(delta), a, **ranges)
     return {"d3": _noise_json(d3), "mean": format_rational(d3.mean())}
 
 
@@ -326,6 +354,39 @@ def op_lower_bounds(args: dict[str, Any]) -> dict[str, Any]:
     return {"rows": [r.as_json() for r in rows]}
 
 
+def op_noise(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.divisible.noise``: exact moments of D, its share D/n, P[D = k] and P[D > k]."""
+    d = _noise(args, "noise")
+    k = args.get("k")
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise ValueError("k must be an integer")
+    share = d.share(args.get("n"))  # type: ignore[arg-type]  # the spec checks n
+    return {"mean": format_rational(d.mean()), "variance": format_rational(d.variance()),
+            "share": _noise_json(share), "pmf": _up(d.pmf(k)), "sf": _up(d.sf(k))}
+
+
+def op_difference(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.divisible.difference_pmf``: P[D1 - D2 = k] by truncated convolution."""
+    d1, d2 = _noise(args, "d1"), _noise(args, "d2")
+    k = args.get("k")
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise ValueError("k must be an integer")
+    terms = _int(args, "terms", 0) if "terms" in args else None
+    with mpmath.workprec(53):  # the caller's precision, to which the spec rounds its result
+        value = difference_pmf(d1, d2, k, terms=terms)
+    return {"differencePmf": _up(value)}
+
+
+def op_dlap_decay(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.divisible.dlap_decay``: a = e^-eps, from the exact eps and from eps as an mpmath
+    number."""
+    eps = _rat(args, "epsilon")
+    with mpmath.workdps(60):
+        eps_mp = _mp(eps)
+    return {"decay": _up(discrete_laplace_decay(eps)),
+            "decayFromMpf": _up(discrete_laplace_decay(eps_mp))}
+
+
 OPS: dict[str, tuple[Handler, tuple[str, ...]]] = {
     "shuffled.params.decimal": (op_decimal, ("x", "digits")),
     "shuffled.params.decay": (op_decay, ("epsilon", "rmseFactor")),
@@ -337,13 +398,17 @@ OPS: dict[str, tuple[Handler, tuple[str, ...]]] = {
     "shuffled.params.distributed": (op_distributed, ("epsilon", "delta", "n", "Delta", "method")),
     "shuffled.exact.correlated_delta": (op_correlated_delta, ("epsilon", "a", "d3")),
     "shuffled.exact.brute_force": (op_brute_force, ("epsilon", "a", "d3Pmf")),
-    "shuffled.exact.minimal_d3": (op_minimal_d3, ("epsilon", "delta", "a")),
+    "shuffled.exact.minimal_d3": (op_minimal_d3, ("epsilon", "delta", "a", "minOneMinusP",
+                                                  "maxOneMinusP")),
     "shuffled.privacy.baseline": (op_baseline, ("epsilon", "delta", "n", "kind", "B")),
     "shuffled.compare.exact_decimal": (op_exact_decimal, ("x",)),
     "shuffled.compare.design": (op_compare_row, ("epsilon", "delta", "n", "design", "method")),
     "shuffled.compare.binary": (op_binary, ("epsilon", "delta", "n", "theorems", "nearCentral")),
     "shuffled.compare.histogram": (op_histogram, ("epsilon", "delta", "n", "B")),
     "shuffled.lower_bounds.rows": (op_lower_bounds, ("epsilon", "kind", "ns", "c", "deltas", "n")),
+    "shuffled.divisible.noise": (op_noise, ("noise", "n", "k")),
+    "shuffled.divisible.difference_pmf": (op_difference, ("d1", "d2", "k", "terms")),
+    "shuffled.divisible.dlap_decay": (op_dlap_decay, ("epsilon",)),
 }
 
 
@@ -550,6 +615,76 @@ def _cases() -> dict[str, tuple[Valid, list[InvalidCase]]]:
     }
 
 
+def _appended() -> dict[str, list[tuple[str, Valid, list[InvalidCase]]]]:
+    """Groups appended after a file's first groups (later additions; earlier tcIds unchanged)."""
+    nb = _nb("1", "1/2")
+    return {
+        "params": [
+            ("shuffled.params.theorem18", [
+                ("decay 3/4, delta = 2 a^10 = 2 e^(2 eps1) a^12 exactly: Delta_min = 12 (at 11 no"
+                 " delta2 is left)", {"epsilon": "1", "delta": "59049/524288", "n": 1000,
+                                      "rmseFactor": "6/5", "maxExtraSensitivity": 0,
+                                      "decay": "3/4"}, ["Boundary"]),
+                ("decay 1/5, delta = 2 a^9 = 2 e^(2 eps1) a^11 exactly: Delta_min = 11",
+                 {"epsilon": "2", "delta": "2/1953125", "n": 1000, "rmseFactor": "6/5",
+                  "maxExtraSensitivity": 1, "decay": "1/5"}, ["Boundary"]),
+            ], []),
+        ],
+        "exact": [
+            ("shuffled.exact.minimal_d3", [], [
+                ("1 - p searched in [1 - 2e-11, 1 - 1e-11]: no r up to 10^12 is private enough",
+                 {"epsilon": "1", "delta": "1/1000000", "a": "1/2",
+                  "minOneMinusP": "0.99999999998", "maxOneMinusP": "0.99999999999"},
+                 "BadParameter"),
+            ]),
+        ],
+        "compare": [
+            ("shuffled.privacy.baseline", [
+                (f"{k}, delta = 1: already private at the search's cap eps0 = 40",
+                 {"epsilon": "1", "delta": "1", "n": 10, "kind": k, **({"B": 4} if k == "bary" else {})},
+                 ["Boundary"]) for k in ("rr", "bary", "rappor")
+            ], [
+                (f"{k}, a negative delta: no eps0 > 0 qualifies",
+                 {"epsilon": "1", "delta": "-1/1000000", "n": 10, "kind": k,
+                  **({"B": 4} if k == "bary" else {})}, "BadParameter")
+                for k in ("rr", "bary", "rappor", "fragmented")
+            ]),
+        ],
+        "divisible": [
+            ("shuffled.divisible.noise", [
+                ("poisson(3/2), n 3, k 2", {"noise": _poi("3/2"), "n": 3, "k": 2}, []),
+                ("poisson(3/2), n 1, k -1: P[D > -1] = 1, P[D = -1] = 0",
+                 {"noise": _poi("3/2"), "n": 1, "k": -1}, ["Boundary"]),
+                ("poisson(0), n 2, k 0: the point 0", {"noise": _poi("0"), "n": 2, "k": 0},
+                 ["Boundary"]),
+                ("negative binomial(5/2, 2/3), n 5, k 4", {"noise": _nb("5/2", "2/3"), "n": 5, "k": 4},
+                 []),
+                ("negative binomial(1, 1/2), n 2, k -1", {"noise": nb, "n": 2, "k": -1}, ["Boundary"]),
+                ("negative binomial(3, 0), n 4, k 1: the point 0", {"noise": _nb("3", "0"), "n": 4,
+                                                                     "k": 1}, ["Boundary"]),
+            ], [
+                ("n = 0", {"noise": _poi("3/2"), "n": 0, "k": 1}, "BadParameter"),
+                ("negative binomial, n = 0", {"noise": nb, "n": 0, "k": 1}, "BadParameter"),
+                ("n = -1", {"noise": _poi("3/2"), "n": -1, "k": 1}, "BadParameter"),
+            ]),
+            ("shuffled.divisible.difference_pmf", [
+                ("NB(1, 1/2) - NB(1, 1/2) at 0 (discrete Laplace 1/3)", {"d1": nb, "d2": nb, "k": 0},
+                 []),
+                ("NB(1, 1/2) - NB(1, 1/2) at 3", {"d1": nb, "d2": nb, "k": 3}, []),
+                ("NB(1, 1/2) - NB(1, 1/2) at -2", {"d1": nb, "d2": nb, "k": -2}, []),
+                ("poisson(3/2) - NB(1, 1/2) at 2", {"d1": _poi("3/2"), "d2": nb, "k": 2}, []),
+                ("NB(1, 1/2) - poisson(3/2) at -1, truncated at 8 terms",
+                 {"d1": nb, "d2": _poi("3/2"), "k": -1, "terms": 8}, []),
+                ("poisson(0) - poisson(0) at 0 (no doubling: both tails 0 at 16)",
+                 {"d1": _poi("0"), "d2": _poi("0"), "k": 0}, ["Boundary"]),
+            ], []),
+            ("shuffled.divisible.dlap_decay", [
+                (f"eps = {e}", {"epsilon": e}, []) for e in ("1", "1/2", "0", "13/5")
+            ], []),
+        ],
+    }
+
+
 class ShuffledDesignFamily(Family):
     name = NAME
     summary = "Shuffled-model parameter design of [GKMP20]: rounding, Theorem 18, exact curve, sec. 5"
@@ -567,6 +702,7 @@ class ShuffledDesignFamily(Family):
 
     def files(self) -> list[VectorFile]:
         cases = _cases()
+        appended = _appended()
         groups: dict[str, list[str]] = {
             "params": ["shuffled.params.decimal", "shuffled.params.decay",
                        "shuffled.params.theorem18", "shuffled.params.exact",
@@ -577,7 +713,10 @@ class ShuffledDesignFamily(Family):
                         "shuffled.compare.design", "shuffled.compare.binary",
                         "shuffled.compare.histogram", "shuffled.lower_bounds.rows"],
         }
+        groups["divisible"] = []
         titles = {"params": "parameter design (dpspec.spec.shuffled.params; sec. 4.1, 5.1)",
+                  "divisible": "infinitely divisible noise: moments, shares, PMF, tails, the"
+                               " difference D1 - D2 and the discrete Laplace decay (sec. 3, 4)",
                   "exact": "exact privacy curve of the correlated mechanism (Theorem 18 setting)",
                   "compare": "baselines and the comparisons of sec. 5 (Theorem 3, Lemma 15)"}
         out = []
@@ -585,8 +724,11 @@ class ShuffledDesignFamily(Family):
             file_groups = Groups(self.handlers())  # one numbering per file
             for op in ops:
                 file_groups.add(op, *cases[op])
+            for op, valid, invalid in appended.get(stem, []):
+                file_groups.add(op, valid, invalid)
+            header = HEADER + DIVISIBLE_HEADER if stem == "divisible" else HEADER
             out.append(self.vector_file(f"{NAME}/{stem}.json", algorithm=titles[stem],
-                                        schema=SCHEMA, header=HEADER, notes=NOTES,
+                                        schema=SCHEMA, header=header, notes=NOTES,
                                         groups=file_groups.groups))
         return out
 
