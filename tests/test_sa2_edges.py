@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 
 from dpspec.conformance.families import sa2_edges
-from dpspec.spec.sa2 import protocol
+from dpspec.spec.sa2 import protocol, tokens
 
 
-def _tests(op: str) -> list[tuple[dict, dict]]:
+def _tests(op: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     out = []
     for g in sa2_edges._groups():
         if g["op"] == op:
@@ -54,3 +55,16 @@ def test_unknown_vdaf_is_a_vdaf_mismatch() -> None:
     with pytest.raises(protocol.RecipeRefused) as info:
         sa2_edges.h_ideal_release({**params, **t["inputs"]})
     assert info.value.reason == "vdaf_mismatch"
+
+
+@pytest.mark.parametrize("flag,message", [
+    ("EncodingError", "encoding error"),
+    ("BadTokenInput", "task_id and nonce must have 32 bytes each"),
+    ("SigningFailure", "signing failure")])
+def test_token_request_refusals(flag: str, message: str) -> None:
+    for params, t in _tests("sa2e.token_request"):
+        if flag in t.get("flags", []):
+            with pytest.raises(tokens.TokenError, match=message):
+                sa2_edges.h_token_request({**params, **t["inputs"]})
+            return
+    raise AssertionError(flag)

@@ -202,6 +202,53 @@ def h_ideal_release(args: dict[str, Any]) -> dict[str, Any]:
     return {"release": _release(ideal.aggregate(meas, recipe.B, agg))}
 
 
+def _private_key(args: dict[str, Any]) -> tokens.PrivateKey:
+    return tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16))
+
+
+def h_token_request(args: dict[str, Any]) -> dict[str, Any]:
+    """A whole issuance with the key (issuerP, issuerQ), which need not be a proper RSA key:
+    request_token (coins from the tape), blind_sign, finish_token."""
+    sk = _private_key(args)
+    pk = sk.public_key()
+    req = tokens.request_token(pk, hex_arg(args, "taskId"),
+                               RandomTape(hex_arg(args, "seed"), args["tag"]))
+    blind_sig = tokens.blind_sign(sk, req.blinded_msg)
+    token = tokens.finish_token(pk, req, blind_sig)
+    return {"blindedMsg": req.blinded_msg.hex(), "blindSig": blind_sig.hex(),
+            "token": token.encode().hex()}
+
+
+def h_token_check(args: dict[str, Any]) -> dict[str, Any]:
+    """One aggregator's verdicts (decode_token, TokenVerifier.check) on a sequence of tokens."""
+    pk = tokens.PublicKey(int(args["modulus"], 16), int_arg(args, "exponent"))
+    verifier = tokens.TokenVerifier(pk, hex_arg(args, "taskId"))
+    verdicts = []
+    for text in args["tokens"]:
+        try:
+            tok = tokens.decode_token(bytes.fromhex(text), pk.modulus_len)
+        except tokens.TokenError:
+            verdicts.append("token_malformed")
+            continue
+        verdicts.append(verifier.check(tok) or "accepted")
+    return {"verdicts": verdicts}
+
+
+def h_attest(args: dict[str, Any]) -> dict[str, Any]:
+    """The attester's rate limit (sec. 4.3): each request [deviceId, keyId] for a blinded
+    message is issued or refused; one token per device and issuance key."""
+    attester = tokens.Attester(tokens.Issuer(_private_key(args)))
+    blinded = hex_arg(args, "blindedMsg")
+    results = []
+    for device, key_id in args["requests"]:
+        try:
+            attester.request(device, bytes.fromhex(key_id), blinded)
+            results.append("issued")
+        except tokens.TokenError:
+            results.append("refused")
+    return {"results": results, "issued": attester.issuer.issued}
+
+
 HANDLERS: dict[str, Handler] = {
     "sa2e.collection_counts": h_counts,
     "sa2e.tampered_batch": h_tampered,
@@ -209,6 +256,9 @@ HANDLERS: dict[str, Handler] = {
     "sa2e.rounds": h_rounds,
     "sa2e.guarantee": h_guarantee,
     "sa2e.ideal_release": h_ideal_release,
+    "sa2e.token_request": h_token_request,
+    "sa2e.token_check": h_token_check,
+    "sa2e.attest": h_attest,
 }
 
 HEADER = [
@@ -252,6 +302,17 @@ HEADER = [
     " randomized response, a bit for binary randomized response, a 0/1 vector for RAPPOR, an"
     " encoded integer vector for the Gaussian vector randomizer) with the recipe's Dec and the"
     " sum Prio3 computes (modulo the VDAF's field prime, except the signed Gaussian sum).",
+    "sa2e.token_request: the issuance of vectors/sa2/tokens.json (sa2.token_issuance) with the"
+    " key (issuerP, issuerQ, e = 65537), which need not be a sound RSA key; outputs blindedMsg,"
+    " blindSig and the token. Refusals: EMSA-PSS encoding error, token input lengths, BlindSign's"
+    " signing failure (RFC 9474 sec. 4.2, 4.3).",
+    "sa2e.token_check: the checks of sa2.token_verify (vectors/sa2/tokens.json) on crafted tokens:"
+    " a wrong prefix, a signature s >= n, RSAVP1 values whose EMSA-PSS encoding does not end in"
+    " 0xbc or has bits set above emBits = modBits - 1, and (modulus of 8j + 1 bits, emLen ="
+    " modulus length - 1) an RSAVP1 value >= 256^emLen (RFC 8017 sec. 8.1.2 step 2c, 9.1.2).",
+    "sa2e.attest: the attester of sec. 4.3 issues one token per (deviceId, keyId); keyId is"
+    " SHA-256(I2OSP(n) || I2OSP(e, 4)) of the issuance key; a request for another key or a second"
+    " one of a device is refused; `issued` counts the issuer's signatures.",
     "Seeds are hex; " + VECTOR_SEED_HEADER[0].lower() + VECTOR_SEED_HEADER[1:] + ".",
 ]
 
@@ -263,6 +324,9 @@ NOTES = {
     "MissingTimes": "A time-bounded task needs the arrival time of every report.",
     "OneBudgetPerDevice": "Every round lists one update per device accountant.",
     "UnknownVdaf": "build_vdaf refuses a VDAF type it does not know (vdaf_mismatch).",
+    "EncodingError": "EMSA-PSS-ENCODE (RFC 8017 sec. 9.1.1 step 3): emLen < hLen + sLen + 2.",
+    "BadTokenInput": "The task id and the nonce have 32 bytes each.",
+    "SigningFailure": "RFC 9474 sec. 4.3 BlindSign: the signature fails RSAVP1 (a bad key).",
 }
 
 
@@ -367,6 +431,25 @@ class Sa2EdgesFamily(Family):
                         "type": "integer"}}]}}}},
                 {"type": "object", "required": ["release"],
                  "properties": {"release": _RELEASE}}),
+            "sa2e.token_request": (
+                {"properties": {"issuerP": HEX, "issuerQ": HEX, "taskId": HEX, "seed": HEX,
+                                "tag": {"type": "string"}}},
+                {"type": "object", "required": ["blindedMsg", "blindSig", "token"],
+                 "properties": {"blindedMsg": HEX, "blindSig": HEX, "token": HEX}}),
+            "sa2e.token_check": (
+                {"properties": {"modulus": {"type": "string", "pattern": "^[0-9a-f]+$"},
+                                "exponent": DEC, "taskId": HEX,
+                                "tokens": {"type": "array", "items": HEX}}},
+                {"type": "object", "required": ["verdicts"],
+                 "properties": {"verdicts": _STRINGS}}),
+            "sa2e.attest": (
+                {"properties": {"issuerP": HEX, "issuerQ": HEX, "blindedMsg": HEX,
+                                "requests": {"type": "array", "items": {
+                                    "type": "array", "prefixItems": [{"type": "string"}, HEX],
+                                    "minItems": 2, "maxItems": 2}}}},
+                {"type": "object", "required": ["results", "issued"],
+                 "properties": {"results": {"type": "array", "items": {
+                     "enum": ["issued", "refused"]}}, "issued": COUNT}}),
         }
         return {SCHEMA: family_schema(SCHEMA, "SA2 protocol edge vectors", ops)}
 
@@ -516,7 +599,76 @@ def _groups() -> list[dict[str, Any]]:
         ("a VDAF type build_vdaf does not know", {"recipe": unknown, "measurements": ["0"]},
          "UnknownVdaf"),
     ])
+    _token_groups(groups, dep)
     return groups.groups
+
+
+def _token_groups(groups: Groups, dep: protocol.Deployment) -> None:
+    from sympy import nextprime
+
+    sk = dep.issuer_sk
+    pk = sk.public_key()
+    task = vector_seed("sa2/task")
+    nonce = vector_seed("sa2-edges/nonce")
+    tin = tokens.token_input(task, nonce)
+
+    def signed(m: int) -> str:
+        # a signature whose RSAVP1 is the representative m (made with the issuer's key)
+        return (tin + tokens.i2osp(tokens.rsasp1(sk, m), pk.modulus_len)).hex()
+
+    em_bits = pk.n.bit_length() - 1
+    mixed = [
+        ("a token input without the prefix (right length)",
+         [(b"X" * len(tokens.TOKEN_PREFIX) + task + nonce + bytes(pk.modulus_len)).hex()]),
+        ("a signature equal to n (out of range)", [(tin + tokens.i2osp(pk.n, pk.modulus_len)).hex()]),
+        ("an encoded message not ending in 0xbc", [signed((1 << (em_bits - 8)) + 0x01)]),
+        ("an encoded message ending in 0xbc with its top bit set beyond emBits",
+         [signed((1 << em_bits) + 0xBC)]),
+        ("a signature of the wrong length", [(tin + bytes(pk.modulus_len - 1)).hex()]),
+    ]
+    valid = [(label, {"tokens": toks}) for label, toks in mixed]
+    # a modulus of 8j + 1 bits (emLen = modulus length - 1): an RSAVP1 value can exceed 256^emLen
+    odd_n = (1 << 1025) - 1
+    s = 2
+    while pow(s, tokens.E, odd_n) < 1 << 1024:
+        s += 1
+    odd_len = (odd_n.bit_length() + 7) // 8
+    groups.add("sa2e.token_check", valid, params={
+        "modulus": format(pk.n, "x"), "exponent": str(pk.e), "taskId": task.hex()})
+    groups.add("sa2e.token_check", [
+        ("modulus 2^1025 - 1 (1025 bits): a signature whose RSAVP1 is >= 2^1024 is invalid",
+         {"tokens": [(tin + s.to_bytes(odd_len, "big")).hex()]})],
+        params={"modulus": format(odd_n, "x"), "exponent": str(tokens.E), "taskId": task.hex()})
+
+    p512 = int(nextprime(1 << 511 | 1 << 510))
+    q512 = int(nextprime(p512 + (1 << 400)))
+    small = {"issuerP": format(int(nextprime(1 << 127)), "x"),
+             "issuerQ": format(int(nextprime(1 << 100)), "x")}
+    base = {"issuerP": format(p512, "x"), "issuerQ": format(q512, "x"), "taskId": task.hex(),
+            "tag": "sa2/client/0/token"}
+    composite = p512 + 2
+    while composite % 3 == 0 or (composite - 1) % tokens.E == 0:
+        composite += 2
+    groups.add("sa2e.token_request", [
+        ("a 1024-bit key from primes p, q (nextprime): issuance succeeds",
+         {**base, "seed": vector_seed("sa2-edges/request").hex()})], [
+        ("a 228-bit modulus: EMSA-PSS needs emLen >= 98 (encoding error)",
+         {**base, **small, "seed": vector_seed("sa2-edges/request").hex()}, "EncodingError"),
+        ("a task id of 31 bytes", {**base, "taskId": task[:31].hex(),
+                                   "seed": vector_seed("sa2-edges/request").hex()},
+         "BadTokenInput"),
+        ("p not prime: the CRT signature does not verify", {
+            **base, "issuerP": format(composite, "x"),
+            "seed": vector_seed("sa2-edges/request").hex()}, "SigningFailure"),
+    ])
+
+    other = tokens.PublicKey(pk.n, 3).key_id().hex()
+    own = pk.key_id().hex()
+    groups.add("sa2e.attest", [
+        ("two devices, then the first again (rate limit), then a request for another key",
+         {"requests": [["a", own], ["b", own], ["a", own], ["c", other], ["c", own]]}),
+    ], params={"issuerP": format(sk.p, "x"), "issuerQ": format(sk.q, "x"),
+               "blindedMsg": tokens.i2osp(2, pk.modulus_len).hex()})
 
 
 FAMILY = Sa2EdgesFamily()
