@@ -308,8 +308,9 @@ HEADER = [
     " signing failure (RFC 9474 sec. 4.2, 4.3).",
     "sa2e.token_check: the checks of sa2.token_verify (vectors/sa2/tokens.json) on crafted tokens:"
     " a wrong prefix, a signature s >= n, RSAVP1 values whose EMSA-PSS encoding does not end in"
-    " 0xbc or has bits set above emBits = modBits - 1, and (modulus of 8j + 1 bits, emLen ="
-    " modulus length - 1) an RSAVP1 value >= 256^emLen (RFC 8017 sec. 8.1.2 step 2c, 9.1.2).",
+    " 0xbc, has bits set above emBits = modBits - 1 or a DB not of the form 00..00 01 salt,"
+    " and (modulus of 8j + 1 bits, emLen = modulus length - 1) an RSAVP1 value >= 256^emLen"
+    " (RFC 8017 sec. 8.1.2 step 2c, 9.1.2).",
     "sa2e.attest: the attester of sec. 4.3 issues one token per (deviceId, keyId); keyId is"
     " SHA-256(I2OSP(n) || I2OSP(e, 4)) of the issuance key; a request for another key or a second"
     " one of a device is refused; `issued` counts the issuer's signatures.",
@@ -625,6 +626,8 @@ def _token_groups(groups: Groups, dep: protocol.Deployment) -> None:
         ("an encoded message ending in 0xbc with its top bit set beyond emBits",
          [signed((1 << em_bits) + 0xBC)]),
         ("a signature of the wrong length", [(tin + bytes(pk.modulus_len - 1)).hex()]),
+        ("an encoded message 00...00bc: the unmasked DB does not start with zeros then 01",
+         [signed(0xBC)]),
     ]
     valid = [(label, {"tokens": toks}) for label, toks in mixed]
     # a modulus of 8j + 1 bits (emLen = modulus length - 1): an RSAVP1 value can exceed 256^emLen
