@@ -325,6 +325,9 @@ NOTES = {
     "MissingTimes": "A time-bounded task needs the arrival time of every report.",
     "OneBudgetPerDevice": "Every round lists one update per device accountant.",
     "UnknownVdaf": "build_vdaf refuses a VDAF type it does not know (vdaf_mismatch).",
+    "BadRandomizer": "The Gaussian vector randomizer needs 1 <= dimension <= 4096, "
+                     "0 <= fractionalBits <= 32 and 1 <= tailExponent <= 200 (the recipe is "
+                     "malformed).",
     "EncodingError": "EMSA-PSS-ENCODE (RFC 8017 sec. 9.1.1 step 3): emLen < hLen + sLen + 2.",
     "BadTokenInput": "The task id and the nonce have 32 bytes each.",
     "SigningFailure": "RFC 9474 sec. 4.3 BlindSign: the signature fails RSAVP1 (a bad key).",
@@ -584,6 +587,7 @@ def _groups() -> list[dict[str, Any]]:
 
     vdaf_params = recipe(rr, 1, "1")
     unknown = {**vdaf_params, "vdaf": {"type": "Prio3Sum", "shares": 2}}
+    g_doc = recipe(gauss, 2, "1")
     groups.add("sa2e.ideal_release", [
         ("randomized response k = 4: a histogram of the buckets",
          {"recipe": recipe(rr, 3, "1"), "measurements": ["0", "3", "3", "1"]}),
@@ -599,6 +603,12 @@ def _groups() -> list[dict[str, Any]]:
     ], [
         ("a VDAF type build_vdaf does not know", {"recipe": unknown, "measurements": ["0"]},
          "UnknownVdaf"),
+        *[(f"Gaussian vector randomizer with {key} = {value}",
+           {"recipe": {**g_doc, "randomizer": {**g_doc["randomizer"], key: value}},
+            "measurements": []}, "BadRandomizer")
+          for key, value in [("dimension", fl.MAX_DIMENSION + 1),
+                             ("fractionalBits", fl.MAX_FRACTIONAL_BITS + 1),
+                             ("tailExponent", 0), ("tailExponent", fl.MAX_TAIL_EXPONENT + 1)]],
     ])
     _token_groups(groups, dep)
     return groups.groups
