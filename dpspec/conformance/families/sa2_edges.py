@@ -39,7 +39,7 @@ from dpspec.conformance.vectors import (
     vector_seed,
 )
 from dpspec.spec.rational import format_rational
-from dpspec.spec.sa2 import fl, hpke, ideal, privacy, protocol, tokens
+from dpspec.spec.sa2 import fl, hpke, ideal, periodic, privacy, protocol, tokens
 from dpspec.spec.sa2.randomizers import Randomizer
 from dpspec.spec.tape import RandomTape
 
@@ -132,7 +132,11 @@ def h_tampered(args: dict[str, Any]) -> dict[str, Any]:
     helper = protocol.Aggregator(protocol.ROLE_HELPER, recipe.task_config(dep.verify_key),
                                  dep.helper_hpke.private_key, vdaf)
     times = None if args.get("times") is None else [ideal.exact(t, "times") for t in args["times"]]
-    outcome = protocol.aggregate_batch(leader, helper, reports, times=times)
+    if args.get("period") is None:
+        outcome = protocol.aggregate_batch(leader, helper, reports, times=times)
+    else:
+        outcome = periodic.aggregate_in_periods(leader, helper, reports,
+                                                int_arg(args, "period"), times=times)
     return {"verdicts": outcome.verdicts, "accepted": outcome.accepted,
             "rejected": dict(sorted(outcome.rejected.items())),
             "release": _release(protocol.collect(vdaf, outcome))}
@@ -280,7 +284,9 @@ HEADER = [
     " (malformed), token decoding (token_malformed), token verification, HPKE open"
     " (decrypt_failed), share decoding (decode_failed), Prio3 verification; a helper refusal is"
     " reported as helper_<reason>. `times`, when given, are the arrival times (one per report,"
-    " non-decreasing: else invalid); a time-bounded task without them is invalid.",
+    " non-decreasing: else invalid); a time-bounded task without them is invalid. `period`,"
+    " when given, makes the aggregators work in periods of that many reports"
+    " (dpspec.spec.sa2.periodic.aggregate_in_periods), which changes no verdict or release.",
     "sa2e.budget: the device's accountant ([PFS] sec. 4.3, basic composition) with"
     " epsilonAllowed and queriesAllowed admits each recipe in turn: a single-round recipe is"
     " charged its epsilon and one query (budget_exhausted if either limit would be passed);"
@@ -397,7 +403,8 @@ class Sa2EdgesFamily(Family):
                 {"properties": {**run, "tamper": {"type": "array", "items": {"enum": [
                     "none", "short_nonce", "short_token", "helper_ciphertext",
                     "undecodable_share"]}},
-                    "times": {"anyOf": [{"type": "null"}, {"type": "array", "items": RAT}]}}},
+                    "times": {"anyOf": [{"type": "null"}, {"type": "array", "items": RAT}]},
+                    "period": COUNT}},
                 {"type": "object", "required": ["verdicts", "accepted", "rejected", "release"],
                  "properties": {"verdicts": _STRINGS, "accepted": COUNT, "rejected": _COUNTS,
                                 "release": _RELEASE}}),
@@ -513,6 +520,9 @@ def _groups() -> list[dict[str, Any]]:
         ("time window [0, 3]: arrivals 0, 1, 3, 3, 7/2 (the last is outside)",
          {**rr_run, "recipe": window, "tamper": ["none"] * 5,
           "times": ["0", "1", "3", "3", "7/2"]}),
+        ("aggregated in periods of 2 reports (dpspec.spec.sa2.periodic): the same release",
+         {**rr_run, "tamper": ["short_token", "none", "none", "none", "none"], "period": 2,
+          "times": ["0", "1", "2", "3", "4"]}),
     ], [
         ("arrival times out of order", {**rr_run, "tamper": ["none"] * 5,
                                         "times": ["0", "2", "1", "3", "4"]}, "BadTimes"),
@@ -520,6 +530,9 @@ def _groups() -> list[dict[str, Any]]:
                                       "times": ["0", "1", "2", "3"]}, "BadTimes"),
         ("a time-bounded task without arrival times",
          {**rr_run, "recipe": window, "tamper": ["none"] * 5}, "MissingTimes"),
+        ("aggregated in periods of 2: one arrival time too many",
+         {**rr_run, "tamper": ["none"] * 5, "period": 2,
+          "times": ["0", "1", "2", "3", "4", "5"]}, "BadTimes"),
     ], params=keys)
 
     one = recipe(rr, 2, "1/2", epsilon=Fraction(1))
