@@ -28,6 +28,7 @@ from typing import Any
 import mpmath
 
 from dpspec.conformance.families._groups import Groups, compare_keys
+from dpspec.conformance.families.sa2 import h_token_verify
 from dpspec.conformance.jsonargs import COUNT, DEC, HEX, RAT, hex_arg, int_arg, parse_int
 from dpspec.conformance.vectors import (
     VECTOR_SEED_HEADER,
@@ -223,21 +224,6 @@ def h_token_request(args: dict[str, Any]) -> dict[str, Any]:
             "token": token.encode().hex()}
 
 
-def h_token_check(args: dict[str, Any]) -> dict[str, Any]:
-    """One aggregator's verdicts (decode_token, TokenVerifier.check) on a sequence of tokens."""
-    pk = tokens.PublicKey(int(args["modulus"], 16), int_arg(args, "exponent"))
-    verifier = tokens.TokenVerifier(pk, hex_arg(args, "taskId"))
-    verdicts = []
-    for text in args["tokens"]:
-        try:
-            tok = tokens.decode_token(bytes.fromhex(text), pk.modulus_len)
-        except tokens.TokenError:
-            verdicts.append("token_malformed")
-            continue
-        verdicts.append(verifier.check(tok) or "accepted")
-    return {"verdicts": verdicts}
-
-
 def h_attest(args: dict[str, Any]) -> dict[str, Any]:
     """The attester's rate limit (sec. 4.3): each request [deviceId, keyId] for a blinded
     message is issued or refused; one token per device and issuance key."""
@@ -261,7 +247,7 @@ HANDLERS: dict[str, Handler] = {
     "sa2e.guarantee": h_guarantee,
     "sa2e.ideal_release": h_ideal_release,
     "sa2e.token_request": h_token_request,
-    "sa2e.token_check": h_token_check,
+    "sa2e.token_check": h_token_verify,  # the sa2 family's verdicts handler
     "sa2e.attest": h_attest,
 }
 

@@ -14,6 +14,7 @@ exact PMF.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from itertools import groupby
 from typing import Any
 
@@ -976,93 +977,87 @@ class SamplersFamily(Family):
         return [*(self._file(name) for name in SAMPLERS), self._grammar_file(),
                 self._corners_file(), self._caps_file(), self._boundaries_file()]
 
-    def _boundaries_file(self) -> VectorFile:
+    def _table_file(self, table: Sequence[tuple[Any, ...]], path: str, algorithm: str, note: str,
+                    make_test: Callable[[TestNumberer, Any, Handler, int, tuple[Any, ...]],
+                                        dict[str, Any]]) -> VectorFile:
+        """A file of hand-listed cases ``(op, comment, params, outcome)``: one group per run of
+        consecutive entries of one op, in the order of ``table``; each test made by
+        ``make_test(tc, sampler, handler, index in table, entry)``; the header of every op, then
+        ``note``."""
         tc = TestNumberer()
         groups = []
-        ops = list(dict.fromkeys(op for op, *_ in BOUNDARIES))
-        # one group per run of consecutive entries of one op, in the order of BOUNDARIES
-        runs = [list(run) for _, run in groupby(enumerate(BOUNDARIES), key=lambda e: e[1][0])]
-        for run in runs:
-            op = run[0][1][0]
+        for _, run in groupby(enumerate(table), key=lambda e: e[1][0]):
+            entries = list(run)
+            op = entries[0][1][0]
             sampler = SAMPLERS[op]
             handler = _handler(sampler)
-            tests = []
-            for i, (_name, comment, params, outcome) in run:
-                inputs: dict[str, Any] = {"seed": vector_seed(f"samplers/boundaries/{i}").hex(),
-                                          **params,
-                                          "count": outcome if isinstance(outcome, int) else 1}
-                if isinstance(outcome, str):
-                    try:
-                        handler({**inputs, "tag": sampler.tag})
-                    except RationalError as exc:
-                        if exc.flag != outcome:
-                            raise AssertionError(f"boundary case {comment!r}: {exc.flag}, not"
-                                                 f" {outcome}") from exc
-                    else:
-                        raise AssertionError(f"boundary case {comment!r} was accepted")
-                    tests.append(test_entry(tc(), comment, inputs, None, "invalid", [outcome]))
-                else:
-                    out = handler({**inputs, "tag": sampler.tag})
-                    tests.append(test_entry(tc(), comment, inputs, out))
-            groups.append({"op": f"sampler.{op}", "params": {"tag": sampler.tag}, "tests": tests})
+            tests = [make_test(tc, sampler, handler, i, entry) for i, entry in entries]
+            groups.append({"op": f"sampler.{op}", "params": {"tag": sampler.tag},
+                           "tests": tests})
         header: list[str] = []
-        for op in ops:
+        for op in dict.fromkeys(op for op, *_ in table):
             for line in header_for(op):
                 if line not in header:
                     header.append(line)
-        header.append("This file tests BRANCH BOUNDARIES: parameters on either side of each"
-                      " decision of the stated steps (a switch between steps at a mean or work"
-                      " limit, the mode envelope's ends a = 0 and a = 1 and its left tail below"
-                      " 0, the dyadic split at eps = 64, the digit count m at a power of two, the"
-                      " range and cost checks), so that moving a decision by one changes a"
-                      " sample, bitsConsumed or the verdict. An invalid test's flag is the"
-                      " validation step that must refuse it. Tests appear in the order they were"
-                      " added, so an op may have several groups.")
-        doc = envelope(algorithm="dpspec sampler branch boundaries", family=self.name,
-                       schema=SCHEMA, header=header, notes=NOTES, groups=groups)
-        return VectorFile("samplers/boundaries.json", doc, SCHEMA)
+        header.append(note)
+        doc = envelope(algorithm=algorithm, family=self.name, schema=SCHEMA, header=header,
+                       notes=NOTES, groups=groups)
+        return VectorFile(path, doc, SCHEMA)
+
+    def _boundaries_file(self) -> VectorFile:
+        def make_test(tc: TestNumberer, sampler: Any, handler: Handler, i: int,
+                      entry: tuple[Any, ...]) -> dict[str, Any]:
+            _name, comment, params, outcome = entry
+            inputs: dict[str, Any] = {"seed": vector_seed(f"samplers/boundaries/{i}").hex(),
+                                      **params, "count": outcome if isinstance(outcome, int) else 1}
+            if not isinstance(outcome, str):
+                return test_entry(tc(), comment, inputs, handler({**inputs, "tag": sampler.tag}))
+            try:
+                handler({**inputs, "tag": sampler.tag})
+            except RationalError as exc:
+                if exc.flag != outcome:
+                    raise AssertionError(f"boundary case {comment!r}: {exc.flag}, not"
+                                         f" {outcome}") from exc
+            else:
+                raise AssertionError(f"boundary case {comment!r} was accepted")
+            return test_entry(tc(), comment, inputs, None, "invalid", [outcome])
+
+        return self._table_file(
+            BOUNDARIES, "samplers/boundaries.json", "dpspec sampler branch boundaries",
+            "This file tests BRANCH BOUNDARIES: parameters on either side of each"
+            " decision of the stated steps (a switch between steps at a mean or work"
+            " limit, the mode envelope's ends a = 0 and a = 1 and its left tail below"
+            " 0, the dyadic split at eps = 64, the digit count m at a power of two, the"
+            " range and cost checks), so that moving a decision by one changes a"
+            " sample, bitsConsumed or the verdict. An invalid test's flag is the"
+            " validation step that must refuse it. Tests appear in the order they were"
+            " added, so an op may have several groups.", make_test)
 
     def _caps_file(self) -> VectorFile:
-        tc = TestNumberer()
-        groups = []
-        ops = list(dict.fromkeys(op for op, *_ in CAPS))
-        # one group per run of consecutive entries of one op, in the order of CAPS
-        runs = [list(run) for _, run in groupby(enumerate(CAPS), key=lambda e: e[1][0])]
-        for run in runs:
-            op = run[0][1][0]
-            sampler = SAMPLERS[op]
-            handler = _handler(sampler)
-            tests = []
-            for i, (_name, comment, params, count) in run:
-                inputs: dict[str, Any] = {"seed": vector_seed(f"samplers/caps/{i}").hex(),
-                                          **params, "count": count or 1}
-                if count is None:
-                    try:
-                        handler({**inputs, "tag": sampler.tag})
-                    except RationalError as exc:
-                        flag = exc.flag
-                    else:
-                        raise AssertionError(f"cap case {comment!r} was accepted")
-                    tests.append(test_entry(tc(), comment, inputs, None, "invalid",
-                                            ["MeanTooLarge" if flag == "OutOfRange" else flag]))
-                else:
-                    out = handler({**inputs, "tag": sampler.tag})
-                    tests.append(test_entry(tc(), comment, inputs, out))
-            groups.append({"op": f"sampler.{op}", "params": {"tag": sampler.tag}, "tests": tests})
-        header: list[str] = []
-        for op in ops:
-            for line in header_for(op):
-                if line not in header:
-                    header.append(line)
-        header.append("This file tests the COST LIMITS: each sampler's largest allowed"
-                      " parameters (sampled in well under a second by the stated steps, except"
-                      " binomial_textbook, whose cost is linear: about a second) and the first"
-                      " refused ones, and the switches of steps at mean 256. Tests appear in the order they"
-                      " were"
-                      " added, so an op may have several groups.")
-        doc = envelope(algorithm="dpspec sampler cost limits", family=self.name,
-                       schema=SCHEMA, header=header, notes=NOTES, groups=groups)
-        return VectorFile("samplers/cost_caps.json", doc, SCHEMA)
+        def make_test(tc: TestNumberer, sampler: Any, handler: Handler, i: int,
+                      entry: tuple[Any, ...]) -> dict[str, Any]:
+            _name, comment, params, count = entry
+            inputs: dict[str, Any] = {"seed": vector_seed(f"samplers/caps/{i}").hex(),
+                                      **params, "count": count or 1}
+            if count is not None:
+                return test_entry(tc(), comment, inputs, handler({**inputs, "tag": sampler.tag}))
+            try:
+                handler({**inputs, "tag": sampler.tag})
+            except RationalError as exc:
+                flag = exc.flag
+            else:
+                raise AssertionError(f"cap case {comment!r} was accepted")
+            return test_entry(tc(), comment, inputs, None, "invalid",
+                              ["MeanTooLarge" if flag == "OutOfRange" else flag])
+
+        return self._table_file(
+            CAPS, "samplers/cost_caps.json", "dpspec sampler cost limits",
+            "This file tests the COST LIMITS: each sampler's largest allowed"
+            " parameters (sampled in well under a second by the stated steps, except"
+            " binomial_textbook, whose cost is linear: about a second) and the first"
+            " refused ones, and the switches of steps at mean 256. Tests appear in the order they"
+            " were"
+            " added, so an op may have several groups.", make_test)
 
     def _grammar_file(self) -> VectorFile:
         tc = TestNumberer()

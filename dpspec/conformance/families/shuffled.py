@@ -390,6 +390,13 @@ PROTOCOL_HEADER = COMMON_HEADER + [
 ]
 
 
+
+def _correlated_profile(a: Fraction) -> dict[str, Any]:
+    """The correlated noise of the histogram and protocol files: D1 = D2 = NB(1, a) and
+    D3 = NB(27/10, 987/1000)."""
+    return {"d1": noise_to_json(NegativeBinomial(1, a)), "d2": noise_to_json(NegativeBinomial(1, a)),
+            "d3": noise_to_json(NegativeBinomial(Fraction(27, 10), Fraction(987, 1000)))}
+
 class ShuffledFamily(Family):
     name = "shuffled"
     summary = "shuffled-model counting and histograms of Ghazi, Kumar, Manurangsi, Pagh (ICML 2020)"
@@ -659,9 +666,7 @@ class ShuffledFamily(Family):
         tc = TestNumberer()
         groups: list[dict[str, Any]] = []
         a = Fraction(43, 100)
-        corr: dict[str, Any] = {
-            "d1": noise_to_json(NegativeBinomial(1, a)), "d2": noise_to_json(NegativeBinomial(1, a)),
-            "d3": noise_to_json(NegativeBinomial(Fraction(27, 10), Fraction(987, 1000)))}
+        corr = _correlated_profile(a)
         profiles: list[tuple[str, dict[str, Any]]] = [
             ("correlated, B = 4, n = 3", {**corr, "n": "3", "B": "4"}),
             ("correlated, B = 10, n = 1000", {**corr, "n": "1000", "B": "10"}),
@@ -691,9 +696,7 @@ class ShuffledFamily(Family):
         tc = TestNumberer()
         groups: list[dict[str, Any]] = []
         a = Fraction(43, 100)
-        corr: dict[str, Any] = {
-            "d1": noise_to_json(NegativeBinomial(1, a)), "d2": noise_to_json(NegativeBinomial(1, a)),
-            "d3": noise_to_json(NegativeBinomial(Fraction(27, 10), Fraction(987, 1000)))}
+        corr = _correlated_profile(a)
         op = "ghazi.histogram.randomize_fast"
         profiles: list[tuple[str, dict[str, Any]]] = [
             ("correlated, B = 4, n = 3 (many messages per bucket)", {**corr, "n": "3", "B": "4"}),
@@ -772,9 +775,7 @@ class ShuffledFamily(Family):
         tc = TestNumberer()
         groups: list[dict[str, Any]] = []
         a = Fraction(43, 100)
-        corr: dict[str, Any] = {
-            "d1": noise_to_json(NegativeBinomial(1, a)), "d2": noise_to_json(NegativeBinomial(1, a)),
-            "d3": noise_to_json(NegativeBinomial(Fraction(27, 10), Fraction(987, 1000)))}
+        corr = _correlated_profile(a)
         dist: dict[str, Any] = {"noise": noise_to_json(Poisson(Fraction(7, 2))), "n": "3",
                                 "Delta": "2"}
         seeds = self._seeds("proto/dist", 3)
