@@ -109,12 +109,39 @@ def h_donation(args: dict[str, Any]) -> dict[str, Any]:
     return {"waits": waits, "bitsConsumed": tape.bits_consumed}
 
 
-def h_collection(args: dict[str, Any]) -> dict[str, Any]:
-    """Run one collection from explicit keys and a seed; every intermediate value is output."""
-    dep = protocol.Deployment(
+def deployment_from_args(args: dict[str, Any]) -> protocol.Deployment:
+    """The deployment whose keys a test lists (issuerP, issuerQ, the HPKE seeds, verifyKey)."""
+    return protocol.Deployment(
         tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16)),
         hex_arg(args, "leaderHpkeIkm"), hex_arg(args, "helperHpkeIkm"),
         hex_arg(args, "verifyKey"))
+
+
+def deployment_keys(dep: protocol.Deployment) -> dict[str, str]:
+    """A deployment's keys as a test lists them (the inverse of :func:`deployment_from_args`)."""
+    return {"issuerP": format(dep.issuer_sk.p, "x"), "issuerQ": format(dep.issuer_sk.q, "x"),
+            "leaderHpkeIkm": dep.leader_ikm.hex(), "helperHpkeIkm": dep.helper_ikm.hex(),
+            "verifyKey": dep.verify_key.hex()}
+
+
+def vector_recipe(dep: protocol.Deployment, r: protocol.AnyRandomizer, B: int, q: str,
+                  dummy: str = "0", **over: Any) -> dict[str, Any]:
+    """The transcripts' recipe for randomizer ``r``, batch ``B``, sampling rate ``q`` and dummy
+    rate ``dummy`` on deployment ``dep`` (a loose epsilon 1000, delta 1/2); ``over`` replaces
+    any other argument of make_recipe."""
+    args: dict[str, Any] = dict(
+        recipe_id="dpspec-sa2-vector", task_id=vector_seed("sa2/task"), randomizer=r,
+        B=B, q=Fraction(q), chunk_length=2, leader_pk=dep.leader_hpke.public_key,
+        helper_pk=dep.helper_hpke.public_key, issuer_key=dep.issuer_sk.public_key(),
+        epsilon=Fraction(1000), delta=Fraction(1, 2), dummy_rate=Fraction(dummy),
+        population=100 if Fraction(dummy) else None)
+    args.update(over)
+    return protocol.make_recipe(**args)
+
+
+def h_collection(args: dict[str, Any]) -> dict[str, Any]:
+    """Run one collection from explicit keys and a seed; every intermediate value is output."""
+    dep = deployment_from_args(args)
     recipe = protocol.check_recipe_structure(args["recipe"])
     vdaf = protocol.build_vdaf(recipe)
     trace: list[dict[str, str]] = []
@@ -690,20 +717,11 @@ class Sa2Family(Family):
     def _protocol_file(self) -> VectorFile:
         tc = TestNumberer()
         dep = vector_deployment()
-        keys = {"issuerP": format(dep.issuer_sk.p, "x"), "issuerQ": format(dep.issuer_sk.q, "x"),
-                "leaderHpkeIkm": dep.leader_ikm.hex(), "helperHpkeIkm": dep.helper_ikm.hex(),
-                "verifyKey": dep.verify_key.hex()}
+        keys = deployment_keys(dep)
 
         def recipe(r: protocol.AnyRandomizer, B: int, q: str, dummy: str = "0",
                    **over: Any) -> dict[str, Any]:
-            args: dict[str, Any] = dict(
-                recipe_id="dpspec-sa2-vector", task_id=vector_seed("sa2/task"), randomizer=r,
-                B=B, q=Fraction(q), chunk_length=2, leader_pk=dep.leader_hpke.public_key,
-                helper_pk=dep.helper_hpke.public_key, issuer_key=dep.issuer_sk.public_key(),
-                epsilon=Fraction(1000), delta=Fraction(1, 2), dummy_rate=Fraction(dummy),
-                population=100 if Fraction(dummy) else None)
-            args.update(over)
-            return protocol.make_recipe(**args)
+            return vector_recipe(dep, r, B, q, dummy, **over)
 
         def data(label: str, n: int, k: int) -> list[str]:
             t = RandomTape(vector_seed(label), "vectors/sa2/data")

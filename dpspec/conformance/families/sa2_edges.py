@@ -22,13 +22,18 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
-from functools import cache
 from typing import Any
 
 import mpmath
 
 from dpspec.conformance.families._groups import Groups, compare_keys
-from dpspec.conformance.families.sa2 import h_token_verify
+from dpspec.conformance.families.sa2 import (
+    deployment_from_args,
+    deployment_keys,
+    h_token_verify,
+    vector_deployment,
+    vector_recipe,
+)
 from dpspec.conformance.jsonargs import COUNT, DEC, HEX, RAT, hex_arg, int_arg, parse_int
 from dpspec.conformance.vectors import (
     VECTOR_SEED_HEADER,
@@ -57,19 +62,6 @@ _COUNTS: dict[str, Any] = {"type": "object", "additionalProperties": COUNT}
 _RELEASE: dict[str, Any] = {"anyOf": [{"type": "null"}, {"type": "array", "items": DEC}]}
 
 
-@cache
-def deployment() -> protocol.Deployment:
-    """The keys of the sa2 family's transcripts: provisioned from the vector seed
-    'sa2/deployment' (2048-bit issuer)."""
-    return protocol.provision(vector_seed("sa2/deployment"))
-
-
-def _deployment(args: dict[str, Any]) -> protocol.Deployment:
-    return protocol.Deployment(
-        tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16)),
-        hex_arg(args, "leaderHpkeIkm"), hex_arg(args, "helperHpkeIkm"), hex_arg(args, "verifyKey"))
-
-
 def _data(args: dict[str, Any]) -> list[Any]:
     return [x if isinstance(x, list) else parse_int(x, "data") for x in args["data"]]
 
@@ -81,7 +73,7 @@ def _release(value: tuple[int, ...] | None) -> list[str] | None:
 # -- reference handlers ----------------------------------------------------------------------------
 def h_counts(args: dict[str, Any]) -> dict[str, Any]:
     """One collection (dpspec.spec.sa2.protocol.run_collection), its counters and verdicts."""
-    dep = _deployment(args)
+    dep = deployment_from_args(args)
     recipe = protocol.check_recipe_structure(args["recipe"])
     vdaf = protocol.build_vdaf(recipe)
     res = protocol.run_collection(recipe, dep, vdaf, _data(args), hex_arg(args, "seed"),
@@ -116,7 +108,7 @@ def _tamper(rep: protocol.Report, kind: str, recipe: protocol.Recipe) -> protoco
 def h_tampered(args: dict[str, Any]) -> dict[str, Any]:
     """Honest reports (every device selected, nothing dropped), the i-th altered by
     ``tamper[i]``, delivered in sending order to fresh aggregators (aggregate_batch)."""
-    dep = _deployment(args)
+    dep = deployment_from_args(args)
     recipe = protocol.check_recipe_structure(args["recipe"])
     vdaf = protocol.build_vdaf(recipe)
     # the collection's own delivery (not output) gives a time-bounded task the time t0 for all
@@ -163,7 +155,7 @@ def h_budget(args: dict[str, Any]) -> dict[str, Any]:
 def h_rounds(args: dict[str, Any]) -> dict[str, Any]:
     """run_rounds: ``updates[r]`` are the devices' updates in round r, ``budgets`` their
     accountants (epsilonAllowed, queriesAllowed)."""
-    dep = _deployment(args)
+    dep = deployment_from_args(args)
     recipe = protocol.check_recipe_structure(args["recipe"])
     vdaf = protocol.build_vdaf(recipe)
     budgets = [protocol.PrivacyBudget(ideal.exact(b[0], "budgets"), parse_int(b[1], "budgets"))
@@ -457,21 +449,12 @@ class Sa2EdgesFamily(Family):
 
 
 def _groups() -> list[dict[str, Any]]:
-    dep = deployment()
-    keys = {"issuerP": format(dep.issuer_sk.p, "x"), "issuerQ": format(dep.issuer_sk.q, "x"),
-            "leaderHpkeIkm": dep.leader_ikm.hex(), "helperHpkeIkm": dep.helper_ikm.hex(),
-            "verifyKey": dep.verify_key.hex()}
+    dep = vector_deployment()
+    keys = deployment_keys(dep)
 
     def recipe(r: protocol.AnyRandomizer, B: int, q: str, dummy: str = "0", **over: Any
                ) -> dict[str, Any]:
-        args: dict[str, Any] = dict(
-            recipe_id="dpspec-sa2-vector", task_id=vector_seed("sa2/task"), randomizer=r,
-            B=B, q=Fraction(q), chunk_length=2, leader_pk=dep.leader_hpke.public_key,
-            helper_pk=dep.helper_hpke.public_key, issuer_key=dep.issuer_sk.public_key(),
-            epsilon=Fraction(1000), delta=Fraction(1, 2), dummy_rate=Fraction(dummy),
-            population=100 if Fraction(dummy) else None)
-        args.update(over)
-        return protocol.make_recipe(**args)
+        return vector_recipe(dep, r, B, q, dummy, **over)
 
     def seed(label: str) -> str:
         return vector_seed(f"sa2-edges/{label}").hex()
