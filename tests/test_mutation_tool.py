@@ -212,3 +212,24 @@ def test_a_function_that_only_the_imports_run_acts_at_import(tmp_path: Path, mon
     assert mutate.targeted_cases(getattr_raise, cov) == {"fam": {0}}
     cov["fam"]["lines"] = {}
     assert mutate.reaching_families(getattr_raise, cov) == []  # unreached, as before
+
+
+def test_run_selection_by_file_and_keys(tmp_path: Path) -> None:
+    """``run --file`` keeps a file's mutants, ``--keys`` the listed keys (text after a tab ignored);
+    both together must both hold; an empty key list is refused."""
+    ms = mutate.area_mutants("tape")
+    assert mutate._selection(None, None) is None
+    by_file = mutate._selection(["spec/xof.py"], None)
+    assert by_file is not None
+    assert {m.path for m in ms if by_file(m)} == {"dpspec/spec/xof.py"}
+    listed = tmp_path / "keys.txt"
+    listed.write_text(f"{ms[0].key}\t(families: tape)\n\n{ms[-1].key}\n", encoding="utf-8")
+    by_keys = mutate._selection(None, listed)
+    assert by_keys is not None
+    assert [m for m in ms if by_keys(m)] == [ms[0], ms[-1]]
+    both = mutate._selection(["spec/tape.py"], listed)
+    assert both is not None
+    assert [m for m in ms if both(m)] == [m for m in (ms[0], ms[-1]) if m.path.endswith("spec/tape.py")]
+    listed.write_text("\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="no mutant key"):
+        mutate._selection(None, listed)

@@ -5,6 +5,8 @@ A benchmark-style script, not part of every CI run::
     python -m tests.mutation.mutate run --area mechanisms            # vectors alone (default)
     python -m tests.mutation.mutate run --area vdaf --quick --sample 200   # cheaper, lower bound
     python -m tests.mutation.mutate run --area mechanisms --mode tests --sample 40
+    python -m tests.mutation.mutate run --area shuffled --file shuffled/bary_linf.py   # one file
+    python -m tests.mutation.mutate run --area samplers --keys survivors.txt  # listed keys only
     python -m tests.mutation.mutate report                            # docs/mutation.md + .json
     python -m tests.mutation.mutate list --area tape                  # the mutants, no run
 
@@ -1039,11 +1041,12 @@ def classify(outcome: Outcome, timeout: float) -> tuple[str, str]:
 
 def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: int | None,
              seed: int = 19, force: bool = False, budget: float | None = None,
-             quick: bool = False) -> list[Result]:
+             quick: bool = False, only: Callable[[Mutant], bool] | None = None) -> list[Result]:
     """Run (or take from the journal) every mutant of ``area``. ``timeout`` per mutant: by default
     10 s plus twice the traced baseline time of the families it runs (vectors), or 600 s (tests).
-    ``budget``: launch no new mutant after this many seconds (the journal keeps what was done)."""
-    mutants = area_mutants(area)
+    ``budget``: launch no new mutant after this many seconds (the journal keeps what was done).
+    ``only``: run just the mutants it accepts (the others are neither run nor recorded)."""
+    mutants = [m for m in area_mutants(area) if only is None or only(m)]
     committed = committed_texts()
     evidence = vectors_digest() if mode == "vectors" else tests_digest(area)
     journal = load_journal()
@@ -1294,6 +1297,23 @@ def write_report() -> None:
 
 
 # -- CLI --------------------------------------------------------------------------------------------
+def _selection(files: Sequence[str] | None, keys: Path | None) -> Callable[[Mutant], bool] | None:
+    """The ``--file`` / ``--keys`` filter of ``run`` (both given: a mutant must pass both)."""
+    if not files and keys is None:
+        return None
+    wanted: set[str] | None = None
+    if keys is not None:
+        wanted = {line.split("\t", 1)[0].strip() for line in keys.read_text(encoding="utf-8").splitlines()}
+        wanted.discard("")
+        if not wanted:
+            raise SystemExit(f"mutate: {keys} lists no mutant key")
+
+    def accept(m: Mutant) -> bool:
+        return ((not files or any(m.path.endswith(f) for f in files))
+                and (wanted is None or m.key in wanted))
+    return accept
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.mutation.mutate",
                                      description=(__doc__ or "").split("\n")[0])
@@ -1311,6 +1331,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--quick", action="store_true",
                      help="vectors: a mutant that survives the replay of the cases executing it is "
                           "recorded as surviving without the full check (a lower bound on kills)")
+    run.add_argument("--file", action="append", metavar="PATH",
+                     help="only the mutants of this source file (repeatable; a suffix of the path, "
+                          "e.g. shuffled/bary_linf.py)")
+    run.add_argument("--keys", type=Path, metavar="LIST",
+                     help="only the mutants whose keys this file lists (one per line; anything "
+                          "after a tab is ignored, as in a copied survivor list)")
     lst = sub.add_parser("list", help="list the mutants of an area")
     lst.add_argument("--area", choices=sorted(AREAS), required=True)
     lst.add_argument("--reach", action="store_true",
@@ -1353,9 +1379,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.workers < 1 or (args.timeout is not None and args.timeout <= 0):
             print("mutate: --workers must be >= 1 and --timeout > 0", file=sys.stderr)
             return 2
+        only = _selection(args.file, args.keys)
         for area in args.area:
             res = run_area(area, args.mode, args.workers, args.timeout, args.sample, force=args.force,
-                           budget=args.budget, quick=args.quick)
+                           budget=args.budget, quick=args.quick, only=only)
             survived = sum(r.status in ("survived", "unreached") for r in res)
             print(f"{area} ({args.mode}): {len(res) - survived}/{len(res)} killed", file=sys.stderr)
     write_report()
