@@ -300,6 +300,32 @@ def test_clone_delta_near_and_beyond_the_binary64_limit(eps: float, eps0: float,
     assert float(brute_clone_delta(got, 30.0, 100, "fmt20")) <= 1e-6 * (1 + 1e-6)
 
 
+def brute_clone_rdp(a: int, eps0: float, n: int) -> mpmath.mpf:
+    """Renyi divergence of integer order ``a`` of the fmt22 clone pair, every atom in mpmath."""
+    with mpmath.workdps(60):
+        e0 = mpmath.mpf(eps0)
+        pc = 2 / (mpmath.exp(e0) + 1)
+        al, be = 1 / (1 + mpmath.exp(-e0)), 1 / (1 + mpmath.exp(e0))
+        total = mpmath.mpf(0)
+        for c in range(n):
+            wc = mpmath.binomial(n - 1, c) * pc**c * (1 - pc) ** (n - 1 - c)
+            inner = mpmath.mpf(0)
+            for k in range(c + 2):
+                b = mpmath.binomial(c, k) / 2**c if k <= c else 0
+                bm = mpmath.binomial(c, k - 1) / 2**c if k >= 1 else 0
+                inner += (al * b + be * bm) ** a / (be * b + al * bm) ** (a - 1)
+            total += wc * inner
+        return mpmath.log(total) / (a - 1)
+
+
+@pytest.mark.parametrize("eps0", [1.0, 20.0, 30.0, 38.0])
+def test_clone_rdp_keeps_one_minus_alpha_apart(eps0: float) -> None:
+    # log(1 - alpha) is -eps0 - log1p(e^-eps0): log1p(-alpha) lost three digits at eps0 = 30
+    # (29.99983 instead of 29.99999999999), and raised a math domain error from eps0 ~ 37
+    got = shuffle.rr_clone_rdp(2, eps0, 12)
+    assert got == pytest.approx(float(brute_clone_rdp(2, eps0, 12)), rel=1e-12)
+
+
 def test_clone_delta_is_monotone_in_eps0_up_to_the_search_cap() -> None:
     # shuffled.privacy bisects eps0 in (0, 40] on this monotonicity
     for variant in ("fmt20", "fmt22"):

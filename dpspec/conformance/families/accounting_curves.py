@@ -903,6 +903,12 @@ def _shuffle_doc() -> list[dict[str, Any]]:
          " digits", {"eps": "29.999999", "eps0": "30", "n": 100, "variant": "fmt20"},
          ["Boundary"]),
     ])
+    fn("rr_clone_rdp", [
+        ("alpha 2, eps0 30, n 12: log(1 - alpha) taken as -eps0 - log1p(e^-eps0) (log1p(-alpha)"
+         " gave 29.99983)", {"alpha": "2", "eps0": "30", "n": 12}, ["Boundary"]),
+        ("alpha 2, eps0 38, n 12: alpha rounds to 1 in binary64", {"alpha": "2", "eps0": "38",
+                                                                     "n": 12}, ["Boundary"]),
+    ])
     return g
 
 

@@ -323,7 +323,10 @@ def _clone_rdp_tables(eps0: float, n: int) -> tuple[Array, Array, NDArray[np.int
     pc = clone_probability(eps0, "fmt22")
     c, _, lost = _clone_support(n, pc)
     logw = stats.binom.logpmf(c, n - 1, pc)
-    al = math.exp(eps0) / (math.exp(eps0) + 1.0)
+    # log alpha and log(1 - alpha) from eps0 directly: log1p(-alpha) loses digits as alpha nears 1
+    # (three at eps0 = 30, all of them from eps0 ~ 37)
+    log_al = -math.log1p(math.exp(-eps0))
+    log_be = log_al - eps0
     sizes = c + 2
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     cc = np.repeat(c, sizes)
@@ -331,8 +334,8 @@ def _clone_rdp_tables(eps0: float, n: int) -> tuple[Array, Array, NDArray[np.int
     with np.errstate(divide="ignore"):
         lb = stats.binom.logpmf(k, cc, 0.5)
         lbm1 = stats.binom.logpmf(k - 1, cc, 0.5)
-    lp = np.logaddexp(math.log(al) + lb, math.log1p(-al) + lbm1)
-    lq = np.logaddexp(math.log1p(-al) + lb, math.log(al) + lbm1)
+    lp = np.logaddexp(log_al + lb, log_be + lbm1)
+    lq = np.logaddexp(log_be + lb, log_al + lbm1)
     return lp, lq, starts, logw, lost
 
 
