@@ -649,6 +649,12 @@ def _appended() -> dict[str, list[tuple[str, Valid, list[InvalidCase]]]]:
                   **({"B": 4} if k == "bary" else {})}, "BadParameter")
                 for k in ("rr", "bary", "rappor", "fragmented")
             ]),
+            ("shuffled.privacy.baseline", [
+                (f"{k}, eps 41 above the search's cap eps0 = 40, delta 0: private by the local"
+                 " guarantee alone (the clone delta is exactly 0 for eps >= eps0)",
+                 {"epsilon": "41", "delta": "0", "n": 10, "kind": k, **({"B": 4} if k == "bary" else {})},
+                 ["Boundary"]) for k in ("rr", "bary", "rappor")
+            ], []),
         ],
         "divisible": [
             ("shuffled.divisible.noise", [
