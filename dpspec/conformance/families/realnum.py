@@ -220,7 +220,19 @@ NEAR: list[tuple[str, dict[str, str], str, int]] = [
      "(1 - 2^-1023)^128, a dyadic evaluated by bounds: 1 - 2^-1016 + about 2^-2033", 2100),
     ("rational_power_digit", {"q": _DYADIC_Q, "j": "7"},
      "y/(1 + y), y = (1 - 2^-1023)^128, evaluated by bounds: 1/2 - about 2^-1018", 2100),
+    ("rational_power", {"q": f"{(3 ** 60 << 30) - 1}/{3 ** 60 << 30}", "j": "10"},
+     "q^1024, q = 1 - 1/(3^60 2^30) (evaluated by bounds): 1 - about 2^-115", 200),
 ]
+
+#: Rational numbers on the bounds path (q^(2^j) with j = 17: past the exact limit) that are
+#: dyadic endpoints themselves: the bounds are exact there, and the comparison must decide at the
+#: endpoint (V / 2^i >= x gives 0, (V + 1) / 2^i <= x gives 1) instead of refining forever.
+AT_ENDPOINT: list[tuple[str, dict[str, str], str]] = [
+    ("rational_power_digit", {"q": "1", "j": "17"}, "1/(1 + 1^(2^17)) = 1/2 by bounds"),
+    ("rational_power", {"q": "1", "j": "17"}, "1^(2^17) = 1 by bounds"),
+    ("rational_power", {"q": "0", "j": "17"}, "0^(2^17) = 0 by bounds"),
+]
+AT_ENDPOINT_BITS = ("", "0", "1", "00", "01", "10", "11")
 
 #: Tiny numbers (exp(-10^9) and the like): the comparison decides from bounds 0 and 1 (an
 #: irrational x is never a dyadic endpoint); evaluating x to 10^9 digits is not an option.
@@ -474,6 +486,11 @@ class RealNumFamily(Family):
                     inputs = {"number": number, **params, "bits": bits}
                     edge.append(test_entry(tc(), f"{comment}: {text}", inputs,
                                            real_compare(dict(inputs))))
+        for number, params, comment in AT_ENDPOINT:
+            for bits in AT_ENDPOINT_BITS:
+                inputs = {"number": number, **params, "bits": bits}
+                edge.append(test_entry(tc(), f"{comment}: bits {_short(bits)}", inputs,
+                                       real_compare(dict(inputs)), flags=["Dyadic"]))
         edge += invalid_tests(tc, real_compare, {}, _invalid("real.compare", INVALID_EDGE))
         brackets = []
         for number, params, comment, n_digits in NEAR:
@@ -487,6 +504,11 @@ class RealNumFamily(Family):
                 inputs_k: dict[str, Any] = {"number": number, **params, "k": k}
                 brackets.append(test_entry(tc(), f"floor(2^{k} {comment})", inputs_k,
                                            real_bracket(dict(inputs_k)), flags=["Tiny"]))
+        for number, params, comment in AT_ENDPOINT:
+            for k in (0, 1, 2):
+                inputs_e: dict[str, Any] = {"number": number, **params, "k": k}
+                brackets.append(test_entry(tc(), f"floor(2^{k} {comment})", inputs_e,
+                                           real_bracket(dict(inputs_e)), flags=["Dyadic"]))
         for number, params, comment in EDGE[1:] + [("exp_neg", {"z": "1/3"}, "exp(-1/3)")]:
             inputs_m: dict[str, Any] = {"number": number, **params, "k": MAX_BITS}
             brackets.append(test_entry(tc(), f"floor(2^{MAX_BITS} {comment}): the largest k",
@@ -524,6 +546,11 @@ class RealNumFamily(Family):
                 inputs = {"number": number, **params, "bits": bits}
                 near.append(test_entry(tc(), f"{comment}: bits {_short(bits)}", inputs,
                                        real_lazy(dict(inputs)), flags=["Tiny"]))
+        for number, params, comment in AT_ENDPOINT:
+            for bits in AT_ENDPOINT_BITS:
+                inputs = {"number": number, **params, "bits": bits}
+                near.append(test_entry(tc(), f"{comment}: bits {_short(bits)}", inputs,
+                                       real_lazy(dict(inputs)), flags=["Dyadic"]))
         near += invalid_tests(tc, real_lazy, {}, [
             ("invalid: BadBits", {"number": "exp_neg", "z": "1", "bits": "0" * (MAX_BITS + 1)},
              "BadBits"),
