@@ -115,6 +115,18 @@ def test_the_dyadic_split_vectors_sit_at_a_power_of_two(r: str, gamma: str, big_
             != big_l.bit_length()
 
 
+def test_the_huge_r_split_vector_has_a_large_k() -> None:
+    r, gamma = "1" + "0" * 30, "63373/1000"
+    _entry("negative_binomial_exp", r=r, gamma=gamma)
+    lam = _nb_exp_mean(Fraction(r), Fraction(gamma))
+    assert _exceeds(lam, Fraction(300)) and not _exceeds(lam, Fraction(301))
+    big_l = 10**30 + 300 + 1
+    assert 2 * big_l.bit_length() + 2 == 202
+    p0, _thin = counts._nb_exp_split_plan(Fraction(r), Fraction(gamma))
+    # p0 = c / 2^202: a denominator far beyond the 64 + 64 bits of the thinning's first bounds
+    assert (p0 * (1 << 202)).denominator == 1 and p0.denominator > 1 << 192
+
+
 def test_the_negative_binomial_exp_work_switch_sits_on_its_boundary() -> None:
     gamma = f"1/{1 << 256}"
     m = _exp_machine(1, 1 << 256).m

@@ -975,6 +975,9 @@ BOUNDARIES: list[tuple[str, str, dict[str, str], int | str]] = [
      " envelope with a = 1; the third sample's left geometric gives the candidate k = 0"
      " (g = 0), which goes on to step 3 (only k < 0 starts step 2 again)",
      {"r": "263/100", "p": "254/255"}, 3),
+    ("negative_binomial_exp", "case 2 with a huge r = 10^30 (gamma = 63.373, lambda = 300.23):"
+     " L has 100 bits, so k = 202 and p0 = c / 2^202; the thinning's s needs a working"
+     " precision above k", {"r": "1" + "0" * 30, "gamma": "63373/1000"}, 4),
 ]
 
 
