@@ -635,8 +635,9 @@ def _cases() -> dict[str, tuple[Valid, list[InvalidCase]]]:
     }
 
 
-#: a decay within 10^-40 of 1 (a decimal string: 40 nines)
-A_NEAR_ONE = "0.9999999999999999999999999999999999999999"
+#: a decay within 10^-30 of 1 (a decimal string: 30 nines); closer to 1, the 50-digit working
+#: precision of correlated_delta_mp would leave fewer than 20 correct digits in 1 - a
+A_NEAR_ONE = "0.999999999999999999999999999999"
 
 
 def _appended() -> dict[str, list[tuple[str, Valid, list[InvalidCase]]]]:
@@ -681,10 +682,10 @@ def _appended() -> dict[str, list[tuple[str, Valid, list[InvalidCase]]]]:
                  ["Boundary", "TailCut"]),
             ], []),
             ("shuffled.exact.correlated_delta_mp", [
-                ("a = 1 - 10^-40, D3 = poisson(57/100), eps 1: delta = (1-a) P[D3 = 0] ~ 5.7e-41 plus"
+                ("a = 1 - 10^-30, D3 = poisson(57/100), eps 1: delta = (1-a) P[D3 = 0] ~ 5.7e-31 plus"
                  " the tail P[D3 > 32] = 5.8e-46 (the first of 16, 32, ... with a tail <= 10^-45)",
                  {"epsilon": "1", "a": A_NEAR_ONE, "d3": _poi("57/100")}, ["Boundary", "TailCut"]),
-                ("a = 1 - 10^-40, D3 = poisson(3/5), eps 1: P[D3 > 32] = 3.1e-45 > 10^-45, so the"
+                ("a = 1 - 10^-30, D3 = poisson(3/5), eps 1: P[D3 > 32] = 3.1e-45 > 10^-45, so the"
                  " cut moves on to 64 (tail ~ 10^-74)",
                  {"epsilon": "1", "a": A_NEAR_ONE, "d3": _poi("3/5")}, ["Boundary", "TailCut"]),
                 ("a = 1/2, D3 = NB(3, 1/2), eps 1 (as correlated_delta)",
@@ -695,6 +696,11 @@ def _appended() -> dict[str, list[tuple[str, Valid, list[InvalidCase]]]]:
                  {"epsilon": "1", "a": "9/10", "d3Pmf": ["1"]}, ["TailCut"]),
                 ("a = 10^-12: the geometric is cut at j = 3",
                  {"epsilon": "30", "a": "1/1000000000000", "d3Pmf": ["1/2", "1/2"]},
+                 ["Boundary", "TailCut"]),
+                ("a tiny true delta ((1-a) 10^-30 at eps 100): the value is that of the cut, the"
+                 " mass of views one dataset reaches only through j = zmax = 61 (about 2^-62)",
+                 {"epsilon": "100", "a": "1/2", "d3Pmf": ["1/" + "1" + "0" * 30,
+                                                         "9" * 30 + "/1" + "0" * 30]},
                  ["Boundary", "TailCut"]),
             ], []),
         ],
