@@ -26,6 +26,7 @@ from typing import Any
 
 import mpmath
 
+import dpspec.spec.shuffled.accuracy as acc  # by its full name: a fresh import of it is seen
 from dpspec.conformance.families._groups import build_group, compare_keys
 from dpspec.conformance.families.shuffled import noise_from_json
 from dpspec.conformance.jsonargs import any_value_ops, hex_arg, int_arg
@@ -39,7 +40,6 @@ from dpspec.conformance.vectors import (
     family_schema,
     vector_seed,
 )
-from dpspec.spec.shuffled import accuracy as acc
 from dpspec.spec.shuffled.bary_linf import bary_rr_expected_linf, round_outward
 from dpspec.spec.shuffled.baselines import BaryRandomizedResponse, RandomizedResponse, Rappor
 from dpspec.spec.shuffled.counting import CorrelatedMechanism, DistributedMechanism
@@ -486,6 +486,10 @@ def _bary_linf_cases() -> tuple[list[Valid], list[tuple[str, dict[str, Any], str
         ("B = 2, n = 4, gamma = 3/(8 10^40): the union bound 4 gamma = 1.5 10^-40 is above the stop,"
          " the sweep goes on", c("3/80000000000000000000000000000000000000000", 2, 4, [2, 2]),
          ["Boundary", "ExactCase"]),
+        ("B = 3, n = 3, gamma = 1/(16 10^40), counts (2, 1, 0): the sweep stops after its first"
+         " step and charges the rest up to the largest deviation, n - mu of the empty bucket",
+         c("1/160000000000000000000000000000000000000000", 3, 3, [2, 1, 0]),
+         ["Boundary", "OpenInterval"]),
         ("B = 2, n = 220, gamma = 99/100, everyone in bucket 1: the windows of Bin(220, p) start"
          " above 0 (P(0) < 10^-60)", c("99/100", 2, 220, [0, 220]), ["ExactCase"]),
         ("point mass, B = 3, n = 1, gamma = 9/(4 10^30): the marginal bounds are 2 gamma/3 ="
