@@ -490,6 +490,12 @@ def _bary_linf_cases() -> tuple[list[Valid], list[tuple[str, dict[str, Any], str
          " step and charges the rest up to the largest deviation, n - mu of the empty bucket",
          c("1/160000000000000000000000000000000000000000", 3, 3, [2, 1, 0]),
          ["Boundary", "OpenInterval"]),
+        ("B = 3, n = 3, gamma = 3 10^-30, counts (2, 1, 0): atoms of about 10^-59, just above"
+         " the 10^-60 floor, are kept", c("3/1000000000000000000000000000000", 3, 3, [2, 1, 0]),
+         ["Boundary", "OpenInterval"]),
+        ("B = 3, n = 3, gamma = 10^-30, counts (2, 1, 0): atoms of about 10^-61, below the floor,"
+         " are carried as unlocated mass", c("1/1000000000000000000000000000000", 3, 3, [2, 1, 0]),
+         ["Boundary", "OpenInterval"]),
         ("B = 2, n = 220, gamma = 99/100, everyone in bucket 1: the windows of Bin(220, p) start"
          " above 0 (P(0) < 10^-60)", c("99/100", 2, 220, [0, 220]), ["ExactCase"]),
         ("point mass, B = 3, n = 1, gamma = 9/(4 10^30): the marginal bounds are 2 gamma/3 ="
