@@ -29,6 +29,7 @@ import mpmath
 
 from dpspec.conformance.families._groups import Groups, compare_keys
 from dpspec.conformance.families.shuffled import histogram_analyze, histogram_randomize
+from dpspec.conformance.families.shuffled_accuracy import h_error_growth
 from dpspec.conformance.jsonargs import COUNT, DEC, HEX, RAT, int_arg
 from dpspec.conformance.vectors import (
     VECTOR_SEED_HEADER,
@@ -47,6 +48,9 @@ SCHEMA = "shuffled_edges-v1.json"
 #: significant digits of the published mpmath values (rounded up, bary_linf.round_outward)
 LINF_DIGITS = 20
 DLAP_DIGITS = 27
+#: absolute tolerance on binomial_atoms' dropped mass: 1 - (sum of the kept atoms) at 30 digits
+#: is the mass below 10^-40 plus rounding noise of about 10^-30
+DROPPED_TOL = mpmath.mpf("1e-25")
 
 
 def _rat(args: dict[str, Any], key: str) -> Fraction:
@@ -180,6 +184,7 @@ HANDLERS: dict[str, Handler] = {
     "she.histogram.randomize": histogram_randomize,
     "she.histogram.analyze": histogram_analyze,
     "she.dlap_linf": h_dlap_linf,
+    "she.error_growth": h_error_growth,
     "she.growth_row": h_growth_row,
 }
 
@@ -197,6 +202,10 @@ NOTES = {
     "BinomialAtoms": "the PMF of Bin(m, f) from its mode int((m+1) f) outwards by the ratio "
                      "recurrence, each side stopping at the first atom below 10^-40 (mpmath at 30 "
                      "digits); k0 is the first kept index, dropped = max(0, 1 - sum of kept).",
+    "Dropped": "binomial_atoms' dropped mass is compared with an absolute tolerance of 10^-25 (at "
+               "30 digits it is rounding noise of about 10^-30 plus the mass below 10^-40).",
+    "ErrorGrowth": "histogram_experiment.error_growth rows as GrowthRow.as_json prints them "
+                   "(mpmath at 30 digits, 8 significant digits), compared exactly.",
     "ExpectedLinf": "fragmented.expected_linf at 30 digits, rounded up to 20 significant digits.",
     "FlipProbability": "the smallest multiple of 10^-12 private by the clone bound (eps, delta and "
                        "the bound are binary64); eps0 is bisected 60 times in (0, 40].",
@@ -208,8 +217,17 @@ NOTES = {
 
 
 def compare_outputs(want: dict[str, Any], got: Any) -> str | None:
-    """Exact: every published value is an exact integer, rational or a directed decimal string."""
+    """Exact, except ``dropped`` (absolute DROPPED_TOL): every other value is an exact integer,
+    a rational or a decimal string."""
     def check(k: str, w: Any, g: Any) -> str | None:
+        if k == "dropped" and isinstance(g, str):
+            try:
+                with mpmath.workdps(50):
+                    if abs(mpmath.mpf(g) - mpmath.mpf(w)) <= DROPPED_TOL:
+                        return None
+            except ValueError:
+                pass
+            return f"dropped: {g!r} is not within {DROPPED_TOL} of {w!r}"
         return None if g == w else f"{k}: expected {w!r}, got {g!r}"
 
     return compare_keys(want, got, check)
@@ -273,6 +291,11 @@ class ShuffledEdgesFamily(Family):
                 obj({"estimates": {"type": "array", "items": RAT}})),
             "she.dlap_linf": (
                 {"properties": {"a": RAT, "B": COUNT}}, obj({"expectedLinf": _STR})),
+            "she.error_growth": (
+                {"properties": {"epsilon": RAT, "delta": RAT, "n": {"type": "integer"},
+                                "Bs": {"type": "array", "items": {"type": "integer"}},
+                                "distributions": {"type": "array", "items": _STR}}},
+                obj({"rows": {"type": "array"}, "progress": {"type": "array"}})),
             "she.growth_row": (
                 {"properties": {"B": COUNT, "distribution": _STR, "rmse": {"type": "object"},
                                 "linf": {"type": "object"}}},
@@ -299,6 +322,9 @@ def _groups() -> list[dict[str, Any]]:
           [("m = 0", {"m": "0", "f": "1/4"}),
            ("f = 0", {"m": "5", "f": "0"}),
            ("m = 1", {"m": "1", "f": "1/4"}),
+           ("m = 1, f = 10^-45: mode 0, the atom at 1 is below the floor",
+            {"m": "1", "f": "1/" + "1" + "0" * 45}),
+           ("f = 1: all the mass at m", {"m": "2", "f": "1"}),
            ("m = 3, f = 1/3: mode 1", {"m": "3", "f": "1/3"}),
            ("m = 4, f = 2/5: mode (m+1) f = 2 exactly", {"m": "4", "f": "2/5"}),
            ("m = 60, f = 1/10: the upper tail is dropped", {"m": "60", "f": "1/10"}),
@@ -357,6 +383,10 @@ def _groups() -> list[dict[str, Any]]:
     g.add("she.dlap_linf",
           [("a = 1/2, B = 1", {"a": "1/2", "B": "1"}),
            ("a = 9/10, B = 7", {"a": "9/10", "B": "7"})])
+    g.add("she.error_growth",
+          [("eps 1, delta 10^-6 (D3 needed), n 100, B 3, zipf data",
+            {"epsilon": "1", "delta": "1/1000000", "n": 100, "Bs": [3],
+             "distributions": ["zipf"]})])
     g.add("she.growth_row",
           [("as_json", {"B": "2", "distribution": "zipf",
                         "rmse": {"x": "1.234567891234"}, "linf": {"y": "9.876543219876"}})])
