@@ -15,8 +15,9 @@ One file, ``shuffled-edges/edges.json``:
   transcript of the D3 chooser's calls.
 * ``she.histogram.randomize`` / ``she.histogram.analyze``: the histogram's input checks (the
   shuffled family's handlers).
-* ``she.dlap_linf``, ``she.growth_row``: histogram_experiment's discrete Laplace expectation at
-  27 digits and a growth row's JSON form.
+* ``she.dlap_linf``, ``she.error_growth``, ``she.growth_row``: histogram_experiment's discrete
+  Laplace expectation at 27 digits, an error-growth row (exact strings) and a row's JSON form.
+* ``she.theorem3_rows``: lower_bounds.theorem3_rows with its default exponent c.
 """
 
 from __future__ import annotations
@@ -40,7 +41,13 @@ from dpspec.conformance.vectors import (
     family_schema,
     vector_seed,
 )
-from dpspec.spec.shuffled import fragmented, histogram_experiment, params, privacy
+from dpspec.spec.shuffled import (
+    fragmented,
+    histogram_experiment,
+    lower_bounds,
+    params,
+    privacy,
+)
 from dpspec.spec.shuffled.bary_linf import round_outward
 from dpspec.spec.shuffled.divisible import ParameterError, format_rational, rational
 
@@ -163,6 +170,15 @@ def h_dlap_linf(args: dict[str, Any]) -> dict[str, Any]:
         return {"expectedLinf": _up(v, DLAP_DIGITS)}
 
 
+def h_theorem3_rows(args: dict[str, Any]) -> dict[str, Any]:
+    """lower_bounds.theorem3_rows(eps, ns) with its default exponent c (delta = n^-c)."""
+    eps = _rat(args, "epsilon")
+    ns = [int_arg({"n": x}, "n") for x in args["ns"]]
+    with mpmath.workdps(lower_bounds.DPS):
+        rows = lower_bounds.theorem3_rows(mpmath.mpf(eps.numerator) / eps.denominator, ns)
+        return {"rows": [r.as_json() for r in rows]}
+
+
 def h_growth_row(args: dict[str, Any]) -> dict[str, Any]:
     """GrowthRow(B, distribution, rmse, linf).as_json() on the given decimal values."""
     def vals(key: str) -> dict[str, mpmath.mpf]:
@@ -185,6 +201,7 @@ HANDLERS: dict[str, Handler] = {
     "she.histogram.analyze": histogram_analyze,
     "she.dlap_linf": h_dlap_linf,
     "she.error_growth": h_error_growth,
+    "she.theorem3_rows": h_theorem3_rows,
     "she.growth_row": h_growth_row,
 }
 
@@ -296,6 +313,9 @@ class ShuffledEdgesFamily(Family):
                                 "Bs": {"type": "array", "items": {"type": "integer"}},
                                 "distributions": {"type": "array", "items": _STR}}},
                 obj({"rows": {"type": "array"}, "progress": {"type": "array"}})),
+            "she.theorem3_rows": (
+                {"properties": {"epsilon": RAT, "ns": {"type": "array", "items": DEC}}},
+                obj({"rows": {"type": "array"}})),
             "she.growth_row": (
                 {"properties": {"B": COUNT, "distribution": _STR, "rmse": {"type": "object"},
                                 "linf": {"type": "object"}}},
@@ -387,6 +407,8 @@ def _groups() -> list[dict[str, Any]]:
           [("eps 1, delta 10^-6 (D3 needed), n 100, B 3, zipf data",
             {"epsilon": "1", "delta": "1/1000000", "n": 100, "Bs": [3],
              "distributions": ["zipf"]})])
+    g.add("she.theorem3_rows",
+          [("eps 2, n 4, the default c = 2 (delta = n^-2)", {"epsilon": "2", "ns": ["4"]})])
     g.add("she.growth_row",
           [("as_json", {"B": "2", "distribution": "zipf",
                         "rmse": {"x": "1.234567891234"}, "linf": {"y": "9.876543219876"}})])
