@@ -31,7 +31,7 @@ import mpmath
 from dpspec.conformance.families._groups import Groups, compare_keys
 from dpspec.conformance.families.shuffled import histogram_analyze, histogram_randomize
 from dpspec.conformance.families.shuffled_accuracy import h_error_growth
-from dpspec.conformance.jsonargs import COUNT, DEC, HEX, RAT, int_arg
+from dpspec.conformance.jsonargs import DEC, HEX, RAT, int_arg
 from dpspec.conformance.vectors import (
     VECTOR_SEED_HEADER,
     Case,
@@ -271,33 +271,33 @@ class ShuffledEdgesFamily(Family):
             return {"type": "object", "required": sorted(props), "properties": props}
 
         noise = {"type": "object"}
-        hist = {"B": COUNT, "n": COUNT, "d1": noise, "d2": noise, "d3": noise, "noise": noise}
+        hist = {"B": DEC, "n": DEC, "d1": noise, "d2": noise, "d3": noise, "noise": noise}
         ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "she.fragmented.params": (
-                {"properties": {"f": RAT, "B": COUNT, "n": COUNT}},
+                {"properties": {"f": RAT, "B": DEC, "n": DEC}},
                 obj({"variance": RAT, "expectedMessages": RAT, "meanCount1": RAT})),
             "she.fragmented.binomial_atoms": (
-                {"properties": {"m": COUNT, "f": RAT}},
-                obj({"k0": COUNT, "atoms": COUNT, "first": _STR, "last": _STR, "dropped": _STR})),
+                {"properties": {"m": DEC, "f": RAT}},
+                obj({"k0": DEC, "atoms": DEC, "first": _STR, "last": _STR, "dropped": _STR})),
             "she.fragmented.expected_linf": (
-                {"properties": {"f": RAT, "n": COUNT, "counts": {"type": "array", "items": DEC}}},
+                {"properties": {"f": RAT, "n": DEC, "counts": {"type": "array", "items": DEC}}},
                 obj({"expectedLinf": _STR})),
             "she.round_outward": (
-                {"properties": {"x": {"anyOf": [RAT, {"const": "inf"}]}, "digits": COUNT,
+                {"properties": {"x": {"anyOf": [RAT, {"const": "inf"}]}, "digits": DEC,
                                 "up": {"type": "boolean"}}},
                 obj({"rounded": _STR})),
             "she.flip": (
                 {"properties": {"kind": {"enum": sorted(FLIPS)}, "epsilon": _STR, "delta": _STR,
-                                "n": COUNT, "B": COUNT}},
+                                "n": DEC, "B": DEC}},
                 obj({"p": RAT})),
             "she.poisson_lambda": (
-                {"properties": {"epsilon": _STR, "delta": _STR, "Delta": COUNT,
+                {"properties": {"epsilon": _STR, "delta": _STR, "Delta": DEC,
                                 "method": _STR}},
                 obj({"lambda": RAT})),
             "she.design_correlated": (
-                {"properties": {"epsilon": RAT, "delta": RAT, "n": COUNT, "minDelta": COUNT,
-                                "maxExtraSensitivity": COUNT, "decay": RAT}},
-                obj({"calls": {"type": "array", "items": {"type": "array"}}, "Delta": COUNT,
+                {"properties": {"epsilon": RAT, "delta": RAT, "n": DEC, "minDelta": DEC,
+                                "maxExtraSensitivity": DEC, "decay": RAT}},
+                obj({"calls": {"type": "array", "items": {"type": "array"}}, "Delta": DEC,
                      "a": RAT})),
             "she.histogram.randomize": (
                 {"properties": {**hist, "seed": HEX, "x": DEC}},
@@ -307,7 +307,7 @@ class ShuffledEdgesFamily(Family):
                 {"properties": {**hist, "plus": {"type": "array"}, "minus": {"type": "array"}}},
                 obj({"estimates": {"type": "array", "items": RAT}})),
             "she.dlap_linf": (
-                {"properties": {"a": RAT, "B": COUNT}}, obj({"expectedLinf": _STR})),
+                {"properties": {"a": RAT, "B": DEC}}, obj({"expectedLinf": _STR})),
             "she.error_growth": (
                 {"properties": {"epsilon": RAT, "delta": RAT, "n": {"type": "integer"},
                                 "Bs": {"type": "array", "items": {"type": "integer"}},
@@ -317,7 +317,7 @@ class ShuffledEdgesFamily(Family):
                 {"properties": {"epsilon": RAT, "ns": {"type": "array", "items": DEC}}},
                 obj({"rows": {"type": "array"}})),
             "she.growth_row": (
-                {"properties": {"B": COUNT, "distribution": _STR, "rmse": {"type": "object"},
+                {"properties": {"B": DEC, "distribution": _STR, "rmse": {"type": "object"},
                                 "linf": {"type": "object"}}},
                 obj({"row": {"type": "object"}})),
         }
