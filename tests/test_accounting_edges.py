@@ -3,6 +3,7 @@ what is printed, reproducible published values, and clear refusals (the accounti
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal
 from fractions import Fraction
@@ -33,6 +34,7 @@ from dpspec.spec.accounting.numeric import (
     smallest_on_grid,
     to_fraction,
 )
+from dpspec.spec.shuffled.privacy import rappor_flip_probability, rr_flip_probability
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -270,6 +272,75 @@ def test_clone_curve_brute_force(variant: str) -> None:
         with mpmath.workdps(50):
             assert brute * (1 - mpmath.mpf("1e-45")) <= got
             assert got <= brute * (1 + mpmath.mpf("1e-30")) + mpmath.mpf("1e-58")
+
+
+@pytest.mark.parametrize("variant", ["fmt20", "fmt22"])
+def test_clone_delta_is_zero_from_eps0_on(variant: str) -> None:
+    # each conditional pair has likelihood ratio at most e^eps0: delta is 0 for every eps >= eps0,
+    # including eps0 where binary64 rounds alpha = e^eps0/(e^eps0 + 1) to 1 (eps0 above ~37),
+    # as the certified curve says; it used to charge the uncounted tail, or 1 above ~37
+    for eps0 in (0.5, 2.0, 10.0, 30.0, 38.0, 40.0):
+        for eps in (eps0, eps0 + 1e-9, eps0 + 1):
+            assert shuffle.clone_delta(eps, eps0, 10, variant) == 0.0
+            assert shuffle_mp.CloneCurve(eps0, 10, variant).delta(mpmath.mpf(eps)) == 0
+
+
+@pytest.mark.parametrize(("eps", "eps0", "n"), [(29.999999, 30.0, 100), (29.9, 30.0, 20),
+                                                 (37.0, 38.0, 10), (20.0, 38.0, 10)])
+def test_clone_delta_near_and_beyond_the_binary64_limit(eps: float, eps0: float, n: int) -> None:
+    # 1 - alpha is computed as 1/(e^eps0 + 1): a subtraction 1 - alpha lost three digits at
+    # eps0 = 30 (where clone_epsilon claimed 29.999833 for delta 1e-6, whose true delta is 1.7e-4)
+    # and all of them from eps0 ~ 37
+    for variant in ("fmt20", "fmt22"):
+        brute = brute_clone_delta(eps, eps0, n, variant)
+        assert shuffle.clone_delta(eps, eps0, n, variant) == pytest.approx(float(brute), rel=1e-9)
+    got = shuffle.clone_epsilon(30, 100, 1e-6, "fmt20").eps
+    cert = shuffle_mp.clone_epsilon(30, 100, "1e-6", "fmt20")
+    assert float(cert) * (1 - 1e-9) <= got <= 30
+    assert float(brute_clone_delta(got, 30.0, 100, "fmt20")) <= 1e-6 * (1 + 1e-6)
+
+
+def brute_clone_rdp(a: int, eps0: float, n: int) -> mpmath.mpf:
+    """Renyi divergence of integer order ``a`` of the fmt22 clone pair, every atom in mpmath."""
+    with mpmath.workdps(60):
+        e0 = mpmath.mpf(eps0)
+        pc = 2 / (mpmath.exp(e0) + 1)
+        al, be = 1 / (1 + mpmath.exp(-e0)), 1 / (1 + mpmath.exp(e0))
+        total = mpmath.mpf(0)
+        for c in range(n):
+            wc = mpmath.binomial(n - 1, c) * pc**c * (1 - pc) ** (n - 1 - c)
+            inner = mpmath.mpf(0)
+            for k in range(c + 2):
+                b = mpmath.binomial(c, k) / 2**c if k <= c else 0
+                bm = mpmath.binomial(c, k - 1) / 2**c if k >= 1 else 0
+                inner += (al * b + be * bm) ** a / (be * b + al * bm) ** (a - 1)
+            total += wc * inner
+        return mpmath.log(total) / (a - 1)
+
+
+@pytest.mark.parametrize("eps0", [1.0, 20.0, 30.0, 38.0])
+def test_clone_rdp_keeps_one_minus_alpha_apart(eps0: float) -> None:
+    # log(1 - alpha) is -eps0 - log1p(e^-eps0): log1p(-alpha) lost three digits at eps0 = 30
+    # (29.99983 instead of 29.99999999999), and raised a math domain error from eps0 ~ 37
+    got = shuffle.rr_clone_rdp(2, eps0, 12)
+    assert got == pytest.approx(float(brute_clone_rdp(2, eps0, 12)), rel=1e-12)
+
+
+def test_clone_delta_is_monotone_in_eps0_up_to_the_search_cap() -> None:
+    # shuffled.privacy bisects eps0 in (0, 40] on this monotonicity
+    for variant in ("fmt20", "fmt22"):
+        for eps in (1.0, 20.0, 35.0, 39.5, 41.0):
+            ds = [shuffle.clone_delta(eps, e0 / 4, 10, variant) for e0 in range(1, 161)]
+            assert all(a <= b + 1e-15 for a, b in zip(ds, ds[1:], strict=False)), (variant, eps)
+
+
+def test_rappor_flip_probability_above_the_search_cap() -> None:
+    # eps 41 >= the cap eps0 = 40: private at the cap by the local guarantee (it used to raise
+    # AssertionError, the clone delta at eps0 = 40 being 1 instead of 0)
+    f, _ = rappor_flip_probability(41.0, 0.0, 10)
+    assert 2 * math.log((1 - f) / f) <= 40
+    p, _ = rr_flip_probability(41.0, 0.0, 10)
+    assert p == Fraction(1, 10**12)
 
 
 def test_mp_curves_agree_with_binary64() -> None:

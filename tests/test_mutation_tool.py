@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -233,3 +235,22 @@ def test_run_selection_by_file_and_keys(tmp_path: Path) -> None:
     listed.write_text("\n", encoding="utf-8")
     with pytest.raises(SystemExit, match="no mutant key"):
         mutate._selection(None, listed)
+
+
+def test_fresh_import_reaches_from_package_import_module() -> None:
+    """After :func:`mutate.fresh_dpspec`, ``from package import module`` loads the mutated module
+    (a package keeps its submodules as attributes; the stale attribute must go too). Run in a
+    child interpreter: the function rewrites ``sys.modules``."""
+    script = (
+        "from tests.mutation import mutate\n"
+        "import dpspec.spec.shuffled.accuracy as old\n"
+        "m = next(m for m in mutate.mutants_of(mutate.REPO / 'dpspec/spec/shuffled/accuracy.py')"
+        " if not m.in_function)\n"
+        "mutate.fresh_dpspec(m)\n"
+        "from dpspec.spec.shuffled import accuracy as new\n"
+        "assert new is not old, 'the package attribute kept the unmutated module'\n"
+        "assert isinstance(new.__spec__.loader, mutate._MutantFinder), new.__spec__\n"
+        "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", script], cwd=mutate.REPO, capture_output=True,
+                         text=True, check=False)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr

@@ -113,3 +113,47 @@ def test_real_values_are_not_binary64() -> None:
     one = _tests("linf.json", "shuffled.linf")[0]
     assert one["inputs"] == {"kind": "dlap", "a": "1/2", "B": 1}
     assert abs(Fraction(one["outputs"]["expectedLinf"]) - Fraction(4, 3)) < Fraction(1, 10**19)
+
+
+def test_compare_refuses_inward_8_digit_ends() -> None:
+    """lower8/upper8 must lie outside the 16-digit ends: one unit of the 8th digit inwards is
+    within the 1e-7 tolerance but is refused by the one-sided check."""
+    want = h_bary_linf({"gamma": "1/3", "B": 3, "n": 5, "counts": [1, 2, 2]})
+    lo8, hi8 = Fraction(want["lower8"]), Fraction(want["upper8"])
+    unit = Fraction(1, 10**7)  # the 8th significant digit of values in [1, 10)
+    assert Fraction(1) <= lo8 < hi8 < Fraction(10)
+    assert compare_outputs(want, dict(want, lower8=str(float(lo8 + unit)))) is not None
+    assert compare_outputs(want, dict(want, upper8=str(float(hi8 - unit)))) is not None
+    assert compare_outputs(want, dict(want, lower8=str(float(lo8 - unit)))) is None
+
+
+def test_spec_errors_other_than_checks_fail_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A division by zero or a ValueError that is not a ParameterError of the spec's checks is a
+    reference failure (RuntimeError), not a refusal the replay would accept."""
+    from dpspec.conformance.families import shuffled_accuracy as fam
+    from dpspec.spec.shuffled import accuracy as acc
+
+    def broken(*_: Any, **__: Any) -> Any:
+        raise ZeroDivisionError("1 / 0")
+
+    monkeypatch.setattr(acc, "central_dlap_rmse", broken)
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        fam.HANDLERS["shuffled.accuracy.dlap"]({"epsilon": "1"})
+
+    def comb_error(*_: Any, **__: Any) -> Any:
+        raise ValueError("math.comb of a negative number")
+
+    monkeypatch.setattr(fam, "bary_rr_expected_linf", comb_error)
+    with pytest.raises(RuntimeError, match="without a check"):
+        fam.HANDLERS["shuffled.bary_linf"]({"gamma": "1/3", "B": 3, "n": 5, "counts": [5, 0, 0]})
+    # a check of the family itself (here: gamma's text) is still a refusal
+    with pytest.raises(ValueError):
+        fam.HANDLERS["shuffled.bary_linf"]({"gamma": "x", "B": 3, "n": 5, "counts": [5, 0, 0]})
+
+
+def test_signed_decimal() -> None:
+    """A negative spec result is published (rounded towards minus infinity), not refused."""
+    from dpspec.conformance.families.shuffled_accuracy import _signed_dec
+
+    assert _signed_dec(mpmath.mpf(-1) / 3, 5) == "-0.33334"
+    assert _signed_dec(mpmath.mpf(1) / 3, 5) == "0.33333"

@@ -270,3 +270,12 @@ def test_error_growth_reports_the_interval() -> None:
     assert by[(16, "uniform")].linf["bary_rr_lower"] > two["bary_rr"]
     assert by[(16, "point")].linf["bary_rr_lower"] > by[(16, "uniform")].linf["bary_rr_lower"]
     assert synthetic_counts("point", 200, 16)[0] == 200
+
+
+def test_arb_precision_is_restored() -> None:
+    """bary_rr_expected_linf works at PREC bits and gives python-flint's global precision back."""
+    from flint import ctx
+
+    before = ctx.prec
+    bary_rr_expected_linf(Fraction(1, 3), 3, 2, [2, 0, 0])
+    assert ctx.prec == before

@@ -105,3 +105,59 @@ def test_every_input_check_has_an_invalid_case() -> None:
                         continue
                     raise AssertionError(t["comment"])
     assert len(seen) >= 10
+
+
+def test_correlated_delta_mp_tail_is_the_one_the_note_states() -> None:
+    """At a = 1 - 10^-30 and eps 1 only the term m = 0 of the sum is positive, so delta_mp is
+    (1 - a) P[D3 = 0] plus P[D3 > hi] at the hi of the TailCut note (32 for poisson(57/100), whose
+    tail there is below 10^-45; 64 for poisson(3/5), whose tail at 32 is not)."""
+    tests = _valid("exact.json", "shuffled.exact.correlated_delta_mp")
+    assert len(tests) >= 3
+    with mpmath.workdps(60):
+        for args, t in tests[:2]:
+            a, lam = Fraction(args["a"]), Fraction(args["d3"]["lambda"])
+            assert 1 - a == Fraction(1, 10**30)
+            lam_mp = mpmath.mpf(lam.numerator) / lam.denominator
+            hi = 32 if lam == Fraction(57, 100) else 64
+            tail = mpmath.gammainc(hi + 1, 0, lam_mp, regularized=True)
+            want = mpmath.mpf(10) ** -30 * mpmath.exp(-lam_mp) + tail
+            got = mpmath.mpf(t["outputs"]["deltaMp"])
+            assert abs(got / want - 1) < mpmath.mpf(10) ** -18
+            if hi == 32:
+                assert mpmath.mpf(10) ** -46 < tail <= mpmath.mpf(10) ** -45
+            else:
+                assert mpmath.gammainc(33, 0, lam_mp, regularized=True) > mpmath.mpf(10) ** -45
+    # the mp-only op agrees with the mpmath output of correlated_delta where both apply
+    both = _valid("exact.json", "shuffled.exact.correlated_delta")
+    args, t = tests[2]
+    twin = [u for b, u in both if (b["epsilon"], b["a"], b["d3"]) ==
+            (args["epsilon"], args["a"], args["d3"])]
+    assert twin and twin[0]["outputs"]["deltaMp"] == t["outputs"]["deltaMp"]
+    handler = FAMILY.handlers()["shuffled.exact.correlated_delta_mp"]
+    for bad in ("1", "0", "3/2"):
+        try:
+            handler({**args, "a": bad})
+        except ValueError:
+            continue
+        raise AssertionError(f"a = {bad} accepted")
+
+
+def test_binary_comparison_defaults_when_the_flags_are_absent() -> None:
+    """Without theorems / nearCentral the handler uses binary_comparison's defaults: the rows by
+    Theorems 18 + 13 and 11, and no near-central rows."""
+    tests = _valid("params.json", "shuffled.compare.binary")
+    assert len(tests) == 1
+    args, t = tests[0]
+    assert "theorems" not in args and "nearCentral" not in args
+    keys = [row["key"] for row in t["outputs"]["rows"]]
+    assert "correlated_thm" in keys and "poisson_thm" in keys
+    assert not any(k.startswith("near_central") for k in keys)
+
+
+def test_brute_force_with_a_tiny_true_delta_shows_its_cut() -> None:
+    """With D3 = (10^-30, 1 - 10^-30), a = 1/2 and eps 100 the true delta is about 5e-31; the brute
+    force returns the mass its cut geometrics (j <= zmax = 61) leave to one dataset only, 2^-62."""
+    tests = _valid("exact.json", "shuffled.exact.brute_force")
+    tiny = [t for args, t in tests if args["epsilon"] == "100"]
+    assert len(tiny) == 1
+    assert abs(float(tiny[0]["outputs"]["deltaBinary64"]) / 2.0**-62 - 1) < 1e-7

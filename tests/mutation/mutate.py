@@ -371,6 +371,12 @@ def fresh_dpspec(mutant: Mutant | None, code: CodeType | None = None) -> None:
         stale |= {n for n in sys.modules if any(n.startswith(x + ".") for x in names)}
     for name in stale:
         del sys.modules[name]
+    # a package keeps its submodules as attributes, and ``from package import module`` takes
+    # the attribute when it is there: drop it, so that such an import loads the mutant too
+    for name in stale:
+        parent, _, child = name.rpartition(".")
+        if parent in sys.modules and child in vars(sys.modules[parent]):
+            delattr(sys.modules[parent], child)
     sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _MutantFinder)]
     if mutant is not None:
         sys.meta_path.insert(0, _MutantFinder(module_name(mutant.path), code or mutated_code(mutant),

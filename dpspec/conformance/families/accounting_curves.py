@@ -713,8 +713,8 @@ def _shuffle_doc() -> list[dict[str, Any]]:
         ("fmt20 eps 0.5, eps0 2, n 1000", {"eps": "0.5", "eps0": "2", "n": 1000,
                                            "variant": "fmt20"}, []),
         ("eps 0: total variation", {"eps": "0", "eps0": "1", "n": 50, "variant": "fmt22"}, []),
-        ("eps = eps0: no term (only the uncounted tail)", {"eps": "2", "eps0": "2", "n": 1000,
-                                                           "variant": "fmt22"}, ["Boundary"]),
+        ("eps = eps0: the local guarantee, delta exactly 0 (the uncounted tail included)",
+         {"eps": "2", "eps0": "2", "n": 1000, "variant": "fmt22"}, ["Boundary"]),
         ("window above 20000 atoms: the fair-coin recurrence (eps0 1, n 3 x 10^6; eps 0.0005"
          " keeps delta near 1e-4, far above the recurrence's rounding)",
          {"eps": "0.0005", "eps0": "1", "n": 3000000, "variant": "fmt22"}, ["Boundary"]),
@@ -892,6 +892,23 @@ def _shuffle_doc() -> list[dict[str, Any]]:
         ("p 1", {"m": 5, "p": "1", "cutoff": "1e-6", "bits": 64}, ["Boundary"]),
     ], [("more atoms than allowed", {"m": 1000, "p": "0.5", "cutoff": "1e-30", "bits": 128,
                                      "maxAtoms": 20})])
+    fn("clone_delta", [
+        ("eps > eps0 where binary64 rounds alpha = e^eps0/(e^eps0 + 1) to 1 (eps0 38): delta"
+         " exactly 0, by the local guarantee", {"eps": "41", "eps0": "38", "n": 10,
+                                                 "variant": "fmt20"}, ["Boundary"]),
+        ("eps0 38, eps 37, n 10: 1 - alpha taken as 1/(e^eps0 + 1), not by subtraction (about"
+         " 1 - e^-1: the clone count is almost surely 0)",
+         {"eps": "37", "eps0": "38", "n": 10, "variant": "fmt20"}, ["Boundary"]),
+        ("eps0 30, eps 29.999999, n 100: 1 - alpha is 9.4e-14, where a subtraction loses three"
+         " digits", {"eps": "29.999999", "eps0": "30", "n": 100, "variant": "fmt20"},
+         ["Boundary"]),
+    ])
+    fn("rr_clone_rdp", [
+        ("alpha 2, eps0 30, n 12: log(1 - alpha) taken as -eps0 - log1p(e^-eps0) (log1p(-alpha)"
+         " gave 29.99983)", {"alpha": "2", "eps0": "30", "n": 12}, ["Boundary"]),
+        ("alpha 2, eps0 38, n 12: alpha rounds to 1 in binary64", {"alpha": "2", "eps0": "38",
+                                                                     "n": 12}, ["Boundary"]),
+    ])
     return g
 
 

@@ -595,6 +595,12 @@ class DistributionsFamily(Family):
                      ["ParameterBoundary", "ZeroProbability"])],
                    [("p written with 1001 characters", _pts(p=longest + "0", k="1"), "BadType"),
                     ("p with a zero denominator", _pts(p="1/0", k="1"), "BadType")])
+        # appended: geometric_exp one step outside its support (a k >= -1 slip would give
+        # (1 - e^-gamma) e^gamma there)
+        groups.add("distributions.sampler_pmf",
+                   [("geometric_exp(gamma=1/3) at x = -1, next to the support's edge",
+                     {"sampler": "geometric_exp", "params": {"gamma": "1/3"}, "x": "-1"},
+                     ["ZeroProbability"])])
         return [self.vector_file("distributions/pmf.json",
                                  algorithm="dpspec exact probability mass functions",
                                  schema=SCHEMA, header=HEADER, notes=NOTES, groups=groups.groups)]

@@ -1082,4 +1082,9 @@ def _second_run_groups(seed: Callable[[str], str]) -> list[tuple[str, dict[str, 
     groups.append(("mechanisms.binomial_cdf_enclosure", {}, [
         ("n = 2000, j = 700, p = 1/2: a tail ratio of exactly 1/2 at the stopping point",
          {"n": 2000, "j": 700, "pLo": "1/2", "pHi": "1/2"}, ["TailStop"], "valid")]))
+    # the enclosure's own integers at precisions where a guard bit, the halving count or the
+    # series' stopping term shows in the last bits (found by a scan over small x and prec)
+    groups.append(("mechanisms.exp_enclosure", {}, [
+        (f"x = {x} at {prec} bits", {"x": x, "prec": prec}, [], "valid")
+        for x, prec in (("6", 83), ("9/10", 23), ("2", 29), ("4/3", 51), ("2/3", 60))]))
     return groups

@@ -949,6 +949,35 @@ BOUNDARIES: list[tuple[str, str, dict[str, str], int | str]] = [
     ("discrete_gaussian_vector", "dim = 2^20 + 1 is above the largest dimension 2^20",
      {"sigma2": "1", "dim": str((1 << 20) + 1)}, "OutOfRange"),
     ("rational.discrete_laplace", "t = 0 is outside t > 0", {"t": "0"}, "OutOfRange"),
+    # Added for the later steps of negative_binomial_exp and the envelope's left end (appended,
+    # so that the tcIds above keep their meaning). Case 2's k = 2 bitlen(L) + 2 changes where L =
+    # ceil(r) + floor(lambda) + 1 crosses a power of two; case 1 ends where lambda (m + 2)^2
+    # passes 2560000 (m = 256 here: 258^2 = 66564, while 257^2 and 259^2 would move the switch).
+    ("negative_binomial_exp", "case 2 with a fractional r = 47/2 (rho(i) = (i + r) p0 / (i + 1)),"
+     " lambda = 998.53: L = 24 + 998 + 1 = 1023 (10 bits), k = 22",
+     {"r": "47/2", "gamma": "11631/500000"}, 4),
+    ("negative_binomial_exp", "case 2, r = 24, lambda = 999.51: L = 24 + 999 + 1 = 1024 = 2^10"
+     " (11 bits), k = 24", {"r": "24", "gamma": "1483/62500"}, 4),
+    ("negative_binomial_exp", "gamma = 2^-256 (m = 256), lambda = 38.3: 38.3 * 258^2 = 2549401"
+     " <= 2560000, case 1 (38.3 * 259^2 would exceed it)",
+     {"r": f"383/{10 << 256}", "gamma": _INV_2_256}, 2),
+    ("negative_binomial_exp", "gamma = 2^-256 (m = 256), lambda = 38.6: 38.6 * 258^2 = 2569370"
+     " > 2560000, size blocks (38.6 * 257^2 would not exceed it)",
+     {"r": f"386/{10 << 256}", "gamma": _INV_2_256}, 2),
+    ("negative_binomial_exp", "case 2, r = 8, lambda = 492.01 (r^3 = 512): L = 501, k = 20,"
+     " p0 = 128975/2^17; the thinning removes one success of X = 762 in the sixth sample",
+     {"r": "8", "gamma": "16129/1000000"}, 6),
+    ("negative_binomial_exp", "r = 7, lambda = 342.498 < r^3 = 343: case 2 (dyadic split)",
+     {"r": "7", "gamma": "2529/125000"}, 4),
+    ("negative_binomial_exp", "r = 7, lambda = 343.493 > r^3 = 343: case 3 (size blocks)",
+     {"r": "7", "gamma": "10087/500000"}, 4),
+    ("negative_binomial", "r = 263/100, p = 254/255 (mean 668.02, M = 414, d = 413): mode"
+     " envelope with a = 1; the third sample's left geometric gives the candidate k = 0"
+     " (g = 0), which goes on to step 3 (only k < 0 starts step 2 again)",
+     {"r": "263/100", "p": "254/255"}, 3),
+    ("negative_binomial_exp", "case 2 with a huge r = 10^30 (gamma = 63.373, lambda = 300.23):"
+     " L has 100 bits, so k = 202 and p0 = c / 2^202; the thinning's s needs a working"
+     " precision above k", {"r": "1" + "0" * 30, "gamma": "63373/1000"}, 4),
 ]
 
 

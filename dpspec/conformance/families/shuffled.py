@@ -616,6 +616,9 @@ class ShuffledFamily(Family):
                                     {"plus": "40", "minus": "0"})],
                                   [("a view with one -1 message", {"plus": "40", "minus": "1"},
                                     "BadCount")]))
+        # appended: n is checked even where the analyzer does not use it
+        groups.append(self._group(tc, "ghazi.distributed.analyze", {}, [], [
+            (f"n = {n}", {**params, "n": n, "plus": "40"}, "BadUsers") for n in ("0", "-1")]))
         return self.vector_file("shuffled/ghazi_distributed.json",
                                 algorithm="GKMP20 D-distributed mechanism (Algorithms 1, 2)",
                                 schema=DISTRIBUTED_SCHEMA, header=DISTRIBUTED_HEADER, notes=_NOTES,
@@ -657,6 +660,10 @@ class ShuffledFamily(Family):
                  for p, m in [(0, 0), (4321, 412), (5000, 5001)]]
         groups.append(self._group(tc, "ghazi.correlated.analyze", params, cases,
                                   [("negative count", {"plus": "3", "minus": "-1"}, "BadCount")]))
+        # appended: n is checked even where the analyzer does not use it
+        groups.append(self._group(tc, "ghazi.correlated.analyze", {}, [], [
+            (f"n = {n}", {**params, "n": n, "plus": "3", "minus": "1"}, "BadUsers")
+            for n in ("0", "-1")]))
         return self.vector_file("shuffled/ghazi_correlated.json",
                                 algorithm="GKMP20 correlated distributed mechanism (Algorithms 3, 4)",
                                 schema=CORRELATED_SCHEMA, header=CORRELATED_HEADER, notes=_NOTES,
@@ -688,6 +695,13 @@ class ShuffledFamily(Family):
         groups.append(self._group(tc, "ghazi.histogram.analyze", params, cases,
                                   [("two buckets for B = 3", {"plus": ["1", "2"], "minus": ["0", "0"]},
                                     "BadCount")]))
+        # appended: the smallest B, and B = 0 with the empty view it would fit
+        params = {"noise": noise_to_json(Poisson(35)), "n": "2", "B": "1"}
+        groups.append(self._group(tc, "ghazi.histogram.analyze", params, [
+            ("B = 1: one bucket", {"plus": ["40"], "minus": ["0"]})]))
+        groups.append(self._group(tc, "ghazi.histogram.analyze", {}, [], [
+            ("B = 0 (with an empty view)", {**params, "B": "0", "plus": [], "minus": []},
+             "BadBuckets")]))
         return self.vector_file("shuffled/ghazi_histogram.json",
                                 algorithm="GKMP20 histogram (Corollary 2)", schema=HISTOGRAM_SCHEMA,
                                 header=HISTOGRAM_HEADER, notes=_NOTES, groups=groups)
@@ -766,6 +780,10 @@ class ShuffledFamily(Family):
             tc, op, params, count_cases,
             [("two counts for B = 3", {"counts": ["1", "2"]}, "BadCount"),
              ("a negative count", {"counts": ["1", "-2", "0"]}, "BadCount")]))
+        # appended: the count -1 (the edge of the check), and B = 0 with the empty count list
+        groups.append(self._group(tc, op, {}, [], [
+            ("a count -1", {**params, "counts": ["1", "-1", "0"]}, "BadCount"),
+            ("B = 0 (with no counts)", {**params, "B": "0", "counts": []}, "BadBuckets")]))
         return self.vector_file("shuffled/ghazi_fragmented_rappor.json",
                                 algorithm="Fragmented RAPPOR (EFMRSTT20; compared in GKMP20 sec. 5.2)",
                                 schema=FRAGMENTED_SCHEMA, header=FRAGMENTED_HEADER,
@@ -870,6 +888,11 @@ class ShuffledFamily(Family):
             ("a fragment equal to B", {"fragments": ["0", "3"]}, "BadCount"),
             ("a negative fragment", {"fragments": ["-1"]}, "BadCount"),
         ]))
+        # appended: the smallest B
+        groups.append(self._group(tc, "ghazi.histogram.sparse_shares",
+                                  {"share": noise_to_json(Poisson(Fraction(1, 2))), "B": "1"},
+                                  [("poisson(1/2), B = 1 (a single bucket)", {"seed": s})
+                                   for s in self._seeds("proto/sparse/one", 2)]))
         return self.vector_file("shuffled/ghazi_protocol.json",
                                 algorithm="GKMP20 whole protocols (Algorithms 1-4, Corollary 2) and"
                                 " the helpers around them", schema=PROTOCOL_SCHEMA,
@@ -883,6 +906,7 @@ _NOTES = {
     "BadUsers": "The number of users n must be a positive integer.",
     "BadDelta": "Delta must be a positive integer.",
     "BadCount": "Message counts must be non-negative integers, one pair per bucket.",
+    "BadBuckets": "B must be a positive integer.",
 }
 _PROTOCOL_NOTES = {
     "BadInput": _NOTES["BadInput"], "BadUsers": "There must be exactly n inputs and n seeds.",

@@ -26,6 +26,7 @@ from typing import Any
 
 import mpmath
 
+import dpspec.spec.shuffled.accuracy as acc  # by its full name: a fresh import of it is seen
 from dpspec.conformance.families._groups import build_group, compare_keys
 from dpspec.conformance.families.shuffled import noise_from_json
 from dpspec.conformance.jsonargs import any_value_ops, hex_arg, int_arg
@@ -39,11 +40,10 @@ from dpspec.conformance.vectors import (
     family_schema,
     vector_seed,
 )
-from dpspec.spec.shuffled import accuracy as acc
 from dpspec.spec.shuffled.bary_linf import bary_rr_expected_linf, round_outward
 from dpspec.spec.shuffled.baselines import BaryRandomizedResponse, RandomizedResponse, Rappor
 from dpspec.spec.shuffled.counting import CorrelatedMechanism, DistributedMechanism
-from dpspec.spec.shuffled.divisible import format_rational, rational
+from dpspec.spec.shuffled.divisible import ParameterError, format_rational, rational
 from dpspec.spec.shuffled.fragmented import expected_linf
 from dpspec.spec.shuffled.histogram_experiment import (
     dlap_expected_linf,
@@ -58,6 +58,8 @@ DIGITS = 20
 #: relative tolerance per output key (anything not listed is compared exactly)
 TOLERANCE = {"lower": 1e-14, "upper": 1e-14, "lower8": 1e-7, "upper8": 1e-7, "rmse": 1e-18,
              "decay": 1e-18, "expectedLinf": 1e-18, "sqrt": 1e-18}
+#: slack of the one-sided check lower8 <= lower, upper8 >= upper (relative)
+OUTWARD_SLACK = 1e-14
 #: relative tolerance of the 8-digit values in error_growth rows (rounded to nearest by the spec)
 ROWS_REL = 2e-7
 TAGS = {"rr": "dpspec/shuffled-accuracy/rr", "bary_rr": "dpspec/shuffled-accuracy/bary-rr",
@@ -76,7 +78,10 @@ HEADER = [
 NOTES = {
     "Tolerance": "Real outputs match when |got - want| <= rel |want|: rel = 1e-14 for lower/upper"
                  " (16 digits), 1e-7 for lower8/upper8, 1e-18 for the 20-digit values; the rest"
-                 " exactly.",
+                 " exactly. Besides, the 8-digit ends must be rounded outwards: lower8 <= lower"
+                 " (1 + 1e-14) and upper8 >= upper (1 - 1e-14), with lower and upper the published"
+                 " 16-digit values (an end rounded inwards fails this unless it is an 8-digit decimal"
+                 " to 16 digits).",
     "Boundary": "A parameter or input at an end of its allowed range, or on a branch point.",
     "BadParam": "A parameter outside its allowed range: must be refused.",
     "BadInput": "A user input or count vector the mechanism does not accept: must be refused.",
@@ -110,14 +115,38 @@ def _counts(args: dict[str, Any], key: str = "counts") -> list[Any]:
 
 def _dec(x: Any, digits: int = DIGITS, up: bool = False) -> str:
     """``x >= 0`` rounded to ``digits`` significant digits (down unless ``up``), as a decimal."""
-    if not isinstance(x, mpmath.mpf):  # pragma: no cover - every caller passes an mpf
-        raise TypeError("an mpmath number is expected")
+    if not isinstance(x, mpmath.mpf):  # a complex or other non-real result: a reference bug
+        raise RuntimeError(f"a real mpmath number is expected, got {x!r}")
     if x < 0:  # round_outward reads |x| (mpf.man_exp drops the sign): refuse a negative value
         raise ValueError(f"a negative error measure: {x}")
     r = round_outward(x, digits, up)   # exact: reads the mantissa and exponent of x
     with mpmath.workdps(digits + 10):
         text: str = mpmath.nstr(r, digits, min_fixed=-30, max_fixed=30, strip_zeros=True)
     return text
+
+
+def _signed_dec(x: Any, digits: int = DIGITS) -> str:
+    """Like :func:`_dec` (rounded down, i.e. towards minus infinity) but for any sign, so that a
+    negative result of the spec is published rather than refused by the family."""
+    if isinstance(x, mpmath.mpf) and x < 0:
+        return "-" + _dec(-x, digits, up=True)
+    return _dec(x, digits)
+
+
+def _strict(handler: Handler) -> Handler:
+    """``handler`` with the spec's arithmetic and type errors turned into :class:`RuntimeError`.
+
+    The replay counts ArithmeticError, TypeError and KeyError as a refusal; every input these
+    ops refuse is refused by a check of the spec (a ``ParameterError``, a ValueError), so a
+    division by zero or a type error means a missing or broken check, not a refusal."""
+    def run(a: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return handler(a)
+        except (ArithmeticError, TypeError, KeyError) as exc:
+            raise RuntimeError(f"refused without a check: {type(exc).__name__}: {exc}") from exc
+
+    run.__doc__ = handler.__doc__
+    return run
 
 
 def _mpf_exact(x: mpmath.mpf) -> Fraction:
@@ -131,8 +160,16 @@ def h_bary_linf(a: dict[str, Any]) -> dict[str, Any]:
     exact = a.get("pointMassExact", True)
     if not isinstance(exact, bool):
         raise ValueError("pointMassExact must be a boolean")
-    b = bary_rr_expected_linf(_rat(a, "gamma"), _raw(a, "B"), _raw(a, "n"), _counts(a),
-                              point_mass_exact=exact)
+    _rat(a, "gamma")  # the decimal or rational text is checked here, then passed as it is:
+    try:              # the spec reads it with Fraction(gamma)
+        b = bary_rr_expected_linf(a["gamma"], _raw(a, "B"), _raw(a, "n"), _counts(a),
+                                  point_mass_exact=exact)
+    except ParameterError:
+        raise
+    except ValueError as exc:  # every refusal of bary_linf is a ParameterError of its checks
+        raise RuntimeError(f"bary_linf failed without a check: {exc}") from exc
+    if not (mpmath.isfinite(b.lower) and mpmath.isfinite(b.upper) and 0 <= b.lower <= b.upper):
+        raise RuntimeError(f"bary_linf returned a broken interval {b}")
     r16, r8 = b.rounded(16), b.rounded()
     with mpmath.workdps(40):
         return {"lower": mpmath.nstr(r16.lower, 16, strip_zeros=True),
@@ -145,8 +182,8 @@ def h_round_outward(a: dict[str, Any]) -> dict[str, Any]:
     """``round_outward(x, digits, up)`` for a dyadic ``x = mantissa 2^exponent``: the result
     exactly (a rational) and as the decimal it approximates."""
     man, exp, digits, up = int_arg(a, "mantissa"), int_arg(a, "exponent"), int_arg(a, "digits"), a.get("up")
-    if not isinstance(up, bool) or digits < 1 or man < 0:
-        raise ValueError("up must be a boolean, digits >= 1, mantissa >= 0")
+    if not isinstance(up, bool) or digits < 1:
+        raise ValueError("up must be a boolean, digits >= 1")
     with mpmath.workprec(max(53, man.bit_length())):
         x = mpmath.mpf((man, exp))
     r = round_outward(x, digits, up)
@@ -177,6 +214,8 @@ def h_mechanism(a: dict[str, Any]) -> dict[str, Any]:
         out["mseDirect"] = format_rational(acc.mse_distributed(m.noise))
         out["messagesDirect"] = format_rational(acc.expected_messages_distributed(
             m.noise, m.n, None, m.delta_sum))
+        # the bound with the default Delta = 1 (Observation 10 for counting)
+        out["messagesDefaultDelta"] = format_rational(acc.expected_messages_distributed(m.noise, m.n))
     else:
         out["mseDirect"] = format_rational(acc.mse_correlated(m.d1, m.d2))
         out["messagesDirect"] = format_rational(acc.expected_messages_correlated(m.d1, m.d2, m.d3, m.n))
@@ -219,9 +258,10 @@ def h_dlap(a: dict[str, Any]) -> dict[str, Any]:
     if "variance" in a:
         v = _rat(a, "variance")
         with mpmath.workdps(30):
-            out["decay"] = _dec(acc.dlap_decay_for_variance(mpmath.mpf(v.numerator) / v.denominator))
+            out["decay"] = _signed_dec(acc.dlap_decay_for_variance(mpmath.mpf(v.numerator)
+                                                                   / v.denominator))
     if "epsilon" in a:
-        out["rmse"] = _dec(acc.central_dlap_rmse(_rat(a, "epsilon")))
+        out["rmse"] = _signed_dec(acc.central_dlap_rmse(_rat(a, "epsilon")))
     if "square" in a:
         out["sqrt"] = _dec(acc.rmse(_rat(a, "square")))
     if not out:
@@ -319,13 +359,13 @@ def h_error_growth(a: dict[str, Any]) -> dict[str, Any]:
     return {"rows": [r.as_json() for r in rows], "progress": told}
 
 
-HANDLERS: dict[str, Handler] = {
+HANDLERS: dict[str, Handler] = {op: _strict(h) for op, h in {
     "shuffled.bary_linf": h_bary_linf, "shuffled.round_outward": h_round_outward,
     "shuffled.accuracy.mechanism": h_mechanism, "shuffled.accuracy.baseline_mse": h_baseline_mse,
     "shuffled.accuracy.dlap": h_dlap, "shuffled.baseline.run": h_baseline_run,
     "shuffled.baseline.analyze": h_baseline_analyze, "shuffled.linf": h_linf,
     "shuffled.synthetic_counts": h_synthetic, "shuffled.error_growth": h_error_growth,
-}
+}.items()}
 ARGS = {
     "shuffled.bary_linf": ("gamma", "B", "n", "counts", "pointMassExact"),
     "shuffled.round_outward": ("mantissa", "exponent", "digits", "up"),
@@ -388,7 +428,24 @@ def compare_outputs(expected: dict[str, Any], provided: dict[str, Any]) -> str |
             return _close(want, got, TOLERANCE[key], key)
         return None if got == want else f"{key}: expected {want!r}, got {got!r}"
 
-    return compare_keys(expected, provided, check)
+    why = compare_keys(expected, provided, check)
+    return why if why else _outward(expected, provided)
+
+
+def _outward(expected: dict[str, Any], provided: dict[str, Any]) -> str | None:
+    """The one-sided part of the bary_linf comparison (notes, Tolerance): the 8-digit ends lie
+    outside the published 16-digit ends, up to :data:`OUTWARD_SLACK`."""
+    if "lower8" not in expected or "lower" not in expected:
+        return None
+    with mpmath.workdps(40):
+        slack = mpmath.mpf(OUTWARD_SLACK)
+        lo, hi = mpmath.mpf(expected["lower"]), mpmath.mpf(expected["upper"])
+        lo8, hi8 = mpmath.mpf(provided["lower8"]), mpmath.mpf(provided["upper8"])
+        if lo8 > lo * (1 + slack):
+            return f"lower8: {provided['lower8']} is above the lower end {expected['lower']}"
+        if hi8 < hi * (1 - slack):
+            return f"upper8: {provided['upper8']} is below the upper end {expected['upper']}"
+    return None
 
 
 # -- generation ------------------------------------------------------------------------------
@@ -423,6 +480,33 @@ def _bary_linf_cases() -> tuple[list[Valid], list[tuple[str, dict[str, Any], str
         ("B = 3, n = 60, uniform", c("1/10", 3, 60, [20, 20, 20]), ["OpenInterval"]),
         ("B = 3, n = 1 (one user)", c("2/3", 3, 1, [0, 1, 0]), ["Boundary", "OpenInterval"]),
         ("B = 6, n = 7, zipf-like", c("3/5", 6, 7, [3, 1, 1, 1, 1, 0]), ["OpenInterval"]),
+        ("B = 2, n = 4, gamma = 1/(8 10^40): after the first step the union bound 4 gamma is below"
+         " the sweep's stop 10^-40, the rest is charged at the largest deviation",
+         c("1/80000000000000000000000000000000000000000", 2, 4, [2, 2]), ["Boundary", "ExactCase"]),
+        ("B = 2, n = 4, gamma = 3/(8 10^40): the union bound 4 gamma = 1.5 10^-40 is above the stop,"
+         " the sweep goes on", c("3/80000000000000000000000000000000000000000", 2, 4, [2, 2]),
+         ["Boundary", "ExactCase"]),
+        ("B = 3, n = 3, gamma = 1/(16 10^40), counts (2, 1, 0): the sweep stops after its first"
+         " step and charges the rest up to the largest deviation, n - mu of the empty bucket",
+         c("1/160000000000000000000000000000000000000000", 3, 3, [2, 1, 0]),
+         ["Boundary", "OpenInterval"]),
+        ("B = 3, n = 3, gamma = 3 10^-30, counts (2, 1, 0): atoms of about 10^-59, just above"
+         " the 10^-60 floor, are kept", c("3/1000000000000000000000000000000", 3, 3, [2, 1, 0]),
+         ["Boundary", "OpenInterval"]),
+        ("B = 3, n = 3, gamma = 10^-30, counts (2, 1, 0): atoms of about 10^-61, below the floor,"
+         " are carried as unlocated mass", c("1/1000000000000000000000000000000", 3, 3, [2, 1, 0]),
+         ["Boundary", "OpenInterval"]),
+        ("B = 2, n = 220, gamma = 99/100, everyone in bucket 1: the windows of Bin(220, p) start"
+         " above 0 (P(0) < 10^-60)", c("99/100", 2, 220, [0, 220]), ["ExactCase"]),
+        ("point mass, B = 3, n = 1, gamma = 9/(4 10^30): the marginal bounds are 2 gamma/3 ="
+         " 1.5 10^-30 apart, above the 10^-30 from which the exact box probability is used",
+         c("9/4000000000000000000000000000000", 3, 1, [1, 0, 0]), ["Boundary", "ExactCase"]),
+        ("point mass, B = 3, n = 1, gamma = 3/(4 10^30): the marginal bounds are 5 10^-31 apart,"
+         " below 10^-30: the interval stays the marginal one",
+         c("3/4000000000000000000000000000000", 3, 1, [1, 0, 0]), ["Boundary", "OpenInterval"]),
+        ("point mass, B = 3, n = 140, gamma = 99/100: P(Y_0 = n) < 10^-60 (the window of Y_0 ends"
+         " below n), and two deviations of Y_0 follow each other (the box probability is updated"
+         " without recomputing Q)", c("99/100", 3, 140, [140, 0, 0]), ["ExactCase"]),
     ]
     base = c("1/3", 3, 5, [5, 0, 0])
     invalid = [
@@ -439,6 +523,10 @@ def _bary_linf_cases() -> tuple[list[Valid], list[tuple[str, dict[str, Any], str
         ("counts sum to n - 1", {**base, "counts": [4, 0, 0]}, "BadInput"),
         ("gamma = 1", {**base, "gamma": "1"}, "BadParam"),
         ("gamma = -1/3", {**base, "gamma": "-1/3"}, "BadParam"),
+        ("gamma = 0 (no error) with a negative count: the counts are checked first",
+         {**base, "gamma": "0", "counts": [6, -1, 0]}, "BadInput"),
+        ("gamma = 0 with counts summing to n + 1", {**base, "gamma": "0", "counts": [5, 1, 0]},
+         "BadInput"),
         ("pointMassExact = 1 (not a boolean)", {**base, "pointMassExact": 1}, "BadParam"),
     ]
     return valid, invalid
@@ -488,6 +576,11 @@ def _baseline_mse_cases() -> tuple[list[Valid], list[tuple[str, dict[str, Any], 
         ("RR, p = 0 (no noise)", {"mechanism": "rr", "p": "0", "n": 10}, ["Boundary"]),
         ("RR, p = 1/4, n = 10", {"mechanism": "rr", "p": "1/4", "n": 10}, []),
         ("RR, p = 49/100, n = 3", {"mechanism": "rr", "p": "49/100", "n": 3}, ["Boundary"]),
+        ("RR, p = 1/3, n = 1 (one user)", {"mechanism": "rr", "p": "1/3", "n": 1}, ["Boundary"]),
+        ("RAPPOR, f = 1/3, B = 2, n = 1 (one user)", {"mechanism": "rappor", "f": "1/3", "B": 2, "n": 1},
+         ["Boundary"]),
+        ("B-ary RR, gamma = 1/3, B = 3, n = 1 (one user)",
+         {"mechanism": "bary_rr", "gamma": "1/3", "B": 3, "n": 1, "counts": [0, 1, 0]}, ["Boundary"]),
         ("RAPPOR, f = 1/5, B = 4, n = 9", {"mechanism": "rappor", "f": "1/5", "B": 4, "n": 9}, []),
         ("B-ary RR, gamma = 1/2, B = 4, counts (5, 3, 0, 0)",
          {"mechanism": "bary_rr", "gamma": "1/2", "B": 4, "n": 8, "counts": [5, 3, 0, 0]}, []),
@@ -500,6 +593,14 @@ def _baseline_mse_cases() -> tuple[list[Valid], list[tuple[str, dict[str, Any], 
         ("RR, p = 1/2", {"mechanism": "rr", "p": "1/2", "n": 10}, "BadParam"),
         ("RR, p = -1/10", {"mechanism": "rr", "p": "-1/10", "n": 10}, "BadParam"),
         ("RR, n = 0", {"mechanism": "rr", "p": "1/4", "n": 0}, "BadParam"),
+        ("RR, n = true", {"mechanism": "rr", "p": "1/4", "n": True}, "BadParam"),
+        ("RAPPOR, n = 0", {"mechanism": "rappor", "f": "1/5", "B": 4, "n": 0}, "BadParam"),
+        ("B-ary RR, n = 0", {"mechanism": "bary_rr", "gamma": "1/2", "B": 2, "n": 0, "counts": [0, 0]},
+         "BadParam"),
+        ("B-ary RR, gamma = -1/10", {"mechanism": "bary_rr", "gamma": "-1/10", "B": 2, "n": 3,
+                                     "counts": [3, 0]}, "BadParam"),
+        ("B-ary RR, gamma = 1/1000 - 1 (in (-1, 0))", {"mechanism": "bary_rr", "gamma": "-999/1000",
+                                                     "B": 2, "n": 3, "counts": [3, 0]}, "BadParam"),
         ("RAPPOR, f = 1/2", {"mechanism": "rappor", "f": "1/2", "B": 4, "n": 9}, "BadParam"),
         ("RAPPOR, B = 0", {"mechanism": "rappor", "f": "1/5", "B": 0, "n": 9}, "BadParam"),
         ("B-ary RR, gamma = 1", {"mechanism": "bary_rr", "gamma": "1", "B": 2, "n": 3, "counts": [3, 0]},
@@ -545,6 +646,7 @@ def _run_cases() -> tuple[list[Valid], list[tuple[str, dict[str, Any], str]]]:
         ("B-ary RR, B = true", {**bary, "B": True}, "BadParam"),
         ("RAPPOR, input B", {**rap, "x": [4, 0, 0, 0, 0, 0]}, "BadInput"),
         ("RAPPOR, input true", {**rap, "x": [True, 0, 0, 0, 0, 0]}, "BadInput"),
+        ("RAPPOR, input -1", {**rap, "x": [0, 0, 0, 0, 0, -1]}, "BadInput"),
         ("RAPPOR, B = true", {**rap, "B": True}, "BadParam"),
         ("one seed short", {**rap, "seeds": rap_seeds[:-1]}, "BadInput"),
     ]
@@ -581,6 +683,8 @@ def _dlap_cases() -> tuple[list[Valid], list[tuple[str, dict[str, Any], str]]]:
     invalid = [
         ("epsilon 0", {"epsilon": "0"}, "BadParam"), ("epsilon -1", {"epsilon": "-1"}, "BadParam"),
         ("variance 0", {"variance": "0"}, "BadParam"), ("variance -1", {"variance": "-1"}, "BadParam"),
+        ("variance -1/2", {"variance": "-1/2"}, "BadParam"),
+        ("epsilon -1/2", {"epsilon": "-1/2"}, "BadParam"),
         ("a = 1", {"a": "1"}, "BadParam"), ("nothing to compute", {}, "BadParam"),
     ]
     return valid, invalid
@@ -664,6 +768,10 @@ class ShuffledAccuracyFamily(Family):
         ], [build_group(tc, HANDLERS, "shuffled.bary_linf", *_bary_linf_cases()),
             build_group(tc, HANDLERS, "shuffled.round_outward", rounding, [
                 ("digits = 0", {"mantissa": 1, "exponent": 0, "digits": 0, "up": True}, "BadParam"),
+                ("x = -3 (negative)", {"mantissa": -3, "exponent": 0, "digits": 3, "up": True},
+                 "BadParam"),
+                ("x = -1/2 (negative, above -1)", {"mantissa": -1, "exponent": -1, "digits": 3,
+                                                   "up": False}, "BadParam"),
                 ("up = 1 (not a boolean)", {"mantissa": 1, "exponent": 0, "digits": 3, "up": 1},
                  "BadParam")])])
         tc = TestNumberer()
@@ -675,7 +783,9 @@ class ShuffledAccuracyFamily(Family):
             " messagesAt0/messagesAt1: expected messages of a user with input 0/1, x + E[D]/n (Obs. 10)"
             " or x + (E[D1] + E[D2] + 2 E[D3])/n (Obs. 17); messagesBound the same at x = Delta (at x"
             " = 1 for the correlated one); histogramMessages = 1 + B messagesAt0; rmse = sqrt(mse);"
-            " mseDirect/messagesDirect recompute mse and messagesBound from the noise alone.",
+            " mseDirect/messagesDirect recompute mse and messagesBound from the noise alone;"
+            " messagesDefaultDelta (distributed only): the bound at the default Delta = 1,"
+            " 1 + E[D]/n.",
             "shuffled.accuracy.baseline_mse: rr: n p (1-p)/(1-2p)^2; rappor: n f (1-f)/(1-2f)^2;"
             " bary_rr: mse = mean over buckets, bucketMse_j = [c_j P1 (1-P1) + (n - c_j) P0 (1-P0)]"
             " /(1-gamma)^2 with P1 = 1 - gamma + gamma/B, P0 = gamma/B.",

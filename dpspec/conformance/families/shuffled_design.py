@@ -92,6 +92,14 @@ NOTES = {
                 " (Python's '.8g' form), never within 1e-11 relative of a rounding boundary, and compared at"
                 " 1e-7 relative. mpmath values (20 digits, rounded up) are compared at 1e-18 relative;"
                 " every other output exactly.",
+    "TailCut": "Where D3's support is cut (dpspec.spec.shuffled.exact). correlated_delta_mp at 40"
+               " digits (working precision 50): hi = floor(E[D3]) + 16, doubled while"
+               " P[D3 > hi] > 10^-45; delta = (1 - a) * sum over m = 0..hi+2 of"
+               " max(0, G(m) - a e^eps G(m-1)), G(m) = P[D3 = m] + a^2 G(m-1), G(-1) = 0, plus"
+               " P[D3 > hi]. correlated_delta in binary64: step = floor(10 sd) + 50, hi ="
+               " floor(E[D3]) + step, raised by step while ln P[D3 > hi] > ln 10^-30; the PMF on"
+               " 0..hi (then two zeros), plus P[D3 > hi]. brute_force: both geometrics on"
+               " j = 0..zmax, zmax = floor(ln(10^-18) / ln a) + 2.",
     "Search": "The result of a search on binary64 values of the exact privacy curve (golden-section"
               " search of 1 - p, bisection of r), rounded to 6 significant digits as the spec states"
               " (1 - p down, r up) and re-checked.",
@@ -252,6 +260,15 @@ def op_correlated_delta(args: dict[str, Any]) -> dict[str, Any]:
     return {"deltaBinary64": binary64_text(fast), "deltaMp": _up(exact.correlated_delta_mp(eps, a, d3))}
 
 
+def op_correlated_delta_mp(args: dict[str, Any]) -> dict[str, Any]:
+    """``shuffled.exact.correlated_delta_mp``: correlated_delta_mp alone (40 digits, the default),
+    for decays ``a`` too close to 1 for binary64."""
+    eps, a, d3 = _rat(args, "epsilon"), _rat(args, "a"), _noise(args, "d3")
+    if not 0 < a < 1:
+        raise ValueError("a must be in (0, 1)")
+    return {"deltaMp": _up(exact.correlated_delta_mp(eps, a, d3))}
+
+
 def op_brute_force(args: dict[str, Any]) -> dict[str, Any]:
     """``shuffled.exact.brute_force``: the 2-D hockey-stick divergence by definition."""
     eps, a = _rat(args, "epsilon"), _rat(args, "a")
@@ -316,11 +333,13 @@ def op_compare_row(args: dict[str, Any]) -> dict[str, Any]:
 
 
 def op_binary(args: dict[str, Any]) -> dict[str, Any]:
-    """``shuffled.compare.binary``: the rows of sec. 5.1."""
+    """``shuffled.compare.binary``: the rows of sec. 5.1; ``theorems`` and ``nearCentral`` are
+    passed only when given (else binary_comparison's defaults: theorems, no near-central rows)."""
     eps, delta, n = _target(args)
-    return {"rows": _rows(compare.binary_comparison(
-        _mp(eps), _mp(delta), n, theorems=args.get("theorems") is True,
-        near_central=args.get("nearCentral") is True))}
+    flags: dict[str, Any] = {name: args[key] is True
+                             for key, name in (("theorems", "theorems"), ("nearCentral", "near_central"))
+                             if key in args}
+    return {"rows": _rows(compare.binary_comparison(_mp(eps), _mp(delta), n, **flags))}
 
 
 def op_histogram(args: dict[str, Any]) -> dict[str, Any]:
@@ -397,6 +416,7 @@ OPS: dict[str, tuple[Handler, tuple[str, ...]]] = {
                                                 "nearCentral")),
     "shuffled.params.distributed": (op_distributed, ("epsilon", "delta", "n", "Delta", "method")),
     "shuffled.exact.correlated_delta": (op_correlated_delta, ("epsilon", "a", "d3")),
+    "shuffled.exact.correlated_delta_mp": (op_correlated_delta_mp, ("epsilon", "a", "d3")),
     "shuffled.exact.brute_force": (op_brute_force, ("epsilon", "a", "d3Pmf")),
     "shuffled.exact.minimal_d3": (op_minimal_d3, ("epsilon", "delta", "a", "minOneMinusP",
                                                   "maxOneMinusP")),
@@ -615,6 +635,11 @@ def _cases() -> dict[str, tuple[Valid, list[InvalidCase]]]:
     }
 
 
+#: a decay within 10^-30 of 1 (a decimal string: 30 nines); closer to 1, the 50-digit working
+#: precision of correlated_delta_mp would leave fewer than 20 correct digits in 1 - a
+A_NEAR_ONE = "0.999999999999999999999999999999"
+
+
 def _appended() -> dict[str, list[tuple[str, Valid, list[InvalidCase]]]]:
     """Groups appended after a file's first groups (later additions; earlier tcIds unchanged)."""
     nb = _nb("1", "1/2")
@@ -629,6 +654,18 @@ def _appended() -> dict[str, list[tuple[str, Valid, list[InvalidCase]]]]:
                  {"epsilon": "2", "delta": "2/1953125", "n": 1000, "rmseFactor": "6/5",
                   "maxExtraSensitivity": 1, "decay": "1/5"}, ["Boundary"]),
             ], []),
+            ("shuffled.compare.exact_decimal", [
+                (f"x = {x}: {why}", {"x": x}, []) for x, why in (
+                    ("1/9", "a denominator divisible by 9, not by 10"),
+                    ("1/11", "a denominator divisible by 11, not by 10"),
+                    ("7/110", "a factor 10 and a factor 11"),
+                    ("-33/40", "a negative decimal"))
+            ], []),
+            ("shuffled.compare.binary", [
+                ("sec. 5.1 at eps 3, delta 1e-3, n 10, theorems and nearCentral not given: the"
+                 " defaults (rows by Theorems 18 + 13 and 11, no near-central rows)",
+                 {"epsilon": "3", "delta": "1/1000", "n": 10}, ["Search"]),
+            ], []),
         ],
         "exact": [
             ("shuffled.exact.minimal_d3", [], [
@@ -637,6 +674,35 @@ def _appended() -> dict[str, list[tuple[str, Valid, list[InvalidCase]]]]:
                   "minOneMinusP": "0.99999999998", "maxOneMinusP": "0.99999999999"},
                  "BadParameter"),
             ]),
+            ("shuffled.exact.correlated_delta", [
+                ("D3 = NB(2, 0) (the point 0) at eps = ln(1/a) up to rounding: delta = 1 - a",
+                 {"epsilon": "0.6931471805599453", "a": "1/2", "d3": _nb("2", "0")}, ["Boundary"]),
+                ("a tiny delta, D3 = poisson(100), eps 200: the binary64 sum is its tail beyond"
+                 " D3's cut", {"epsilon": "200", "a": "1/2", "d3": _poi("100")},
+                 ["Boundary", "TailCut"]),
+            ], []),
+            ("shuffled.exact.correlated_delta_mp", [
+                ("a = 1 - 10^-30, D3 = poisson(57/100), eps 1: delta = (1-a) P[D3 = 0] ~ 5.7e-31 plus"
+                 " the tail P[D3 > 32] = 5.8e-46 (the first of 16, 32, ... with a tail <= 10^-45)",
+                 {"epsilon": "1", "a": A_NEAR_ONE, "d3": _poi("57/100")}, ["Boundary", "TailCut"]),
+                ("a = 1 - 10^-30, D3 = poisson(3/5), eps 1: P[D3 > 32] = 3.1e-45 > 10^-45, so the"
+                 " cut moves on to 64 (tail ~ 10^-74)",
+                 {"epsilon": "1", "a": A_NEAR_ONE, "d3": _poi("3/5")}, ["Boundary", "TailCut"]),
+                ("a = 1/2, D3 = NB(3, 1/2), eps 1 (as correlated_delta)",
+                 {"epsilon": "1", "a": "1/2", "d3": _nb("3", "1/2")}, []),
+            ], []),
+            ("shuffled.exact.brute_force", [
+                ("a = 9/10: the geometric is cut at j = 395",
+                 {"epsilon": "1", "a": "9/10", "d3Pmf": ["1"]}, ["TailCut"]),
+                ("a = 10^-12: the geometric is cut at j = 3",
+                 {"epsilon": "30", "a": "1/1000000000000", "d3Pmf": ["1/2", "1/2"]},
+                 ["Boundary", "TailCut"]),
+                ("a tiny true delta ((1-a) 10^-30 at eps 100): the value is that of the cut, the"
+                 " mass of views one dataset reaches only through j = zmax = 61 (about 2^-62)",
+                 {"epsilon": "100", "a": "1/2", "d3Pmf": ["1/" + "1" + "0" * 30,
+                                                         "9" * 30 + "/1" + "0" * 30]},
+                 ["Boundary", "TailCut"]),
+            ], []),
         ],
         "compare": [
             ("shuffled.privacy.baseline", [
@@ -649,6 +715,12 @@ def _appended() -> dict[str, list[tuple[str, Valid, list[InvalidCase]]]]:
                   **({"B": 4} if k == "bary" else {})}, "BadParameter")
                 for k in ("rr", "bary", "rappor", "fragmented")
             ]),
+            ("shuffled.privacy.baseline", [
+                (f"{k}, eps 41 above the search's cap eps0 = 40, delta 0: private by the local"
+                 " guarantee alone (the clone delta is exactly 0 for eps >= eps0)",
+                 {"epsilon": "41", "delta": "0", "n": 10, "kind": k, **({"B": 4} if k == "bary" else {})},
+                 ["Boundary"]) for k in ("rr", "bary", "rappor")
+            ], []),
         ],
         "divisible": [
             ("shuffled.divisible.noise", [
@@ -680,6 +752,34 @@ def _appended() -> dict[str, list[tuple[str, Valid, list[InvalidCase]]]]:
             ], []),
             ("shuffled.divisible.dlap_decay", [
                 (f"eps = {e}", {"epsilon": e}, []) for e in ("1", "1/2", "0", "13/5")
+            ], []),
+            ("shuffled.divisible.noise", [
+                ("poisson(1), n 1, k 2: lambda 1 is not the point mass",
+                 {"noise": _poi("1"), "n": 1, "k": 2}, ["Boundary"]),
+                ("negative binomial(1, 1/2), n 1, k 0: P[D > 0] = 1 - (1-p)^r = 1/2",
+                 {"noise": nb, "n": 1, "k": 0}, ["Boundary"]),
+            ], [
+                ("n = true (a JSON boolean is not a count)", {"noise": _poi("3/2"), "n": True, "k": 1},
+                 "BadParameter"),
+                ("negative binomial, n = true", {"noise": nb, "n": True, "k": 1}, "BadParameter"),
+                ("poisson(0), n = -1 (the share poisson(0) would exist)",
+                 {"noise": _poi("0"), "n": -1, "k": 1}, "BadParameter"),
+                ("lambda = -1 (k -1: every output would exist)",
+                 {"noise": _poi("-1"), "n": 1, "k": -1}, "BadParameter"),
+                ("negative binomial r = 0 (k -1: every output would exist)",
+                 {"noise": _nb("0", "1/2"), "n": 1, "k": -1}, "BadParameter"),
+                ("negative binomial r = -1 (k -1)", {"noise": _nb("-1", "1/2"), "n": 1, "k": -1},
+                 "BadParameter"),
+                ("negative binomial p = -1/2 (k -1: every output would exist)",
+                 {"noise": _nb("2", "-1/2"), "n": 1, "k": -1}, "BadParameter"),
+                ("negative binomial p = 1", {"noise": _nb("2", "1"), "n": 1, "k": -1},
+                 "BadParameter"),
+            ]),
+            ("shuffled.divisible.difference_pmf", [
+                ("NB(1, 1/2) - NB(1, 1/2) at 2, truncated at 3 terms: j = 2..5",
+                 {"d1": nb, "d2": nb, "k": 2, "terms": 3}, ["Boundary"]),
+                ("poisson(3/2) - NB(1, 1/2) at 4, truncated at 0 terms: the single j = 4",
+                 {"d1": _poi("3/2"), "d2": nb, "k": 4, "terms": 0}, ["Boundary"]),
             ], []),
         ],
     }

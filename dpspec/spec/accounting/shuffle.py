@@ -251,27 +251,33 @@ def clone_delta(eps: float, eps0: float, n: int, variant: str = "fmt22") -> floa
 
 
 def _clone_delta_on(eps: float, eps0: float, c: NDArray[np.int64], w: Array, lost: float) -> float:
+    if eps >= eps0:
+        # each conditional pair (P_c, Q_c) mixes two shifted fair-coin counts with weights alpha
+        # and 1 - alpha, so its likelihood ratio is at most alpha / (1 - alpha) = e^eps0 <= e^eps:
+        # no divergence, in the enumerated window and in the uncounted tail alike
+        return 0.0
     alpha = math.exp(eps0) / (math.exp(eps0) + 1.0)
+    beta = 1.0 / (math.exp(eps0) + 1.0)  # 1 - alpha, without the cancellation (alpha is 1.0 from eps0 ~ 37)
     ee = math.exp(eps)
-    num = alpha - ee * (1 - alpha)
-    if num <= 0:
+    num = alpha - ee * beta
+    if num <= 0:  # eps just below eps0, lost to rounding: only the uncounted tail is charged
         return min(lost, 1.0)
-    thr = num / (ee * alpha - (1 - alpha))
+    thr = num / (ee * alpha - beta)
     if len(c) > RECURRENCE_ATOMS:
-        return _clone_delta_recurrence(ee, alpha, thr / (1 + thr), c, w, lost)
+        return _clone_delta_recurrence(ee, alpha, beta, thr / (1 + thr), c, w, lost)
     # P_c(a)/Q_c(a) > e^eps  <=>  a/(c + 1 - a) < thr  <=>  a < thr (c + 1) / (1 + thr)
     amax = np.ceil(thr * (c + 1) / (1 + thr)) - 1
     f0 = stats.binom.cdf(amax - 1, c, 0.5)
     with np.errstate(divide="ignore"):
         f1 = f0 + np.exp(stats.binom.logpmf(amax, c, 0.5))  # one CDF per atom, not two
-    pc_ = alpha * f1 + (1 - alpha) * f0
-    qc_ = (1 - alpha) * f1 + alpha * f0
+    pc_ = alpha * f1 + beta * f0
+    qc_ = beta * f1 + alpha * f0
     terms = np.maximum(pc_ - ee * qc_, 0.0)
     return float(min(np.dot(w, terms) + lost, 1.0))
 
 
-def _clone_delta_recurrence(ee: float, alpha: float, share: float, c: NDArray[np.int64], w: Array,
-                            lost: float) -> float:
+def _clone_delta_recurrence(ee: float, alpha: float, beta: float, share: float,
+                            c: NDArray[np.int64], w: Array, lost: float) -> float:
     """:func:`_clone_delta_on` for a large window (n around 10^8 and more), where one binomial
     CDF per atom costs seconds: with ``m_c`` the largest integer below ``share (c + 1)``, the
     divergence given ``C = c`` is ``(e^eps alpha - (1 - alpha)) B_c(m_c) - (e^eps - 1) F_c(m_c)``
@@ -289,7 +295,7 @@ def _clone_delta_recurrence(ee: float, alpha: float, share: float, c: NDArray[np
     b = np.exp(logb)
     f = float(stats.binom.cdf(m[0], c[0], 0.5)) + np.concatenate(
         [[0.0], np.cumsum(step * b[1:] - b[:-1] / 2)])
-    terms = np.maximum((ee * alpha - (1 - alpha)) * b - (ee - 1) * f, 0.0)
+    terms = np.maximum((ee * alpha - beta) * b - (ee - 1) * f, 0.0)
     return float(min(np.dot(w, terms) + lost, 1.0))
 
 
@@ -317,7 +323,10 @@ def _clone_rdp_tables(eps0: float, n: int) -> tuple[Array, Array, NDArray[np.int
     pc = clone_probability(eps0, "fmt22")
     c, _, lost = _clone_support(n, pc)
     logw = stats.binom.logpmf(c, n - 1, pc)
-    al = math.exp(eps0) / (math.exp(eps0) + 1.0)
+    # log alpha and log(1 - alpha) from eps0 directly: log1p(-alpha) loses digits as alpha nears 1
+    # (three at eps0 = 30, all of them from eps0 ~ 37)
+    log_al = -math.log1p(math.exp(-eps0))
+    log_be = log_al - eps0
     sizes = c + 2
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     cc = np.repeat(c, sizes)
@@ -325,8 +334,8 @@ def _clone_rdp_tables(eps0: float, n: int) -> tuple[Array, Array, NDArray[np.int
     with np.errstate(divide="ignore"):
         lb = stats.binom.logpmf(k, cc, 0.5)
         lbm1 = stats.binom.logpmf(k - 1, cc, 0.5)
-    lp = np.logaddexp(math.log(al) + lb, math.log1p(-al) + lbm1)
-    lq = np.logaddexp(math.log1p(-al) + lb, math.log(al) + lbm1)
+    lp = np.logaddexp(log_al + lb, log_be + lbm1)
+    lq = np.logaddexp(log_be + lb, log_al + lbm1)
     return lp, lq, starts, logw, lost
 
 
