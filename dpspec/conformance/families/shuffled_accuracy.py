@@ -117,9 +117,7 @@ def _dec(x: Any, digits: int = DIGITS, up: bool = False) -> str:
     """``x >= 0`` rounded to ``digits`` significant digits (down unless ``up``), as a decimal."""
     if not isinstance(x, mpmath.mpf):  # a complex or other non-real result: a reference bug
         raise RuntimeError(f"a real mpmath number is expected, got {x!r}")
-    if x < 0:  # round_outward reads |x| (mpf.man_exp drops the sign): refuse a negative value
-        raise ValueError(f"a negative error measure: {x}")
-    r = round_outward(x, digits, up)   # exact: reads the mantissa and exponent of x
+    r = round_outward(x, digits, up)   # exact; refuses a negative or non-finite x (ParameterError)
     with mpmath.workdps(digits + 10):
         text: str = mpmath.nstr(r, digits, min_fixed=-30, max_fixed=30, strip_zeros=True)
     return text
