@@ -254,3 +254,40 @@ def test_fresh_import_reaches_from_package_import_module() -> None:
     out = subprocess.run([sys.executable, "-c", script], cwd=mutate.REPO, capture_output=True,
                          text=True, check=False)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_the_cases_that_killed_most_are_replayed_first(monkeypatch: Any) -> None:
+    """The targeted replay tries first the cases that killed most mutants so far (learnt from the
+    journal and during the run); every chosen case is still replayed when none differs, so the
+    order changes how soon a kill is seen, never the verdict."""
+    from dpspec.conformance import store
+
+    committed = mutate.committed_texts()
+    family = mutate._family("tape")
+    path = mutate.family_paths("tape", committed)[0]
+    cases = list(family.cases(path, json.loads(committed[path])))[:3]
+    labels = [mutate.case_label(path, c.tc_id) for c in cases]
+    seen: list[Any] = []
+
+    def recording(fam: Any, case: Any) -> str | None:
+        seen.append(case.tc_id)
+        return None
+
+    monkeypatch.setattr(store, "replay", recording)
+    kills = {labels[2]: 3, labels[1]: 1}
+    assert mutate.replay_cases("tape", committed, {0, 1, 2}, kills) is None
+    assert seen == [cases[2].tc_id, cases[1].tc_id, cases[0].tc_id]
+    seen.clear()
+    assert mutate.replay_cases("tape", committed, {0, 1, 2}) is None  # no history: file order
+    assert seen == [c.tc_id for c in cases]
+
+    monkeypatch.setattr(store, "replay",
+                        lambda fam, case: "differs" if case.tc_id == cases[1].tc_id else None)
+    assert mutate.replay_cases("tape", committed, {0, 1, 2}, kills) == f"{labels[1]}: differs"
+
+    def result(status: str, detail: str) -> mutate.Result:
+        return mutate.Result("k", "tape", "vectors", status, detail, "p", 1, "op", "s", "e")
+
+    history = [result("killed", f"{labels[0]}: differs"), result("killed", f"{labels[0]}: other"),
+               result("killed", "raised ValueError: x"), result("survived", f"{labels[1]}: no")]
+    assert mutate.killing_cases(history) == {labels[0]: 2}

@@ -28,7 +28,9 @@ function called by module-level code, traced once by itself): such a mutant acts
 checked like a module-level one. Any other mutant runs in a forked
 child. First the *targeted replay*: the committed cases that executed the mutant's lines are
 replayed with the mutated code object patched into the live function (no import at all; a fresh
-import of the mutated module when the mutant is outside a function or cannot be patched). A
+import of the mutated module when the mutant is outside a function or cannot be patched), the
+cases that killed most mutants so far first (counted from the journal and as the run goes; the
+order changes how soon a kill is seen, not the verdict). A
 difference, an exception or running out of CPU time (twice the traced time of what is run, in
 CPU seconds so that a busy machine does not turn slowness into kills) kills it. Otherwise the
 *full check*: in a fresh import of the mutated module, every committed case of every family
@@ -72,6 +74,7 @@ import importlib.util
 import json
 import os
 import random
+import re
 import resource
 import select
 import signal
@@ -399,22 +402,50 @@ def _family(name: str) -> Any:
     return importlib.import_module(f"dpspec.conformance.families.{name.replace('-', '_')}").FAMILY
 
 
-def replay_cases(name: str, committed: dict[str, str], only: set[int] | None = None) -> str | None:
+def replay_cases(name: str, committed: dict[str, str], only: set[int] | None = None,
+                 kills: dict[str, int] | None = None) -> str | None:
     """Replay the committed cases of family ``name`` (all of them, or the ones numbered in
     ``only``, in the order of :func:`family_paths`) against the (possibly mutated) reference;
-    None if each behaves as its vector says, else the first difference."""
+    None if each behaves as its vector says, else the first difference.
+
+    ``kills`` (case label -> how many mutants it killed so far, :func:`case_label`): the cases
+    that killed most come first. Every case is still replayed unless one differs, so the order
+    changes no verdict, only how soon a kill is seen."""
     from dpspec.conformance.store import replay
 
     family = _family(name)
     index = 0
+    chosen = []
     for path in family_paths(name, committed):
         for case in family.cases(path, json.loads(committed[path])):
             if only is None or index in only:
-                why = replay(family, case)
-                if why is not None:
-                    return f"{path} tcId {case.tc_id}: {why}"
+                chosen.append((path, case))
             index += 1
+    if kills:
+        chosen.sort(key=lambda pc: -kills.get(case_label(pc[0], pc[1].tc_id), 0))  # stable
+    for path, case in chosen:
+        why = replay(family, case)
+        if why is not None:
+            return f"{case_label(path, case.tc_id)}: {why}"
     return None
+
+
+def case_label(path: str, tc_id: Any) -> str:
+    """How a kill names the case that differed (the start of the journal's ``detail``)."""
+    return f"{path} tcId {tc_id}"
+
+
+_LABEL = re.compile(r"^(\S+\.json tcId \S+):")
+
+
+def killing_cases(results: Iterator[Result] | list[Result]) -> dict[str, int]:
+    """Case label -> how many of the given results it killed (from their ``detail``)."""
+    out: dict[str, int] = {}
+    for r in results:
+        found = _LABEL.match(r.detail) if r.status == "killed" else None
+        if found:
+            out[found.group(1)] = out.get(found.group(1), 0) + 1
+    return out
 
 
 def regenerate(name: str, committed: dict[str, str]) -> str | None:
@@ -970,7 +1001,7 @@ def limit_cpu(seconds: float) -> None:
 
 def _vector_job(m: Mutant, families: list[str], committed: dict[str, str],
                 targeted: dict[str, set[int]], quick: bool = False,
-                cpu: float | None = None) -> Callable[[], Any]:
+                cpu: float | None = None, kills: dict[str, int] | None = None) -> Callable[[], Any]:
     """First replay the cases that executed the mutant's lines in the baseline, with the
     mutated code patched into the live function (:func:`patch_in_place`: no import at all) when
     possible, else in a fresh import: a difference there is a kill, found in a fraction of the
@@ -979,7 +1010,9 @@ def _vector_job(m: Mutant, families: list[str], committed: dict[str, str],
     case can also depend on the mutant through state, e.g. a table computed at import or a cache
     filled by an earlier case, and a regenerated file through the generator's own calls).
     ``quick``: stop after the targeted replay when some case executed the mutant (the answer then
-    starts with :data:`QUICK`; a later run without ``quick`` confirms it)."""
+    starts with :data:`QUICK`; a later run without ``quick`` confirms it). ``kills``: the
+    targeted cases that killed most mutants so far are replayed first (:func:`replay_cases`); the
+    child reads the dict as it is when it is forked, so what the run learns is used at once."""
     code = mutated_code(m)  # in the parent: a failure here is the tool's, not a kill
 
     def job() -> Any:
@@ -990,7 +1023,7 @@ def _vector_job(m: Mutant, families: list[str], committed: dict[str, str],
             fresh_dpspec(m, code)
         for name in families:
             if targeted.get(name):
-                why = replay_cases(name, committed, targeted[name])
+                why = replay_cases(name, committed, targeted[name], kills)
                 if why is not None:
                     return why
         if quick and targeted:
@@ -1076,6 +1109,7 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
     reach = {m.key: reaching_families(m, cov) for m in mutants} if mode == "vectors" else {}
     argued = load_equivalent()
     fam_digest: dict[tuple[str, ...], str] = {}
+    kills = killing_cases(list(journal.values()))  # grows as the run kills (see done())
 
     def evidence_of(m: Mutant) -> str:
         """Vectors mode: the digest of the vectors of the families that reach the mutant."""
@@ -1122,7 +1156,7 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
                                              for n, c in targeted.items()))
                    if quick and targeted else 10.0 + 2 * sum(cov[n]["secs"] for n in fams_for))
             try:
-                jobs.append((m.key, _vector_job(m, fams_for, committed, targeted, quick, cpu),
+                jobs.append((m.key, _vector_job(m, fams_for, committed, targeted, quick, cpu, kills),
                              max(limit, 60 * cpu)))
             except SyntaxError as exc:
                 results.append(_non_viable(m, area, mode, exc, digests[m.path], evidence_of(m)))
@@ -1149,6 +1183,8 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
                    round(secs, 2), fams_for)
         _append(r)
         results.append(r)
+        for label in killing_cases([r]):
+            kills[label] = kills.get(label, 0) + 1
         counter["done"] += 1
         counter["killed"] += st != "survived"
         if counter["done"] % 20 == 0 or counter["done"] == len(jobs):
