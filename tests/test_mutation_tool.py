@@ -275,15 +275,23 @@ def test_the_cases_that_killed_most_are_replayed_first(monkeypatch: Any) -> None
 
     monkeypatch.setattr(store, "replay", recording)
     kills = {labels[2]: 3, labels[1]: 1}
-    assert mutate.replay_cases("tape", committed, {0, 1, 2}, kills) is None
+    assert mutate.replay_targeted(["tape"], {"tape": {0, 1, 2}}, committed, kills) is None
     assert seen == [cases[2].tc_id, cases[1].tc_id, cases[0].tc_id]
     seen.clear()
-    assert mutate.replay_cases("tape", committed, {0, 1, 2}) is None  # no history: file order
+    assert mutate.replay_targeted(["tape"], {"tape": {0, 1, 2}}, committed) is None  # file order
     assert seen == [c.tc_id for c in cases]
+    seen.clear()
+    # across families: a case of the second family that killed before comes first
+    other = mutate.family_paths("distributions", committed)[0]
+    first_other = next(iter(mutate._family("distributions").cases(other, json.loads(committed[other]))))
+    both = {"tape": {0, 1}, "distributions": {0}}
+    assert mutate.replay_targeted(["tape", "distributions"], both, committed,
+                                  {mutate.case_label(other, first_other.tc_id): 1}) is None
+    assert seen == [first_other.tc_id, cases[0].tc_id, cases[1].tc_id]
 
     monkeypatch.setattr(store, "replay",
                         lambda fam, case: "differs" if case.tc_id == cases[1].tc_id else None)
-    assert mutate.replay_cases("tape", committed, {0, 1, 2}, kills) == f"{labels[1]}: differs"
+    assert mutate.replay_targeted(["tape"], {"tape": {0, 1, 2}}, committed, kills) == f"{labels[1]}: differs"
 
     def result(status: str, detail: str) -> mutate.Result:
         return mutate.Result("k", "tape", "vectors", status, detail, "p", 1, "op", "s", "e")
@@ -291,3 +299,13 @@ def test_the_cases_that_killed_most_are_replayed_first(monkeypatch: Any) -> None
     history = [result("killed", f"{labels[0]}: differs"), result("killed", f"{labels[0]}: other"),
                result("killed", "raised ValueError: x"), result("survived", f"{labels[1]}: no")]
     assert mutate.killing_cases(history) == {labels[0]: 2}
+
+
+def test_the_lazily_imported_modules_are_warmed_in_the_parent() -> None:
+    """scipy is imported on first use by dpspec (dpspec.spec.lazy); the tool imports such modules
+    once in the parent so that forked children do not each import them again."""
+    code = ("import sys; import dpspec.conformance.families as f; f.all_families(); "
+            "from tests.mutation import mutate; assert 'scipy.stats' not in sys.modules; "
+            "names = mutate.warm_lazy_modules(); assert 'scipy.stats' in names, names; "
+            "assert 'scipy.stats' in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=mutate.REPO)

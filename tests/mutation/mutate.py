@@ -402,32 +402,50 @@ def _family(name: str) -> Any:
     return importlib.import_module(f"dpspec.conformance.families.{name.replace('-', '_')}").FAMILY
 
 
-def replay_cases(name: str, committed: dict[str, str], only: set[int] | None = None,
-                 kills: dict[str, int] | None = None) -> str | None:
-    """Replay the committed cases of family ``name`` (all of them, or the ones numbered in
-    ``only``, in the order of :func:`family_paths`) against the (possibly mutated) reference;
-    None if each behaves as its vector says, else the first difference.
-
-    ``kills`` (case label -> how many mutants it killed so far, :func:`case_label`): the cases
-    that killed most come first. Every case is still replayed unless one differs, so the order
-    changes no verdict, only how soon a kill is seen."""
-    from dpspec.conformance.store import replay
-
+def _cases_of(name: str, committed: dict[str, str],
+              only: set[int] | None = None) -> list[tuple[Any, str, Any]]:
+    """(family, path, case) for the committed cases of family ``name``: all of them, or the ones
+    numbered in ``only``, in the order of :func:`family_paths`."""
     family = _family(name)
     index = 0
     chosen = []
     for path in family_paths(name, committed):
         for case in family.cases(path, json.loads(committed[path])):
             if only is None or index in only:
-                chosen.append((path, case))
+                chosen.append((family, path, case))
             index += 1
-    if kills:
-        chosen.sort(key=lambda pc: -kills.get(case_label(pc[0], pc[1].tc_id), 0))  # stable
-    for path, case in chosen:
+    return chosen
+
+
+def _replay_all(chosen: list[tuple[Any, str, Any]]) -> str | None:
+    from dpspec.conformance.store import replay
+
+    for family, path, case in chosen:
         why = replay(family, case)
         if why is not None:
             return f"{case_label(path, case.tc_id)}: {why}"
     return None
+
+
+def replay_cases(name: str, committed: dict[str, str], only: set[int] | None = None) -> str | None:
+    """Replay the committed cases of family ``name`` (all of them, or the ones numbered in
+    ``only``, in the order of :func:`family_paths`) against the (possibly mutated) reference;
+    None if each behaves as its vector says, else the first difference."""
+    return _replay_all(_cases_of(name, committed, only))
+
+
+def replay_targeted(families: Sequence[str], targeted: dict[str, set[int]], committed: dict[str, str],
+                    kills: dict[str, int] | None = None) -> str | None:
+    """Replay the targeted cases (family -> case numbers) of the given families, in their order;
+    None if nothing differs, else the first difference. ``kills`` (case label -> how many mutants
+    it killed so far, :func:`case_label`): the cases that killed most come first, whatever their
+    family. Every case is still replayed unless one differs, so the order changes no verdict, only
+    how soon a kill is seen."""
+    chosen = [item for name in families if targeted.get(name)
+              for item in _cases_of(name, committed, targeted[name])]
+    if kills:
+        chosen.sort(key=lambda fpc: -kills.get(case_label(fpc[1], fpc[2].tc_id), 0))  # stable
+    return _replay_all(chosen)
 
 
 def case_label(path: str, tc_id: Any) -> str:
@@ -717,6 +735,21 @@ def run_forked(jobs: Sequence[Job], workers: int, on_done: Callable[[int, Outcom
 
 
 # -- running an area -------------------------------------------------------------------------------
+def warm_lazy_modules() -> list[str]:
+    """Import, in this (parent) process, every module that a loaded dpspec module holds as a
+    :class:`dpspec.spec.lazy.LazyModule` (scipy.stats and the like, which ``dpspec`` loads on first
+    use to start fast). Forked children then find them in ``sys.modules`` instead of each importing
+    them again: more than a second of CPU per mutant that reaches one. Returns their names."""
+    from dpspec.spec.lazy import LazyModule
+
+    names = sorted({value._name for name, module in list(sys.modules.items())
+                    if name.startswith("dpspec.") and module is not None
+                    for value in list(vars(module).values()) if isinstance(value, LazyModule)})
+    for name in names:
+        importlib.import_module(name)
+    return names
+
+
 @dataclass
 class Result:
     key: str
@@ -1021,11 +1054,9 @@ def _vector_job(m: Mutant, families: list[str], committed: dict[str, str],
         patched = patch_in_place(m, code) if targeted else False
         if not patched:
             fresh_dpspec(m, code)
-        for name in families:
-            if targeted.get(name):
-                why = replay_cases(name, committed, targeted[name], kills)
-                if why is not None:
-                    return why
+        why = replay_targeted(families, targeted, committed, kills)
+        if why is not None:
+            return why
         if quick and targeted:
             n = sum(len(c) for c in targeted.values())
             return f"{QUICK}nothing differs in the {n} cases that execute it (no full check)"
@@ -1094,6 +1125,7 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
     import dpspec.conformance.store  # noqa: F401
 
     family_names = [f.name for f in fams.all_families()]
+    warm_lazy_modules()
     cov = baseline(family_names, committed, 1200.0) if mode == "vectors" else {}
     digests = {rel: file_digest(rel) for rel in {m.path for m in mutants}}
     if sample is not None:
