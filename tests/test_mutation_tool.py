@@ -190,6 +190,10 @@ def test_a_mutant_that_does_not_compile_is_recorded_as_non_viable(tmp_path: Path
     r = mutate._non_viable(deletion, "fx", "vectors", exc.value, "sha", "evidence")
     assert r.status == "killed" and r.detail.startswith("non-viable")
     assert (tmp_path / "journal" / "fx.vectors.jsonl").read_text().count("non-viable") == 1
+    # a vectors job compiles its mutant in the child: it answers the same verdict
+    answer = mutate._vector_job(deletion, [], {}, {})()
+    status, detail = mutate.classify(("ok", answer, 0.0), 1.0)
+    assert status == "killed" and detail.startswith("non-viable: the mutated file does not compile")
 
 
 def test_a_function_that_only_the_imports_run_acts_at_import(tmp_path: Path, monkeypatch: Any) -> None:

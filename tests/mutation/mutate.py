@@ -1014,6 +1014,7 @@ def patch_in_place(m: Mutant, code: CodeType) -> bool:
 
 
 QUICK = "quick: "  # prefix of the answer of a --quick job that stopped after the targeted replay
+NON_VIABLE = "non-viable: "  # prefix of the answer of a job whose mutated file does not compile
 
 
 class CpuLimit(Exception):
@@ -1045,12 +1046,17 @@ def _vector_job(m: Mutant, families: list[str], committed: dict[str, str],
     ``quick``: stop after the targeted replay when some case executed the mutant (the answer then
     starts with :data:`QUICK`; a later run without ``quick`` confirms it). ``kills``: the
     targeted cases that killed most mutants so far are replayed first (:func:`replay_cases`); the
-    child reads the dict as it is when it is forked, so what the run learns is used at once."""
-    code = mutated_code(m)  # in the parent: a failure here is the tool's, not a kill
+    child reads the dict as it is when it is forked, so what the run learns is used at once.
+    The mutant is compiled in the child (a run of thousands of mutants starts at once): a file
+    that does not compile answers :data:`NON_VIABLE`."""
 
     def job() -> Any:
         if cpu is not None:
             limit_cpu(cpu)
+        try:
+            code = mutated_code(m)
+        except SyntaxError as exc:
+            return f"{NON_VIABLE}{exc.msg}"
         patched = patch_in_place(m, code) if targeted else False
         if not patched:
             fresh_dpspec(m, code)
@@ -1106,6 +1112,8 @@ def classify(outcome: Outcome, timeout: float) -> tuple[str, str]:
         return "survived", "nothing differs"
     if str(value).startswith(QUICK):
         return "survived", str(value)
+    if str(value).startswith(NON_VIABLE):
+        return "killed", f"{NON_VIABLE}the mutated file does not compile ({value[len(NON_VIABLE):]})"
     return "killed", str(value)
 
 
@@ -1187,12 +1195,8 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
             cpu = (min(30.0, 5.0 + 0.25 * sum(cov[n]["replay_secs"] * len(c) / max(cov[n]["cases"], 1)
                                              for n, c in targeted.items()))
                    if quick and targeted else 10.0 + 2 * sum(cov[n]["secs"] for n in fams_for))
-            try:
-                jobs.append((m.key, _vector_job(m, fams_for, committed, targeted, quick, cpu, kills),
-                             max(limit, 60 * cpu)))
-            except SyntaxError as exc:
-                results.append(_non_viable(m, area, mode, exc, digests[m.path], evidence_of(m)))
-                continue
+            jobs.append((m.key, _vector_job(m, fams_for, committed, targeted, quick, cpu, kills),
+                         max(limit, 60 * cpu)))
         else:
             fams_for = []
             try:
