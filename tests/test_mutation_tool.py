@@ -313,3 +313,14 @@ def test_the_lazily_imported_modules_are_warmed_in_the_parent() -> None:
             "names = mutate.warm_lazy_modules(); assert 'scipy.stats' in names, names; "
             "assert 'scipy.stats' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=mutate.REPO)
+
+
+def test_the_cpu_allowance_follows_the_targeted_cases() -> None:
+    """The CPU allowance of a targeted replay is the traced time of its own cases when the trace
+    has per-case times (a slow case is not averaged away: a mutant must not be recorded as a
+    timeout because the cases it needs are slower than the family's average)."""
+    cov = {"f": {"cases": 4, "replay_secs": 4.0, "case_cpu": [0.1, 0.1, 0.1, 3.7]},
+           "old": {"cases": 4, "replay_secs": 4.0}}
+    assert mutate.targeted_cost("f", {3}, cov) == pytest.approx(3.7)
+    assert mutate.targeted_cost("f", {0, 1}, cov) == pytest.approx(0.2)
+    assert mutate.targeted_cost("old", {3}, cov) == pytest.approx(1.0)  # a trace without them

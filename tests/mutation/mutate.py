@@ -31,8 +31,9 @@ replayed with the mutated code object patched into the live function (no import 
 import of the mutated module when the mutant is outside a function or cannot be patched), the
 cases that killed most mutants so far first (counted from the journal and as the run goes; the
 order changes how soon a kill is seen, not the verdict). A
-difference, an exception or running out of CPU time (twice the traced time of what is run, in
-CPU seconds so that a busy machine does not turn slowness into kills) kills it. Otherwise the
+difference, an exception or running out of CPU time (the traced time of what is run, case by case
+when the trace has it, plus a margin, in CPU seconds so that a busy machine does not turn slowness
+into kills) kills it. Otherwise the
 *full check*: in a fresh import of the mutated module, every committed case of every family
 that reaches the mutant is replayed and each family is regenerated and compared with its
 committed files (every family for a mutant at module or class level). This is what ``dpspec
@@ -547,7 +548,8 @@ def _trace_family(name: str, committed: dict[str, str]) -> dict[str, Any]:
     """In the current (child) process: run family ``name`` (replay of each committed case, then
     regeneration) under a tracer. Returns the lines of dpspec/spec executed by the whole run
     (``lines``: file -> lines) and, for the replay, which case executed which line
-    (``case_lines``: file -> line -> numbers of the cases, in :func:`replay_cases` order)."""
+    (``case_lines``: file -> line -> numbers of the cases, in :func:`replay_cases` order), with
+    the traced CPU seconds of each case (``case_cpu``)."""
     spec_prefix = str(SPEC) + os.sep
     hits: dict[str, set[int]] = {}
     case_hits: dict[str, dict[int, set[int]]] = {}
@@ -577,13 +579,16 @@ def _trace_family(name: str, committed: dict[str, str]) -> dict[str, Any]:
     all_families()  # every import happens here, untraced (module-level code runs at import)
     family = _family(name)
     start = time.perf_counter()
+    case_cpu: list[float] = []  # traced CPU seconds of each case, in replay order
     sys.settrace(glob)
     try:
         problem = None
         for path in family_paths(name, committed):
             for case in family.cases(path, json.loads(committed[path])):
                 current[0] += 1
+                t = time.process_time()
                 why = replay(family, case)
+                case_cpu.append(round(time.process_time() - t, 4))
                 if why is not None and problem is None:
                     problem = f"{path} tcId {case.tc_id}: {why}"
         n_cases = current[0] + 1
@@ -600,7 +605,7 @@ def _trace_family(name: str, committed: dict[str, str]) -> dict[str, Any]:
         return Path(f).resolve().relative_to(REPO).as_posix()
 
     return {"lines": {rel(f): sorted(v) for f, v in hits.items()}, "secs": secs,
-            "replay_secs": replay_secs, "cases": n_cases,
+            "replay_secs": replay_secs, "cases": n_cases, "case_cpu": case_cpu,
             "case_lines": {rel(f): {str(line): sorted(c) for line, c in d.items()}
                            for f, d in case_hits.items()}}
 
@@ -930,6 +935,16 @@ def reaching_families(m: Mutant, cov: Coverage) -> list[str]:
     return [n for n in names if span & set(cov[n]["lines"].get(m.path, ()))]
 
 
+def targeted_cost(name: str, cases: set[int], cov: Coverage) -> float:
+    """Traced seconds of replaying these cases of family ``name``: the sum of their own CPU times
+    when the trace has them, else their share of the family's replay time."""
+    data = cov[name]
+    per_case = data.get("case_cpu")
+    if per_case is not None and len(per_case) == data["cases"]:
+        return float(sum(per_case[c] for c in cases))
+    return float(data["replay_secs"] * len(cases) / max(data["cases"], 1))
+
+
 def targeted_cases(m: Mutant, cov: Coverage) -> dict[str, set[int]]:
     """Family -> the numbers of its committed cases whose replay executed a line of the mutant
     (empty for a mutant that acts at import: :func:`_acts_at_import`)."""
@@ -1187,13 +1202,11 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
             targeted = targeted_cases(m, cov)
             # the cheapest targeted replay first (a kill is usually found by the first family;
             # e.g. a tape mutant in the tape family's own cases rather than the accounting's)
-            fams_for = sorted(fams_for, key=lambda n: (
-                cov[n]["replay_secs"] * len(targeted.get(n, ())) / max(cov[n]["cases"], 1), n))
-            # CPU allowance: from the traced wall time of what the child will run (tracing makes
-            # a run several times slower than the child's, so a quarter of it is still ample); a
-            # quick run stops looping mutants (e.g. a deleted increment) within 30 CPU seconds
-            cpu = (min(30.0, 5.0 + 0.25 * sum(cov[n]["replay_secs"] * len(c) / max(cov[n]["cases"], 1)
-                                             for n, c in targeted.items()))
+            fams_for = sorted(fams_for, key=lambda n: (targeted_cost(n, targeted.get(n, set()), cov), n))
+            # CPU allowance: the traced time of what the child will run (tracing makes a run
+            # slower, never faster, so this is ample) plus 5 s for a quick run; a mutant that
+            # runs out of it loops or is far slower than the reference (e.g. a deleted increment)
+            cpu = (5.0 + sum(targeted_cost(n, c, cov) for n, c in targeted.items())
                    if quick and targeted else 10.0 + 2 * sum(cov[n]["secs"] for n in fams_for))
             jobs.append((m.key, _vector_job(m, fams_for, committed, targeted, quick, cpu, kills),
                          max(limit, 60 * cpu)))
