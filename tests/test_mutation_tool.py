@@ -324,3 +324,19 @@ def test_the_cpu_allowance_follows_the_targeted_cases() -> None:
     assert mutate.targeted_cost("f", {3}, cov) == pytest.approx(3.7)
     assert mutate.targeted_cost("f", {0, 1}, cov) == pytest.approx(0.2)
     assert mutate.targeted_cost("old", {3}, cov) == pytest.approx(1.0)  # a trace without them
+
+
+def test_the_full_check_can_regenerate_first(monkeypatch: Any) -> None:
+    """The full check runs every replay and every regeneration whatever the order; with
+    ``regenerate_first`` the generators come first (a mutant that only a generator executes is
+    seen without replaying the families' cases)."""
+    calls: list[str] = []
+    monkeypatch.setattr(mutate, "replay_cases", lambda n, c: calls.append(f"replay {n}"))
+    monkeypatch.setattr(mutate, "regenerate", lambda n, c: calls.append(f"regen {n}"))
+    assert mutate.check_families(["a", "b"], {}) is None
+    assert calls == ["replay a", "replay b", "regen a", "regen b"]
+    calls.clear()
+    assert mutate.check_families(["a", "b"], {}, regenerate_first=True) is None
+    assert calls == ["regen a", "regen b", "replay a", "replay b"]
+    monkeypatch.setattr(mutate, "regenerate", lambda n, c: f"{n}/x.json differs")
+    assert mutate.check_families(["a", "b"], {}, regenerate_first=True) == "a/x.json differs"

@@ -486,17 +486,20 @@ def regenerate(name: str, committed: dict[str, str]) -> str | None:
     return None
 
 
-def check_families(names: Sequence[str], committed: dict[str, str]) -> str | None:
+def check_families(names: Sequence[str], committed: dict[str, str],
+                   regenerate_first: bool = False) -> str | None:
     """What ``dpspec vectors check`` does, restricted to the named families: replay every
     committed case of each (cheapest family first; a replay stops at the first failing case),
     then regenerate each and compare with the committed files. None if nothing differs; else
-    the first difference. Replaying first changes no verdict, only how soon a kill is seen."""
-    for name in names:
-        why = replay_cases(name, committed)
-        if why is not None:
-            return why
-    for name in names:
-        why = regenerate(name, committed)
+    the first difference. The order changes no verdict, only how soon a kill is seen:
+    ``regenerate_first`` when the replay is unlikely to differ (a mutant that no case executes,
+    or whose cases were already replayed)."""
+    steps = [(regenerate, name) for name in names] if regenerate_first else []
+    steps += [(replay_cases, name) for name in names]
+    if not regenerate_first:
+        steps += [(regenerate, name) for name in names]
+    for step, name in steps:
+        why = step(name, committed)
         if why is not None:
             return why
     return None
@@ -1083,7 +1086,8 @@ def _vector_job(m: Mutant, families: list[str], committed: dict[str, str],
             return f"{QUICK}nothing differs in the {n} cases that execute it (no full check)"
         if patched:
             fresh_dpspec(m, code)
-        return check_families(families, committed)
+        # the targeted cases (if any) did not differ: the generators come first
+        return check_families(families, committed, regenerate_first=True)
     return job
 
 
