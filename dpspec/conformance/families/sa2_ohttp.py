@@ -398,18 +398,21 @@ def h_donation_round(args: dict[str, Any]) -> dict[str, Any]:
     return {"round": ideal.donation_round(args["m"], tape), "bitsConsumed": tape.bits_consumed}
 
 
-def h_randomizer_bounds(args: dict[str, Any]) -> dict[str, Any]:
-    """RAPPOR's weight bound and per-coordinate parameter (refused for the other randomizers):
-    ``bitEpsilon`` = ln((1 - flip) / flip) at 50 digits, rounded down to 20 decimal places."""
+def h_rappor_max_weight(args: dict[str, Any]) -> dict[str, Any]:
+    """RAPPOR's weight bound (refused for the other randomizers)."""
+    r = Randomizer.from_json(args["randomizer"])
+    return {"maxWeight": r.max_weight(), "overweightProbability": str(r.overweight_probability())}
+
+
+def h_rappor_bit_epsilon(args: dict[str, Any]) -> dict[str, Any]:
+    """RAPPOR's per-coordinate parameter ln((1 - flip) / flip) at 50 digits, rounded down to 20
+    decimal places (refused for the other randomizers)."""
     import mpmath
 
-    r = Randomizer.from_json(args["randomizer"])
-    m = r.max_weight()
-    eps = r.bit_epsilon()
+    eps = Randomizer.from_json(args["randomizer"]).bit_epsilon()
     with mpmath.workdps(50):
         low = Fraction(int(mpmath.floor(eps * 10**20)), 10**20)
-    return {"maxWeight": m, "overweightProbability": str(r.overweight_probability()),
-            "bitEpsilon": str(low)}
+    return {"bitEpsilon": str(low)}
 
 
 def h_query(args: dict[str, Any]) -> dict[str, Any]:
@@ -571,7 +574,8 @@ class Sa2OhttpFamily(Family):
             "sa2.poisson_sample": h_poisson_sample,
             "sa2.fixed_size_subset": h_fixed_size_subset,
             "sa2.donation_round": h_donation_round,
-            "sa2.randomizer_bounds": h_randomizer_bounds,
+            "sa2.rappor_max_weight": h_rappor_max_weight,
+            "sa2.rappor_bit_epsilon": h_rappor_bit_epsilon,
             "sa2.query": h_query,
             "sa2.query_labels": h_query_labels,
         }
@@ -702,9 +706,11 @@ class Sa2OhttpFamily(Family):
         rec["sa2.donation_round"] = (
             {"properties": {**tape_args, "m": {}}},
             obj({"round": {"anyOf": [{"type": "null"}, COUNT]}, "bitsConsumed": COUNT}))
-        rec["sa2.randomizer_bounds"] = (
+        rec["sa2.rappor_max_weight"] = (
             {"properties": {"randomizer": {}}},
-            obj({"maxWeight": COUNT, "overweightProbability": RAT, "bitEpsilon": RAT}))
+            obj({"maxWeight": COUNT, "overweightProbability": RAT}))
+        rec["sa2.rappor_bit_epsilon"] = ({"properties": {"randomizer": {}}},
+                                         obj({"bitEpsilon": RAT}))
         coll_args: dict[str, Any] = {
             "recipe": {"type": "object"}, "issuerP": HEX, "issuerQ": HEX,
             "leaderHpkeIkm": HEX, "helperHpkeIkm": HEX, "verifyKey": HEX, "seed": HEX,
@@ -1470,7 +1476,7 @@ class Sa2OhttpFamily(Family):
              {"randomizer": {"name": "rappor", "k": 10, "flip": "1/10", "overweight": "1/100"},
               "inputs": [3, 9]}),
         ], [], {"seed": seed, "tag": tag})
-        groups.add("sa2.randomizer_bounds", [
+        bounds = [
             ("rappor k = 4, flip 1/10", {"randomizer": {"name": "rappor", "k": 4, "flip": "1/10"}}),
             ("rappor k = 10, flip 1/10, overweight 1/100", {"randomizer": {
                 "name": "rappor", "k": 10, "flip": "1/10", "overweight": "1/100"}}),
@@ -1479,11 +1485,14 @@ class Sa2OhttpFamily(Family):
                 "name": "rappor", "k": 2, "flip": "1/4", "overweight": "1/4"}}),
             ("rappor k = 3, flip 49/100, overweight 1/2", {"randomizer": {
                 "name": "rappor", "k": 3, "flip": "49/100", "overweight": "1/2"}}),
-        ], [
-            ("randomized response has no weight bound", {"randomizer": rr3}, "NotRappor"),
-            ("binary randomized response has no weight bound", {"randomizer": {
+        ]
+        not_rappor: list[tuple[str, dict[str, Any], str]] = [
+            ("randomized response: rappor only", {"randomizer": rr3}, "NotRappor"),
+            ("binary randomized response: rappor only", {"randomizer": {
                 "name": "binary_randomized_response", "flip": "1/4"}}, "NotRappor"),
-        ])
+        ]
+        groups.add("sa2.rappor_max_weight", bounds, not_rappor)
+        groups.add("sa2.rappor_bit_epsilon", bounds, not_rappor)
         ps = {"seed": vector_seed("sa2-ohttp/ideal").hex(), "tag": "sa2/poisson"}
         groups.add("sa2.poisson_sample", [
             ("k = 0: no coin", {"k": "0", "q": "1/2"}),
@@ -1677,9 +1686,10 @@ RECIPE_HEADER = [
     " each addition if given. Booleans are not integers. release null is bottom.",
     "sa2.donation_wait (App. A): `count` devices in turn from one tape: m coins"
     " bernoulli(1/m) (all drawn); wait = K * (index of the first 1), null if none. K > 0.",
-    "sa2.randomizer_bounds (rappor only, else invalid): maxWeight and overweightProbability as"
-    " in sa2.randomizer; bitEpsilon = ln((1 - flip) / flip) computed at 50 significant digits and"
-    " rounded down to 20 decimal places, as a decimal fraction 'a/b' in lowest terms.",
+    "sa2.rappor_max_weight (rappor only, else invalid): maxWeight and overweightProbability as"
+    " in sa2.randomizer. sa2.rappor_bit_epsilon (rappor only, else invalid): bitEpsilon ="
+    " ln((1 - flip) / flip) computed at 50 significant digits and rounded down to 20 decimal"
+    " places, as a fraction 'a/b' in lowest terms.",
     "sa2.poisson_sample: the secret selection of SA_B (never released by an implementation):"
     " bernoulli(q) for i = 0..k-1 in order; k an integer >= 0. sa2.fixed_size_subset: null (no"
     " draw) if k < B, else the first B positions of the partial Fisher-Yates of"
