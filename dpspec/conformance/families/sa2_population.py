@@ -305,14 +305,22 @@ def _groups() -> list[dict[str, Any]]:
                           {"kind": "bit", "index": 2**24 + 900},
                           {"kind": "uniform", "n": 2, "count": 2**24, "summary": True},
                           {"kind": "uniform", "n": 5, "count": 10},
-                          {"kind": "fisher_yates", "n": 5}]})],
+                          {"kind": "fisher_yates", "n": 5}]}),
+        ("bits behind the position are kept until 2^24 are consumed",
+         {**bs, "draws": [{"kind": "uniform", "n": 2, "count": 2**23 + 5, "summary": True},
+                          {"kind": "uniform", "n": 5, "count": 1},
+                          {"kind": "bit", "index": 3}]}),
+        ("Fisher-Yates of 300 (bit lengths 9 down to 1)",
+         {**bs, "draws": [{"kind": "fisher_yates", "n": 300}]})],
         [("uniform(2^62 + 1): n must be at most 2^62",
           {**bs, "draws": [{"kind": "uniform", "n": 2**62 + 1, "count": 1}]}, "BadN"),
          ("a bit before the dropped part of the stream",
           {**bs, "draws": [{"kind": "uniform", "n": 2, "count": 2**24 + 5, "summary": True},
                            {"kind": "uniform", "n": 5, "count": 1},
                            {"kind": "bit", "index": 3}]}, "Gone"),
-         ("an invalid tag (empty)", {**bs, "tag": "", "draws": []}, "BadTag")])
+         ("an invalid tag (empty)", {**bs, "tag": "", "draws": []}, "BadTag"),
+         ("a seed of 15 bytes (tapes need 16 or more)",
+          {**bs, "seed": "00" * 15, "draws": []}, "BadSeed")])
 
     group("sa2pop.randomize", [
         ("randomized response, flip 1 (every report replaced)",
@@ -320,8 +328,20 @@ def _groups() -> list[dict[str, Any]]:
         ("RAPPOR k = 6 in 2 worker processes, chunks of 7, with progress",
          {**rz(_rj("rappor", 6, "1/4", overweight="1/3"), 6), "workers": 2, "progress": True}),
         ("randomized response, one process, with progress",
-         {**rz(_rj("randomized_response", 4, "1/2"), 4), "progress": True})])
+         {**rz(_rj("randomized_response", 4, "1/2"), 4), "progress": True}),
+        ("randomized response, k = 5 (uniform(5) rejects 5, 6, 7)",
+         rz(_rj("randomized_response", 5, "1/2"), 5)),
+        ("randomized response, k = 3, flip 2/3", rz(_rj("randomized_response", 3, "2/3"), 3)),
+        ("binary randomized response, flip 3/4", rz(_rj("binary_randomized_response", 2, "3/4"), 2)),
+        ("RAPPOR k = 140, flip 1/4 (a longer row of coins)", rz(_rj("rappor", 140, "1/4"), 140))],
+        [("a value outside [0, k)",
+          {**rz(_rj("randomized_response", 5, "1/2"), 5), "values": [5] * len(devs)}, "BadValue"),
+         ("a device index whose tape tag is over 255 characters",
+          {"seed": rseed, "randomizer": _rj("randomized_response", 4, "1/2"),
+           "devices": [10**240], "values": [1]}, "BadTag")])
 
+    fixed = {**rel, "randomizer": rr, "B": 6, "q": "1", "clients": 24, "fixedSize": True,
+             "malicious": 4, "dropRate": "1/10"}
     group("sa2pop.release", [
         ("one malicious device (an invalid proof)",
          {**rel, "randomizer": rr, "malicious": 1}),
@@ -340,7 +360,17 @@ def _groups() -> list[dict[str, Any]]:
           "population": 20, "malicious": 10, "dropRate": "1/10"}),
         ("fixed size B = 3 of population 20, q = 1, 10 malicious",
          {**rel, "randomizer": rr, "B": 3, "q": "1", "clients": 24, "fixedSize": True,
-          "population": 20, "malicious": 10, "dropRate": "1/10"})],
+          "population": 20, "malicious": 10, "dropRate": "1/10"}),
+        ("rate validation at its boundary: received = max_reports = population / 2 (released)",
+         {**rel, "randomizer": rr, "malicious": 10, "dropRate": "1/3",
+          "population": 2 * _delivered(pseed)}),
+        ("rate validation just over: received = max_reports + 1 (no release)",
+         {**rel, "randomizer": rr, "malicious": 10, "dropRate": "1/3",
+          "population": 2 * _delivered(pseed) - 2}),
+        ("fixed size: accepted = the stated population exactly (released)",
+         {**fixed, "population": _accepted(pseed, fixed)}),
+        ("fixed size: accepted = the stated population - 1 (no release)",
+         {**fixed, "population": _accepted(pseed, fixed) + 1})],
         [("arrival times decreasing at the start",
           {**rel, "randomizer": rr, "malicious": 10, "window": ["10", "10"],
            "arrivalTimes": _times(pseed, 2)}, "BadTimes"),
@@ -348,6 +378,20 @@ def _groups() -> list[dict[str, Any]]:
           {**rel, "randomizer": rr, "malicious": 10, "window": ["10", "10"],
            "arrivalTimes": _times(pseed, 1)[1:]}, "BadTimes")])
     return groups.groups
+
+
+def _delivered(seed: str) -> int:
+    """The reports received by the aggregators in the release with 10 malicious devices and
+    drop rate 1/3 (for the rate-validation boundary)."""
+    res = h_release({"seed": seed, "B": 3, "q": "1/4", "clients": 48, "malicious": 10,
+                     "dropRate": "1/3", "randomizer": _rj("randomized_response", 4, "1/2")})
+    return int(res["sent"] - res["dropped"])
+
+
+def _accepted(seed: str, args: dict[str, Any]) -> int:
+    """The reports accepted in a fixed-size release (which does not depend on the population
+    as long as rate validation passes)."""
+    return int(h_release({**args, "seed": seed, "population": 24})["accepted"])
 
 
 def _times(seed: str, kind: int) -> list[str]:
@@ -419,6 +463,8 @@ class Sa2PopulationFamily(Family):
                    "BadN": "uniform(n) needs n <= 2^62 (candidates of at most 62 bits).",
                    "Gone": "Bits before the dropped (consumed) part of the stream are refused.",
                    "BadTag": "The tape's tag checks (dpspec.spec.tape) apply.",
+                   "BadSeed": "The tape's seed checks (dpspec.spec.tape) apply.",
+                   "BadValue": "Each device's value must lie in [0, k).",
                    "BadTimes": "Arrival times: one per delivered report, non-decreasing.",
                    "Unsupported": "The engine replays binary_randomized_response, "
                                   "randomized_response and rappor only."},
