@@ -333,3 +333,48 @@ def test_cli_bad_workers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
                  "--device-budget", "100"]) == 2
     err = capsys.readouterr().err
     assert "--workers" in err and "Traceback" not in err
+
+
+# -- the sa2-population family's boundary vectors ------------------------------------------------
+def test_family_exact_trials_hit_their_boundaries() -> None:
+    """The family's Bernoulli probabilities built from a stream's first bits end the first lazy
+    comparison where the vectors say: at r = 0 and r = b after 61 bits (denominator 2^61, the
+    scalar route), and after more than MAX_DEPTH bits (the vectorised route defers it); each
+    agrees with the tape's own bernoulli."""
+    from dpspec.conformance.families import sa2_population as fam
+    from dpspec.conformance.vectors import vector_seed
+
+    seed = vector_seed("sa2-population/exact")
+    trials = fam._exact_trials(seed.hex())
+    assert len(trials) == 3
+    for (_, _, tag, p), (want_first, used_min, used_max) in zip(
+            trials, [(False, 61, 61), (True, 61, 61), (None, population.MAX_DEPTH + 1, 200)],
+            strict=True):
+        q = Fraction(p)
+        stream = population.BitStream(seed, tag)
+        first = stream.bernoullis(q, 1)
+        assert used_min <= stream.pos <= used_max
+        if want_first is not None:
+            assert bool(first[0]) is want_first
+        tape = RandomTape(seed, tag)
+        assert bernoulli(tape, q) == bool(first[0])
+        assert tape.bits_consumed == stream.pos
+    assert Fraction(trials[0][3]).denominator == 2**61
+    assert Fraction(trials[2][3]).denominator < population.MAX_DENOMINATOR
+
+
+def test_family_rejects_its_invalid_boundaries() -> None:
+    from dpspec.conformance.families import sa2_population as fam
+    from dpspec.conformance.vectors import vector_seed
+
+    seed = vector_seed("sa2-population/stream").hex()
+    with pytest.raises(ValueError):
+        fam.h_bitstream({"seed": seed, "tag": "t", "draws": [
+            {"kind": "uniform", "n": 2**62 + 1, "count": 1}]})
+    with pytest.raises(ValueError):
+        fam.h_bitstream({"seed": "00" * 15, "tag": "t", "draws": []})
+    rj = {"name": "randomized_response", "k": 4, "flip": "1/2"}
+    with pytest.raises(ValueError):
+        fam.h_randomize({"seed": seed, "randomizer": rj, "devices": [10**240], "values": [1]})
+    with pytest.raises(ValueError):
+        fam.h_randomize({"seed": seed, "randomizer": rj, "devices": [1], "values": [4]})
