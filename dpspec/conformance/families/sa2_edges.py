@@ -315,6 +315,10 @@ NOTES = {
     "EncodingError": "EMSA-PSS-ENCODE (RFC 8017 sec. 9.1.1 step 3): emLen < hLen + sLen + 2.",
     "BadTokenInput": "The task id and the nonce have 32 bytes each.",
     "SigningFailure": "RFC 9474 sec. 4.3 BlindSign: the signature fails RSAVP1 (a bad key).",
+    "RateLimit": "Rate validation (sec. 4.7): with population N the aggregators release no batch "
+                 "of more than floor(2 N (q + (1 - q) q')) received reports.",
+    "FixedSize": "Fixed-size mode: exactly B aggregated out of at least population accepted "
+                 "reports.",
 }
 
 
@@ -593,7 +597,58 @@ def _groups() -> list[dict[str, Any]]:
                              ("tailExponent", 0), ("tailExponent", fl.MAX_TAIL_EXPONENT + 1)]],
     ])
     _token_groups(groups, dep)
+    _boundary_groups(groups, dep, keys)
     return groups.groups
+
+
+def _boundary_groups(groups: Groups, dep: protocol.Deployment, keys: dict[str, Any]) -> None:
+    """Groups appended later (tcIds after the token groups): both sides of the aggregators'
+    release conditions, the population's lower end, the inflated binary count with B > 1, and
+    the aggregator-model statement at B - d = 1 and 0 real reports."""
+    def recipe(r: protocol.AnyRandomizer, B: int, q: str, dummy: str = "0", **over: Any
+               ) -> dict[str, Any]:
+        return vector_recipe(dep, r, B, q, dummy, **over)
+
+    def seed(label: str) -> str:
+        return vector_seed(f"sa2-edges/{label}").hex()
+
+    rr = Randomizer("randomized_response", 4, Fraction(1, 2))
+    bin_ = Randomizer("binary_randomized_response", 2, Fraction(1, 4))
+    limit = recipe(rr, 2, "1", population=2)  # maxReports = 2 * 2 * 1 = 4
+    fixed = recipe(rr, 2, "1", sampling="fixed_size", population=5)  # pool 5
+    groups.add("sa2e.tampered_batch", [
+        ("population 2, q = 1: at most 4 reports; 4 received, released",
+         {"recipe": limit, "seed": seed("limit"), "data": ["0", "1", "2", "3"],
+          "tamper": ["none"] * 4}, ["RateLimit"]),
+        ("population 2, q = 1: 5 received, one more than 4: no release",
+         {"recipe": limit, "seed": seed("limit"), "data": ["0", "1", "2", "3", "1"],
+          "tamper": ["none"] * 5}, ["RateLimit"]),
+        ("fixed-size B = 2 of pool 5: 5 accepted (exactly the pool), the first 2 summed",
+         {"recipe": fixed, "seed": seed("fixed"), "data": ["0", "1", "2", "3", "1"],
+          "tamper": ["none"] * 5}, ["FixedSize"]),
+        ("fixed-size B = 2 of pool 5: 4 accepted, B reached but fewer than the pool: no release",
+         {"recipe": fixed, "seed": seed("fixed"), "data": ["0", "1", "2", "3"],
+          "tamper": ["none"] * 4}, ["FixedSize"]),
+    ], params=keys)
+    groups.add("sa2e.collection_counts", [
+        ("binary randomized response, B = 2, one malicious device of each kind: the inflated "
+         "count is B = 2 (not a bit), the AAD sealed with B - 1",
+         {"recipe": recipe(bin_, 2, "1"), "seed": seed("counts/b2"),
+          "data": ["0", "1", "1"], "malicious": 5}, ["Malicious"]),
+    ], params=keys)
+    groups.add("sa2e.ideal_release", [
+        ("population 1 (the smallest accepted)",
+         {"recipe": recipe(rr, 1, "1", population=1), "measurements": ["2"]}),
+    ])
+    brr = Randomizer("binary_randomized_response", 2, Fraction(1, 10))
+    # dummies at rate 1/10 among 100: at most d = 25 with probability 1 - 4.1e-6
+    groups.add("sa2e.guarantee", [
+        (f"binary randomized response, dummies at rate 1/10 among 100 devices, B = {B}: "
+         f"{what}", {"recipe": recipe(brr, B, "1/4", dummy="1/10", population=100,
+                                      epsilon=Fraction(8), delta=Fraction(1, 10**4))})
+        for B, what in [(26, "at least B - d = 1 real report (the local guarantee)"),
+                        (25, "up to B - d = 0 real reports: no aggregator-model guarantee")]
+    ])
 
 
 def _token_groups(groups: Groups, dep: protocol.Deployment) -> None:
