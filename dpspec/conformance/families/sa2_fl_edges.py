@@ -34,7 +34,7 @@ from dpspec.conformance.vectors import (
     vector_seed,
 )
 from dpspec.spec.rational import format_rational
-from dpspec.spec.sa2 import fl, ideal, privacy
+from dpspec.spec.sa2 import fl, ideal
 from dpspec.spec.tape import RandomTape
 
 SCHEMA = "sa2_fl_edges-v1.json"
