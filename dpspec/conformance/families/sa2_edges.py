@@ -199,6 +199,35 @@ def h_ideal_release(args: dict[str, Any]) -> dict[str, Any]:
     return {"release": _release(ideal.aggregate(meas, recipe.B, agg))}
 
 
+def h_check_recipe(args: dict[str, Any]) -> dict[str, Any]:
+    """protocol.check_recipe (structure, privacy claim, then the budget's charge) on each recipe
+    in turn with one PrivacyBudget(epsilonAllowed, queriesAllowed)."""
+    budget = protocol.PrivacyBudget(ideal.exact(args["epsilonAllowed"], "epsilonAllowed"),
+                                    int_arg(args, "queriesAllowed"))
+    steps = []
+    for doc in args["recipes"]:
+        try:
+            protocol.check_recipe(doc, budget)
+            verdict = "admitted"
+        except protocol.RecipeRefused as exc:
+            verdict = exc.reason
+        steps.append({"verdict": verdict, "epsilonUsed": format_rational(budget.epsilon_used),
+                      "queriesUsed": budget.queries_used})
+    return {"steps": steps}
+
+
+def h_malicious(args: dict[str, Any]) -> dict[str, Any]:
+    """protocol.malicious_reports(j, kind, ...) with a fresh attester of the issuer key: the
+    reports of malicious device j as uploaded."""
+    dep = deployment_from_args(args)
+    recipe = protocol.check_recipe_structure(args["recipe"])
+    vdaf = protocol.build_vdaf(recipe)
+    attester = tokens.Attester(tokens.Issuer(dep.issuer_sk))
+    reports = protocol.malicious_reports(int_arg(args, "j"), args["kind"], recipe, vdaf, attester,
+                                         hex_arg(args, "seed"))
+    return {"reports": [r.to_json() for r in reports]}
+
+
 def _private_key(args: dict[str, Any]) -> tokens.PrivateKey:
     return tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16))
 
@@ -241,6 +270,8 @@ HANDLERS: dict[str, Handler] = {
     "sa2e.token_request": h_token_request,
     "sa2e.token_check": h_token_verify,  # the sa2 family's verdicts handler
     "sa2e.attest": h_attest,
+    "sa2e.check_recipe": h_check_recipe,
+    "sa2e.malicious_reports": h_malicious,
 }
 
 HEADER = [
@@ -298,6 +329,15 @@ HEADER = [
     "sa2e.attest: the attester of sec. 4.3 issues one token per (deviceId, keyId); keyId is"
     " SHA-256(I2OSP(n) || I2OSP(e, 4)) of the issuance key; a request for another key or a second"
     " one of a device is refused; `issued` counts the issuer's signatures.",
+    "sa2e.check_recipe: the client's checks of a recipe (check_recipe: the structure, the privacy"
+    " claim by the recipe's accountant, then the budget's charge as in sa2e.budget) on each"
+    " recipe in turn; the verdict is admitted or the refusal's reason (weak_issuer_key: an issuer"
+    " modulus of fewer than 2048 bits).",
+    "sa2e.malicious_reports: the reports malicious device j of `kind` uploads"
+    " (protocol.malicious_reports: tape sa2/malicious/{j} of seed; tokens from a fresh attester"
+    " of the issuer key; wrong_B seals the AAD with B - 1, or B + 1 when B = 1; inflated sets a"
+    " Prio3Count encoding to B), each as in the transcripts (nonce, public share, token, both"
+    " HPKE encapsulations and ciphertexts, hex). An unknown kind is invalid.",
     "Seeds are hex; " + VECTOR_SEED_HEADER[0].lower() + VECTOR_SEED_HEADER[1:] + ".",
 ]
 
@@ -317,6 +357,8 @@ NOTES = {
     "SigningFailure": "RFC 9474 sec. 4.3 BlindSign: the signature fails RSAVP1 (a bad key).",
     "RateLimit": "Rate validation (sec. 4.7): with population N the aggregators release no batch "
                  "of more than floor(2 N (q + (1 - q) q')) received reports.",
+    "UnknownKind": "malicious_reports knows invalid_proof, forged_token, replayed_token, "
+                   "wrong_B and inflated.",
     "FixedSize": "Fixed-size mode: exactly B aggregated out of at least population accepted "
                  "reports.",
 }
@@ -435,6 +477,20 @@ class Sa2EdgesFamily(Family):
                                 "tokens": {"type": "array", "items": HEX}}},
                 {"type": "object", "required": ["verdicts"],
                  "properties": {"verdicts": _STRINGS}}),
+            "sa2e.check_recipe": (
+                {"properties": {"epsilonAllowed": RAT, "queriesAllowed": COUNT,
+                                "recipes": {"type": "array", "items": {"type": "object"}}}},
+                {"type": "object", "required": ["steps"], "properties": {"steps": {
+                    "type": "array", "items": {
+                        "type": "object", "required": ["verdict", "epsilonUsed", "queriesUsed"],
+                        "properties": {"verdict": {"type": "string"}, "epsilonUsed": RAT,
+                                       "queriesUsed": COUNT}}}}}),
+            "sa2e.malicious_reports": (
+                {"properties": {**keys, "recipe": {"type": "object"}, "seed": HEX, "j": COUNT,
+                                "kind": {"type": "string"}}},
+                {"type": "object", "required": ["reports"], "properties": {"reports": {
+                    "type": "array", "items": {"type": "object",
+                                               "additionalProperties": HEX}}}}),
             "sa2e.attest": (
                 {"properties": {"issuerP": HEX, "issuerQ": HEX, "blindedMsg": HEX,
                                 "requests": {"type": "array", "items": {
@@ -649,6 +705,24 @@ def _boundary_groups(groups: Groups, dep: protocol.Deployment, keys: dict[str, A
         for B, what in [(26, "at least B - d = 1 real report (the local guarantee)"),
                         (25, "up to B - d = 0 real reports: no aggregator-model guarantee")]
     ])
+
+    claim = recipe(rr, 20, "1", sampling="fixed_size", population=200, epsilon=Fraction(5),
+                   delta=Fraction(1, 10**6))
+    weak = {**claim, "issuer": {**claim["issuer"],
+                                "modulus": ((1 << 2046) + 1).to_bytes(256, "big").hex()}}  # 2047 bits
+    groups.add("sa2e.check_recipe", [
+        ("a claim of epsilon 5 that holds, twice with 8 allowed: admitted and charged, then "
+         "budget_exhausted; an issuer modulus of 2047 bits: weak_issuer_key",
+         {"epsilonAllowed": "8", "queriesAllowed": 5, "recipes": [claim, claim, weak]}),
+    ])
+    mal = {"seed": seed("malicious")}
+    groups.add("sa2e.malicious_reports", [
+        (f"{kind}, B = {B}", {**mal, "recipe": recipe(bin_, B, "1"), "j": j, "kind": kind})
+        for j, kind, B in [(3, "wrong_B", 1), (3, "wrong_B", 3), (4, "inflated", 2)]
+    ], [
+        ("an unknown kind", {**mal, "recipe": recipe(bin_, 1, "1"), "j": 0, "kind": "bogus"},
+         "UnknownKind"),
+    ], params=keys)
 
 
 def _token_groups(groups: Groups, dep: protocol.Deployment) -> None:
