@@ -105,9 +105,8 @@ def _tamper(rep: protocol.Report, kind: str, recipe: protocol.Recipe) -> protoco
     raise ValueError(f"unknown tamper {kind!r}")
 
 
-def h_tampered(args: dict[str, Any]) -> dict[str, Any]:
-    """Honest reports (every device selected, nothing dropped), the i-th altered by
-    ``tamper[i]``, delivered in sending order to fresh aggregators (aggregate_batch)."""
+def _tampered_outcome(args: dict[str, Any]) -> tuple[protocol.BatchOutcome, Any]:
+    """The batch outcome of :func:`h_tampered` and the VDAF."""
     dep = deployment_from_args(args)
     recipe = protocol.check_recipe_structure(args["recipe"])
     vdaf = protocol.build_vdaf(recipe)
@@ -130,9 +129,24 @@ def h_tampered(args: dict[str, Any]) -> dict[str, Any]:
     else:
         outcome = periodic.aggregate_in_periods(leader, helper, reports,
                                                 int_arg(args, "period"), times=times)
+    return outcome, vdaf
+
+
+def h_tampered(args: dict[str, Any]) -> dict[str, Any]:
+    """Honest reports (every device selected, nothing dropped), the i-th altered by
+    ``tamper[i]``, delivered in sending order to fresh aggregators (aggregate_batch)."""
+    outcome, vdaf = _tampered_outcome(args)
     return {"verdicts": outcome.verdicts, "accepted": outcome.accepted,
             "rejected": dict(sorted(outcome.rejected.items())),
             "release": _release(protocol.collect(vdaf, outcome))}
+
+
+def h_aggregator_release(args: dict[str, Any]) -> dict[str, Any]:
+    """The batch of :func:`h_tampered`; whether each aggregator releases its aggregate share
+    (each enforces B, the fixed-size pool and the rate limit by itself)."""
+    outcome, _ = _tampered_outcome(args)
+    return {"leaderReleases": outcome.leader_share is not None,
+            "helperReleases": outcome.helper_share is not None}
 
 
 def h_budget(args: dict[str, Any]) -> dict[str, Any]:
@@ -272,6 +286,7 @@ HANDLERS: dict[str, Handler] = {
     "sa2e.attest": h_attest,
     "sa2e.check_recipe": h_check_recipe,
     "sa2e.malicious_reports": h_malicious,
+    "sa2e.aggregator_release": h_aggregator_release,
 }
 
 HEADER = [
@@ -338,6 +353,10 @@ HEADER = [
     " of the issuer key; wrong_B seals the AAD with B - 1, or B + 1 when B = 1; inflated sets a"
     " Prio3Count encoding to B), each as in the transcripts (nonce, public share, token, both"
     " HPKE encapsulations and ciphertexts, hex). An unknown kind is invalid.",
+    "sa2e.aggregator_release: the batch of sa2e.tampered_batch; leaderReleases and"
+    " helperReleases tell whether each aggregator releases its aggregate share (Aggregator."
+    "release: no more than maxReports received, at least B aggregated; fixed-size mode: exactly"
+    " B aggregated out of at least `population` accepted). The collector needs both.",
     "Seeds are hex; " + VECTOR_SEED_HEADER[0].lower() + VECTOR_SEED_HEADER[1:] + ".",
 ]
 
@@ -491,6 +510,13 @@ class Sa2EdgesFamily(Family):
                 {"type": "object", "required": ["reports"], "properties": {"reports": {
                     "type": "array", "items": {"type": "object",
                                                "additionalProperties": HEX}}}}),
+            "sa2e.aggregator_release": (
+                {"properties": {**run, "tamper": {"type": "array", "items": {
+                    "type": "string"}}, "times": {"type": "array", "items": RAT},
+                    "period": COUNT}},
+                {"type": "object", "required": ["leaderReleases", "helperReleases"],
+                 "properties": {"leaderReleases": {"type": "boolean"},
+                                "helperReleases": {"type": "boolean"}}}),
             "sa2e.attest": (
                 {"properties": {"issuerP": HEX, "issuerQ": HEX, "blindedMsg": HEX,
                                 "requests": {"type": "array", "items": {
@@ -715,6 +741,17 @@ def _boundary_groups(groups: Groups, dep: protocol.Deployment, keys: dict[str, A
          "budget_exhausted; an issuer modulus of 2047 bits: weak_issuer_key",
          {"epsilonAllowed": "8", "queriesAllowed": 5, "recipes": [claim, claim, weak]}),
     ])
+    groups.add("sa2e.aggregator_release", [
+        (f"{what}: {n} report(s) delivered", {
+            "recipe": rec, "seed": seed(label), "data": ["0", "1", "2", "3", "1"][:n],
+            "tamper": ["none"] * n})
+        for what, rec, label, n in [
+            ("population 2, q = 1, at most 4 received", limit, "limit", 4),
+            ("population 2, q = 1, at most 4 received", limit, "limit", 5),
+            ("fixed-size B = 2 of pool 5", fixed, "fixed", 5),
+            ("fixed-size B = 2 of pool 5", fixed, "fixed", 4),
+            ("fixed-size B = 2 of pool 5", fixed, "fixed", 1)]
+    ], params=keys)
     mal = {"seed": seed("malicious")}
     groups.add("sa2e.malicious_reports", [
         (f"{kind}, B = {B}", {**mal, "recipe": recipe(bin_, B, "1"), "j": j, "kind": kind})
