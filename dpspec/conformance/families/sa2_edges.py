@@ -77,7 +77,8 @@ def h_counts(args: dict[str, Any]) -> dict[str, Any]:
     recipe = protocol.check_recipe_structure(args["recipe"])
     vdaf = protocol.build_vdaf(recipe)
     res = protocol.run_collection(recipe, dep, vdaf, _data(args), hex_arg(args, "seed"),
-                                  malicious=int_arg(args, "malicious"))
+                                  malicious=int_arg(args, "malicious"),
+                                  drop_rate=ideal.parse_rate(args.get("dropRate", "0"), "dropRate"))
     return {"participants": res.participants, "dummies": res.dummies,
             "overweight": res.overweight, "sent": res.sent, "dropped": res.dropped,
             "tokensIssued": res.tokens_issued, "verdicts": res.outcome.verdicts,
@@ -298,7 +299,8 @@ HEADER = [
     " loss) and output its counters: participants (devices whose participation coin is 1),"
     " dummies, overweight (RAPPOR reports heavier than the recipe's maxWeight: not uploaded,"
     " sec. 4.5), sent, dropped, tokensIssued, the verdicts in arrival order, the rejections by"
-    " reason and the release.",
+    " reason and the release. `dropRate` (default 0) is the anonymizer's loss rate: one"
+    " bernoulli(dropRate) coin per sent report from the tape sa2/network, 1 = lost.",
     "sa2e.tampered_batch: run the collection with samplingRate 1 and no network loss; take its"
     " reports in sending order, alter report i by tamper[i] (none; short_nonce: drop the nonce's"
     " last byte; short_token: drop the token's last byte; helper_ciphertext: flip bit 0 of the"
@@ -434,7 +436,7 @@ class Sa2EdgesFamily(Family):
                            "fallback": {"type": "string"}}}]}
         ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "sa2e.collection_counts": (
-                {"properties": {**run, "malicious": COUNT}},
+                {"properties": {**run, "malicious": COUNT, "dropRate": RAT}},
                 {"type": "object",
                  "required": ["participants", "dummies", "overweight", "sent", "dropped",
                               "tokensIssued", "verdicts", "rejected", "release"],
@@ -717,6 +719,12 @@ def _boundary_groups(groups: Groups, dep: protocol.Deployment, keys: dict[str, A
          "count is B = 2 (not a bit), the AAD sealed with B - 1",
          {"recipe": recipe(bin_, 2, "1"), "seed": seed("counts/b2"),
           "data": ["0", "1", "1"], "malicious": 5}, ["Malicious"]),
+    ], params=keys)
+    groups.add("sa2e.collection_counts", [
+        ("randomized response, B = 2, the network loses each report with probability 1/2 "
+         "(dropRate)", {"recipe": recipe(rr, 2, "1"), "seed": seed("counts/lossy"),
+                        "data": ["0", "1", "2", "3", "0", "1"], "malicious": 0,
+                        "dropRate": "1/2"}),
     ], params=keys)
     groups.add("sa2e.ideal_release", [
         ("population 1 (the smallest accepted)",
