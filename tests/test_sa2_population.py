@@ -133,6 +133,32 @@ def test_vectorised_randomizers_replay_apply(name: str, k: int, flip: Fraction, 
         list(w) if name == "rappor" else w for w in want]
 
 
+@pytest.mark.parametrize("flip", [Fraction(1, 3), Fraction(1, 4) + Fraction(1, 2**62)])
+@pytest.mark.parametrize("row_bytes", [64, 0])
+def test_vectorised_rappor_keeps_heavy_rows(flip: Fraction, row_bytes: int,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """randomize() returns RAPPOR's raw bits, heavy rows included, on the vectorised route and on
+    the exact one (a flip denominator >= 2^61, or coins beyond ROW_BYTES): decoded_sum then drops
+    the rows heavier than max_weight. The exact route used Randomizer.apply, whose None for a
+    heavy report made numpy refuse the rows ("inhomogeneous shape")."""
+    monkeypatch.setattr(population, "ROW_BYTES", row_bytes)
+    r = Randomizer("rappor", 6, flip, Fraction(1, 3))
+    devices = list(range(3, 60, 4))
+    values = [i % 6 for i in devices]
+    tapes = [RandomTape(SEED, protocol.TAGS["randomizer"].format(i=i)) for i in devices]
+    want = [r.rappor_bits(x, t) for x, t in zip(values, tapes, strict=True)]
+    heavy = [sum(w) > r.max_weight() for w in want]
+    assert any(heavy) and not all(heavy)
+    got = population.randomize(r, SEED, devices, values)
+    assert [list(map(bool, row)) for row in got] == want
+    total, dropped = population._decode_pass(r, SEED, devices, values)
+    assert dropped == [i for i, h in zip(devices, heavy, strict=True) if h]
+    assert total.tolist() == [sum(int(w[j]) for w, h in zip(want, heavy, strict=True) if not h)
+                              for j in range(6)]
+    with pytest.raises(Sa2Error):
+        Randomizer("randomized_response", 6, flip).rappor_bits(0, tapes[0])
+
+
 # -- the engine against the protocol -------------------------------------------------------------
 @pytest.fixture(scope="module")
 def dep() -> protocol.Deployment:
