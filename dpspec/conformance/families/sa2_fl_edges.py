@@ -372,6 +372,13 @@ def _groups() -> list[dict[str, Any]]:
          {"randomizer": gv(1, "1", 0, "4", 1), "B": "2", "q": "1/10", "rounds": "1",
           "delta": "1/100000", "model": "sa2"}, "DropRefused"),
     ])
+
+    groups.add("sa2fle.multiplier", [
+        ("z^2 = 1 - 1e-41 exactly (B = 101, s2 = 4/100 (1 - 1e-41), normBound 4): the 40-digit "
+         "square root rounds up onto 1, z rounded down is still 0.999999999999",
+         {"randomizer": gv(1, "1", 0, Fraction(4, 100) * (1 - Fraction(1, 10**41)), 1), "B": "101"},
+         ["Precision"]),
+    ])
     return groups.groups
 
 
