@@ -55,7 +55,7 @@ def test_run_count_cap_is_reported_as_the_largest_power_of_two() -> None:
 
 def test_no_sigma_below_the_cap_is_refused() -> None:
     with pytest.raises(ValueError):
-        sx.h_sampagg_noise({"q": "1", "eps": "1/1000000000", "delta": "1/1000000", "tasks": 1000})
+        sx.h_sampagg_noise({"q": "1", "eps": "1/1000000000", "delta": "1/1000000", "tasks": 300})
 
 
 def test_dummy_rate_for_default_denominator_and_tie() -> None:

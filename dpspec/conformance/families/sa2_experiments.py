@@ -351,12 +351,14 @@ def _groups() -> list[dict[str, Any]]:
         ("q = 1/100, sigma = 200, K = 1: the largest order attains the minimum",
          {"q": "1/100", "sigma": "200", "tasks": 1, "delta": MILLION})])
 
-    group("sa2x.sampagg_noise", [], [
+    group("sa2x.sampagg_noise", [
+        ("eps = 1e-9, K = 100, q = 1: sigma about 6.06e6, found at the probe 2^23 < 1e7",
+         {**sn, "q": "1", "eps": "1/1000000000", "tasks": 100})], [
         ("q = -1/10", {**sn, "q": "-1/10"}, "BadRate"),
          ("q = 11/10", {**sn, "q": "11/10"}, "BadRate"),
          ("q = 2", {**sn, "q": "2"}, "BadRate"),
-         ("eps = 1e-9, K = 1000, q = 1: no sigma below 1e7 reaches it",
-          {**sn, "q": "1", "eps": "1/1000000000", "tasks": 1000}, "NoSigma")])
+         ("eps = 1e-9, K = 300, q = 1: sigma about 1.05e7; the probe 2^24 > 1e7 stops the search",
+          {**sn, "q": "1", "eps": "1/1000000000", "tasks": 300}, "NoSigma")])
 
     small = {"d": 2, "n": 2, "tasks": 1, "eps": "1", "delta": MILLION}
     group("sa2x.histogram_point", [
