@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any
 
 import pytest
@@ -11,9 +12,14 @@ from dpspec.conformance.families import sa2_edges
 from dpspec.spec.sa2 import protocol, tokens
 
 
+@functools.cache
+def _groups() -> list[dict[str, Any]]:
+    return sa2_edges._groups()
+
+
 def _tests(op: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     out = []
-    for g in sa2_edges._groups():
+    for g in _groups():
         if g["op"] == op:
             out += [(g["params"], t) for t in g["tests"]]
     return out
@@ -68,3 +74,28 @@ def test_token_request_refusals(flag: str, message: str) -> None:
                 sa2_edges.h_token_request({**params, **t["inputs"]})
             return
     raise AssertionError(flag)
+
+
+def test_release_rules_are_pinned_on_both_sides() -> None:
+    got = [(t["outputs"]["leaderReleases"], t["outputs"]["helperReleases"])
+           for _, t in _tests("sa2e.aggregator_release")]
+    # 4 then 5 reports against a limit of 4; 5, 4 and 1 accepted against a pool of 5 (B = 2)
+    assert got == [(True, True), (False, False), (True, True), (False, False), (False, False)]
+
+
+def test_check_recipe_charges_then_refuses() -> None:
+    (_, t), = _tests("sa2e.check_recipe")
+    assert [s["verdict"] for s in t["outputs"]["steps"]] == [
+        "admitted", "budget_exhausted", "weak_issuer_key"]
+
+
+def test_wrong_b_seals_b_plus_one_at_b_1_and_b_minus_one_above() -> None:
+    valid = [t for _, t in _tests("sa2e.malicious_reports") if t["result"] == "valid"]
+    one, three = valid[0]["outputs"]["reports"], valid[1]["outputs"]["reports"]
+    # same tape and task: B = 1 seals with B + 1 = 2 and B = 3 with B - 1 = 2, the same report
+    assert one == three and len(one) == 1
+
+
+def test_lossy_anonymizer_drops_reports() -> None:
+    lossy = [t for _, t in _tests("sa2e.collection_counts") if "dropRate" in t["inputs"]]
+    assert lossy and all(t["outputs"]["dropped"] > 0 for t in lossy)

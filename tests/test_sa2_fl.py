@@ -118,6 +118,22 @@ def test_invalid_updates_are_refused(x: Any) -> None:
 
 
 # -- privacy --------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("below", "want"), [
+    (Fraction(1, 10**41), "0.999999999999"),   # the 40-digit root rounds up onto 1
+    (Fraction(4, 10**41), "0.999999999999"),
+    (Fraction(1, 10**30), "0.999999999999"),
+    (Fraction(0), "1.00000000000"),
+])
+def test_the_noise_multiplier_is_a_lower_bound_next_to_a_decimal(below: Fraction, want: str) -> None:
+    """z rounded down never exceeds the exact z, also when z lies within 1e-40 below a 12-digit
+    decimal (z^2 = 1 - below: d = 1, C = 1, f = 0, t = 1, B = 101, normBound 4)."""
+    r = GaussianVector(1, Fraction(1), 0, Fraction(4, 100) * (1 - below), 1)
+    assert r.multiplier_squared(101) == 1 - below
+    z = fl.noise_multiplier(r, 101)
+    assert z == want
+    assert Fraction(z) ** 2 <= 1 - below
+
+
 def test_the_statement_is_the_distributed_accountant_at_a_rounded_down_multiplier() -> None:
     z = fl.noise_multiplier(R4, 500)
     assert F(z) ** 2 <= R4.multiplier_squared(500) < (F(z) + F(1, 10**11)) ** 2

@@ -133,6 +133,32 @@ def test_vectorised_randomizers_replay_apply(name: str, k: int, flip: Fraction, 
         list(w) if name == "rappor" else w for w in want]
 
 
+@pytest.mark.parametrize("flip", [Fraction(1, 3), Fraction(1, 4) + Fraction(1, 2**62)])
+@pytest.mark.parametrize("row_bytes", [64, 0])
+def test_vectorised_rappor_keeps_heavy_rows(flip: Fraction, row_bytes: int,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """randomize() returns RAPPOR's raw bits, heavy rows included, on the vectorised route and on
+    the exact one (a flip denominator >= 2^61, or coins beyond ROW_BYTES): decoded_sum then drops
+    the rows heavier than max_weight. The exact route used Randomizer.apply, whose None for a
+    heavy report made numpy refuse the rows ("inhomogeneous shape")."""
+    monkeypatch.setattr(population, "ROW_BYTES", row_bytes)
+    r = Randomizer("rappor", 6, flip, Fraction(1, 3))
+    devices = list(range(3, 60, 4))
+    values = [i % 6 for i in devices]
+    tapes = [RandomTape(SEED, protocol.TAGS["randomizer"].format(i=i)) for i in devices]
+    want = [r.rappor_bits(x, t) for x, t in zip(values, tapes, strict=True)]
+    heavy = [sum(w) > r.max_weight() for w in want]
+    assert any(heavy) and not all(heavy)
+    got = population.randomize(r, SEED, devices, values)
+    assert [list(map(bool, row)) for row in got] == want
+    total, dropped = population._decode_pass(r, SEED, devices, values)
+    assert dropped == [i for i, h in zip(devices, heavy, strict=True) if h]
+    assert total.tolist() == [sum(int(w[j]) for w, h in zip(want, heavy, strict=True) if not h)
+                              for j in range(6)]
+    with pytest.raises(Sa2Error):
+        Randomizer("randomized_response", 6, flip).rappor_bits(0, tapes[0])
+
+
 # -- the engine against the protocol -------------------------------------------------------------
 @pytest.fixture(scope="module")
 def dep() -> protocol.Deployment:
@@ -333,3 +359,48 @@ def test_cli_bad_workers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
                  "--device-budget", "100"]) == 2
     err = capsys.readouterr().err
     assert "--workers" in err and "Traceback" not in err
+
+
+# -- the sa2-population family's boundary vectors ------------------------------------------------
+def test_family_exact_trials_hit_their_boundaries() -> None:
+    """The family's Bernoulli probabilities built from a stream's first bits end the first lazy
+    comparison where the vectors say: at r = 0 and r = b after 61 bits (denominator 2^61, the
+    scalar route), and after more than MAX_DEPTH bits (the vectorised route defers it); each
+    agrees with the tape's own bernoulli."""
+    from dpspec.conformance.families import sa2_population as fam
+    from dpspec.conformance.vectors import vector_seed
+
+    seed = vector_seed("sa2-population/exact")
+    trials = fam._exact_trials(seed.hex())
+    assert len(trials) == 3
+    for (_, _, tag, p), (want_first, used_min, used_max) in zip(
+            trials, [(False, 61, 61), (True, 61, 61), (None, population.MAX_DEPTH + 1, 200)],
+            strict=True):
+        q = Fraction(p)
+        stream = population.BitStream(seed, tag)
+        first = stream.bernoullis(q, 1)
+        assert used_min <= stream.pos <= used_max
+        if want_first is not None:
+            assert bool(first[0]) is want_first
+        tape = RandomTape(seed, tag)
+        assert bernoulli(tape, q) == bool(first[0])
+        assert tape.bits_consumed == stream.pos
+    assert Fraction(trials[0][3]).denominator == 2**61
+    assert Fraction(trials[2][3]).denominator < population.MAX_DENOMINATOR
+
+
+def test_family_rejects_its_invalid_boundaries() -> None:
+    from dpspec.conformance.families import sa2_population as fam
+    from dpspec.conformance.vectors import vector_seed
+
+    seed = vector_seed("sa2-population/stream").hex()
+    with pytest.raises(ValueError):
+        fam.h_bitstream({"seed": seed, "tag": "t", "draws": [
+            {"kind": "uniform", "n": 2**62 + 1, "count": 1}]})
+    with pytest.raises(ValueError):
+        fam.h_bitstream({"seed": "00" * 15, "tag": "t", "draws": []})
+    rj = {"name": "randomized_response", "k": 4, "flip": "1/2"}
+    with pytest.raises(ValueError):
+        fam.h_randomize({"seed": seed, "randomizer": rj, "devices": [10**240], "values": [1]})
+    with pytest.raises(ValueError):
+        fam.h_randomize({"seed": seed, "randomizer": rj, "devices": [1], "values": [4]})

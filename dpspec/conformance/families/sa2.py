@@ -710,6 +710,24 @@ class Sa2Family(Family):
             tests.append(test_entry(tc(), label, inputs,
                                     self._run("sa2.token_verify", {**params, **inputs})))
         groups.append({"op": "sa2.token_verify", "params": params, "tests": tests})
+        # appended: two tokens whose nonces differ in their first byte only (the whole 32-byte
+        # nonce is what is spent), signed with the vector key from fixed salts and blinds
+        twins = []
+        for first in (1, 2):
+            nonce = bytes([first]) + vector_seed("sa2/token/twin", tokens.NONCE_LEN - 1)
+            msg = tokens.token_input(bytes.fromhex(task), nonce)
+            salt = vector_seed(f"sa2/token/twin/salt/{first}", tokens.SALT_LEN)
+            blinded, inv = tokens.blind(pk, msg, salt, 1 + first)
+            sig = tokens.finalize(pk, msg, tokens.blind_sign(sk, blinded), inv)
+            twins.append(tokens.Token(msg, sig).encode().hex())
+        tests = []
+        for label, seq in [
+                ("nonces equal but for the first byte are two different nonces", twins),
+                ("... and each is a replay of itself", [twins[1], twins[0], twins[1]])]:
+            inputs = {"tokens": seq}
+            tests.append(test_entry(tc(), label, inputs,
+                                    self._run("sa2.token_verify", {**params, **inputs})))
+        groups.append({"op": "sa2.token_verify", "params": params, "tests": tests})
         return self.vector_file(
             "sa2/tokens.json", algorithm="SA2-tokens-RSABSSA-SHA384-PSS-Deterministic",
             schema=TOKENS_SCHEMA, header=TOKENS_HEADER, notes={}, groups=groups)
@@ -910,6 +928,20 @@ class Sa2Family(Family):
                                   "tag": "sa2/donation_time", "q": "1", "m": "0", "K": "1",
                                   "count": 1}, "BadM")])
         groups.append({"op": "sa2.donation_schedule", "params": {}, "tests": tests})
+
+        # appended: A_{B,K} at K = 1 and with B = 0 (the cohort size is checked first)
+        tests = []
+        for label, times, B, K in [
+                ("K = 1: the last arrival at t0 + 1", ["0", "0", "1/2", "1"], "4", "1"),
+                ("K = 1/2: the last arrival after t0 + K: no output", ["0", "0", "1/2", "1"], "4",
+                 "1/2")]:
+            inputs = {"t0": "0", "K": K, "B": B, "dimension": 1, "messages": four, "times": times}
+            tests.append(test_entry(tc(), label, inputs,
+                                    self._run("sa2.time_bounded_aggregate", inputs)))
+        tests += invalid_tests(tc, h_time_bounded, {}, [
+            ("B = 0 is rejected even though every arrival is in time",
+             {**timed, "B": "0", "times": ["0", "1", "2", "3"]}, "BadCohortSize")])
+        groups.append({"op": "sa2.time_bounded_aggregate", "params": {}, "tests": tests})
 
         return self.vector_file(
             "sa2/ideal_functionality.json", algorithm="SA2-ideal-functionality",

@@ -77,7 +77,8 @@ def h_counts(args: dict[str, Any]) -> dict[str, Any]:
     recipe = protocol.check_recipe_structure(args["recipe"])
     vdaf = protocol.build_vdaf(recipe)
     res = protocol.run_collection(recipe, dep, vdaf, _data(args), hex_arg(args, "seed"),
-                                  malicious=int_arg(args, "malicious"))
+                                  malicious=int_arg(args, "malicious"),
+                                  drop_rate=ideal.parse_rate(args.get("dropRate", "0"), "dropRate"))
     return {"participants": res.participants, "dummies": res.dummies,
             "overweight": res.overweight, "sent": res.sent, "dropped": res.dropped,
             "tokensIssued": res.tokens_issued, "verdicts": res.outcome.verdicts,
@@ -105,9 +106,8 @@ def _tamper(rep: protocol.Report, kind: str, recipe: protocol.Recipe) -> protoco
     raise ValueError(f"unknown tamper {kind!r}")
 
 
-def h_tampered(args: dict[str, Any]) -> dict[str, Any]:
-    """Honest reports (every device selected, nothing dropped), the i-th altered by
-    ``tamper[i]``, delivered in sending order to fresh aggregators (aggregate_batch)."""
+def _tampered_outcome(args: dict[str, Any]) -> tuple[protocol.BatchOutcome, Any]:
+    """The batch outcome of :func:`h_tampered` and the VDAF."""
     dep = deployment_from_args(args)
     recipe = protocol.check_recipe_structure(args["recipe"])
     vdaf = protocol.build_vdaf(recipe)
@@ -130,9 +130,24 @@ def h_tampered(args: dict[str, Any]) -> dict[str, Any]:
     else:
         outcome = periodic.aggregate_in_periods(leader, helper, reports,
                                                 int_arg(args, "period"), times=times)
+    return outcome, vdaf
+
+
+def h_tampered(args: dict[str, Any]) -> dict[str, Any]:
+    """Honest reports (every device selected, nothing dropped), the i-th altered by
+    ``tamper[i]``, delivered in sending order to fresh aggregators (aggregate_batch)."""
+    outcome, vdaf = _tampered_outcome(args)
     return {"verdicts": outcome.verdicts, "accepted": outcome.accepted,
             "rejected": dict(sorted(outcome.rejected.items())),
             "release": _release(protocol.collect(vdaf, outcome))}
+
+
+def h_aggregator_release(args: dict[str, Any]) -> dict[str, Any]:
+    """The batch of :func:`h_tampered`; whether each aggregator releases its aggregate share
+    (each enforces B, the fixed-size pool and the rate limit by itself)."""
+    outcome, _ = _tampered_outcome(args)
+    return {"leaderReleases": outcome.leader_share is not None,
+            "helperReleases": outcome.helper_share is not None}
 
 
 def h_budget(args: dict[str, Any]) -> dict[str, Any]:
@@ -199,6 +214,35 @@ def h_ideal_release(args: dict[str, Any]) -> dict[str, Any]:
     return {"release": _release(ideal.aggregate(meas, recipe.B, agg))}
 
 
+def h_check_recipe(args: dict[str, Any]) -> dict[str, Any]:
+    """protocol.check_recipe (structure, privacy claim, then the budget's charge) on each recipe
+    in turn with one PrivacyBudget(epsilonAllowed, queriesAllowed)."""
+    budget = protocol.PrivacyBudget(ideal.exact(args["epsilonAllowed"], "epsilonAllowed"),
+                                    int_arg(args, "queriesAllowed"))
+    steps = []
+    for doc in args["recipes"]:
+        try:
+            protocol.check_recipe(doc, budget)
+            verdict = "admitted"
+        except protocol.RecipeRefused as exc:
+            verdict = exc.reason
+        steps.append({"verdict": verdict, "epsilonUsed": format_rational(budget.epsilon_used),
+                      "queriesUsed": budget.queries_used})
+    return {"steps": steps}
+
+
+def h_malicious(args: dict[str, Any]) -> dict[str, Any]:
+    """protocol.malicious_reports(j, kind, ...) with a fresh attester of the issuer key: the
+    reports of malicious device j as uploaded."""
+    dep = deployment_from_args(args)
+    recipe = protocol.check_recipe_structure(args["recipe"])
+    vdaf = protocol.build_vdaf(recipe)
+    attester = tokens.Attester(tokens.Issuer(dep.issuer_sk))
+    reports = protocol.malicious_reports(int_arg(args, "j"), args["kind"], recipe, vdaf, attester,
+                                         hex_arg(args, "seed"))
+    return {"reports": [r.to_json() for r in reports]}
+
+
 def _private_key(args: dict[str, Any]) -> tokens.PrivateKey:
     return tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16))
 
@@ -241,6 +285,9 @@ HANDLERS: dict[str, Handler] = {
     "sa2e.token_request": h_token_request,
     "sa2e.token_check": h_token_verify,  # the sa2 family's verdicts handler
     "sa2e.attest": h_attest,
+    "sa2e.check_recipe": h_check_recipe,
+    "sa2e.malicious_reports": h_malicious,
+    "sa2e.aggregator_release": h_aggregator_release,
 }
 
 HEADER = [
@@ -252,7 +299,8 @@ HEADER = [
     " loss) and output its counters: participants (devices whose participation coin is 1),"
     " dummies, overweight (RAPPOR reports heavier than the recipe's maxWeight: not uploaded,"
     " sec. 4.5), sent, dropped, tokensIssued, the verdicts in arrival order, the rejections by"
-    " reason and the release.",
+    " reason and the release. `dropRate` (default 0) is the anonymizer's loss rate: one"
+    " bernoulli(dropRate) coin per sent report from the tape sa2/network, 1 = lost.",
     "sa2e.tampered_batch: run the collection with samplingRate 1 and no network loss; take its"
     " reports in sending order, alter report i by tamper[i] (none; short_nonce: drop the nonce's"
     " last byte; short_token: drop the token's last byte; helper_ciphertext: flip bit 0 of the"
@@ -298,6 +346,19 @@ HEADER = [
     "sa2e.attest: the attester of sec. 4.3 issues one token per (deviceId, keyId); keyId is"
     " SHA-256(I2OSP(n) || I2OSP(e, 4)) of the issuance key; a request for another key or a second"
     " one of a device is refused; `issued` counts the issuer's signatures.",
+    "sa2e.check_recipe: the client's checks of a recipe (check_recipe: the structure, the privacy"
+    " claim by the recipe's accountant, then the budget's charge as in sa2e.budget) on each"
+    " recipe in turn; the verdict is admitted or the refusal's reason (weak_issuer_key: an issuer"
+    " modulus of fewer than 2048 bits).",
+    "sa2e.malicious_reports: the reports malicious device j of `kind` uploads"
+    " (protocol.malicious_reports: tape sa2/malicious/{j} of seed; tokens from a fresh attester"
+    " of the issuer key; wrong_B seals the AAD with B - 1, or B + 1 when B = 1; inflated sets a"
+    " Prio3Count encoding to B), each as in the transcripts (nonce, public share, token, both"
+    " HPKE encapsulations and ciphertexts, hex). An unknown kind is invalid.",
+    "sa2e.aggregator_release: the batch of sa2e.tampered_batch; leaderReleases and"
+    " helperReleases tell whether each aggregator releases its aggregate share (Aggregator."
+    "release: no more than maxReports received, at least B aggregated; fixed-size mode: exactly"
+    " B aggregated out of at least `population` accepted). The collector needs both.",
     "Seeds are hex; " + VECTOR_SEED_HEADER[0].lower() + VECTOR_SEED_HEADER[1:] + ".",
 ]
 
@@ -315,6 +376,12 @@ NOTES = {
     "EncodingError": "EMSA-PSS-ENCODE (RFC 8017 sec. 9.1.1 step 3): emLen < hLen + sLen + 2.",
     "BadTokenInput": "The task id and the nonce have 32 bytes each.",
     "SigningFailure": "RFC 9474 sec. 4.3 BlindSign: the signature fails RSAVP1 (a bad key).",
+    "RateLimit": "Rate validation (sec. 4.7): with population N the aggregators release no batch "
+                 "of more than floor(2 N (q + (1 - q) q')) received reports.",
+    "UnknownKind": "malicious_reports knows invalid_proof, forged_token, replayed_token, "
+                   "wrong_B and inflated.",
+    "FixedSize": "Fixed-size mode: exactly B aggregated out of at least population accepted "
+                 "reports.",
 }
 
 
@@ -369,7 +436,7 @@ class Sa2EdgesFamily(Family):
                            "fallback": {"type": "string"}}}]}
         ops: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "sa2e.collection_counts": (
-                {"properties": {**run, "malicious": COUNT}},
+                {"properties": {**run, "malicious": COUNT, "dropRate": RAT}},
                 {"type": "object",
                  "required": ["participants", "dummies", "overweight", "sent", "dropped",
                               "tokensIssued", "verdicts", "rejected", "release"],
@@ -431,6 +498,27 @@ class Sa2EdgesFamily(Family):
                                 "tokens": {"type": "array", "items": HEX}}},
                 {"type": "object", "required": ["verdicts"],
                  "properties": {"verdicts": _STRINGS}}),
+            "sa2e.check_recipe": (
+                {"properties": {"epsilonAllowed": RAT, "queriesAllowed": COUNT,
+                                "recipes": {"type": "array", "items": {"type": "object"}}}},
+                {"type": "object", "required": ["steps"], "properties": {"steps": {
+                    "type": "array", "items": {
+                        "type": "object", "required": ["verdict", "epsilonUsed", "queriesUsed"],
+                        "properties": {"verdict": {"type": "string"}, "epsilonUsed": RAT,
+                                       "queriesUsed": COUNT}}}}}),
+            "sa2e.malicious_reports": (
+                {"properties": {**keys, "recipe": {"type": "object"}, "seed": HEX, "j": COUNT,
+                                "kind": {"type": "string"}}},
+                {"type": "object", "required": ["reports"], "properties": {"reports": {
+                    "type": "array", "items": {"type": "object",
+                                               "additionalProperties": HEX}}}}),
+            "sa2e.aggregator_release": (
+                {"properties": {**run, "tamper": {"type": "array", "items": {
+                    "type": "string"}}, "times": {"type": "array", "items": RAT},
+                    "period": COUNT}},
+                {"type": "object", "required": ["leaderReleases", "helperReleases"],
+                 "properties": {"leaderReleases": {"type": "boolean"},
+                                "helperReleases": {"type": "boolean"}}}),
             "sa2e.attest": (
                 {"properties": {"issuerP": HEX, "issuerQ": HEX, "blindedMsg": HEX,
                                 "requests": {"type": "array", "items": {
@@ -593,7 +681,93 @@ def _groups() -> list[dict[str, Any]]:
                              ("tailExponent", 0), ("tailExponent", fl.MAX_TAIL_EXPONENT + 1)]],
     ])
     _token_groups(groups, dep)
+    _boundary_groups(groups, dep, keys)
     return groups.groups
+
+
+def _boundary_groups(groups: Groups, dep: protocol.Deployment, keys: dict[str, Any]) -> None:
+    """Groups appended later (tcIds after the token groups): both sides of the aggregators'
+    release conditions, the population's lower end, the inflated binary count with B > 1, and
+    the aggregator-model statement at B - d = 1 and 0 real reports."""
+    def recipe(r: protocol.AnyRandomizer, B: int, q: str, dummy: str = "0", **over: Any
+               ) -> dict[str, Any]:
+        return vector_recipe(dep, r, B, q, dummy, **over)
+
+    def seed(label: str) -> str:
+        return vector_seed(f"sa2-edges/{label}").hex()
+
+    rr = Randomizer("randomized_response", 4, Fraction(1, 2))
+    bin_ = Randomizer("binary_randomized_response", 2, Fraction(1, 4))
+    limit = recipe(rr, 2, "1", population=2)  # maxReports = 2 * 2 * 1 = 4
+    fixed = recipe(rr, 2, "1", sampling="fixed_size", population=5)  # pool 5
+    groups.add("sa2e.tampered_batch", [
+        ("population 2, q = 1: at most 4 reports; 4 received, released",
+         {"recipe": limit, "seed": seed("limit"), "data": ["0", "1", "2", "3"],
+          "tamper": ["none"] * 4}, ["RateLimit"]),
+        ("population 2, q = 1: 5 received, one more than 4: no release",
+         {"recipe": limit, "seed": seed("limit"), "data": ["0", "1", "2", "3", "1"],
+          "tamper": ["none"] * 5}, ["RateLimit"]),
+        ("fixed-size B = 2 of pool 5: 5 accepted (exactly the pool), the first 2 summed",
+         {"recipe": fixed, "seed": seed("fixed"), "data": ["0", "1", "2", "3", "1"],
+          "tamper": ["none"] * 5}, ["FixedSize"]),
+        ("fixed-size B = 2 of pool 5: 4 accepted, B reached but fewer than the pool: no release",
+         {"recipe": fixed, "seed": seed("fixed"), "data": ["0", "1", "2", "3"],
+          "tamper": ["none"] * 4}, ["FixedSize"]),
+    ], params=keys)
+    groups.add("sa2e.collection_counts", [
+        ("binary randomized response, B = 2, one malicious device of each kind: the inflated "
+         "count is B = 2 (not a bit), the AAD sealed with B - 1",
+         {"recipe": recipe(bin_, 2, "1"), "seed": seed("counts/b2"),
+          "data": ["0", "1", "1"], "malicious": 5}, ["Malicious"]),
+    ], params=keys)
+    groups.add("sa2e.collection_counts", [
+        ("randomized response, B = 2, the network loses each report with probability 1/2 "
+         "(dropRate)", {"recipe": recipe(rr, 2, "1"), "seed": seed("counts/lossy"),
+                        "data": ["0", "1", "2", "3", "0", "1"], "malicious": 0,
+                        "dropRate": "1/2"}),
+    ], params=keys)
+    groups.add("sa2e.ideal_release", [
+        ("population 1 (the smallest accepted)",
+         {"recipe": recipe(rr, 1, "1", population=1), "measurements": ["2"]}),
+    ])
+    brr = Randomizer("binary_randomized_response", 2, Fraction(1, 10))
+    # dummies at rate 1/10 among 100: at most d = 25 with probability 1 - 4.1e-6
+    groups.add("sa2e.guarantee", [
+        (f"binary randomized response, dummies at rate 1/10 among 100 devices, B = {B}: "
+         f"{what}", {"recipe": recipe(brr, B, "1/4", dummy="1/10", population=100,
+                                      epsilon=Fraction(8), delta=Fraction(1, 10**4))})
+        for B, what in [(26, "at least B - d = 1 real report (the local guarantee)"),
+                        (25, "up to B - d = 0 real reports: no aggregator-model guarantee")]
+    ])
+
+    claim = recipe(rr, 20, "1", sampling="fixed_size", population=200, epsilon=Fraction(5),
+                   delta=Fraction(1, 10**6))
+    weak = {**claim, "issuer": {**claim["issuer"],
+                                "modulus": ((1 << 2046) + 1).to_bytes(256, "big").hex()}}  # 2047 bits
+    groups.add("sa2e.check_recipe", [
+        ("a claim of epsilon 5 that holds, twice with 8 allowed: admitted and charged, then "
+         "budget_exhausted; an issuer modulus of 2047 bits: weak_issuer_key",
+         {"epsilonAllowed": "8", "queriesAllowed": 5, "recipes": [claim, claim, weak]}),
+    ])
+    groups.add("sa2e.aggregator_release", [
+        (f"{what}: {n} report(s) delivered", {
+            "recipe": rec, "seed": seed(label), "data": ["0", "1", "2", "3", "1"][:n],
+            "tamper": ["none"] * n})
+        for what, rec, label, n in [
+            ("population 2, q = 1, at most 4 received", limit, "limit", 4),
+            ("population 2, q = 1, at most 4 received", limit, "limit", 5),
+            ("fixed-size B = 2 of pool 5", fixed, "fixed", 5),
+            ("fixed-size B = 2 of pool 5", fixed, "fixed", 4),
+            ("fixed-size B = 2 of pool 5", fixed, "fixed", 1)]
+    ], params=keys)
+    mal = {"seed": seed("malicious")}
+    groups.add("sa2e.malicious_reports", [
+        (f"{kind}, B = {B}", {**mal, "recipe": recipe(bin_, B, "1"), "j": j, "kind": kind})
+        for j, kind, B in [(3, "wrong_B", 1), (3, "wrong_B", 3), (4, "inflated", 2)]
+    ], [
+        ("an unknown kind", {**mal, "recipe": recipe(bin_, 1, "1"), "j": 0, "kind": "bogus"},
+         "UnknownKind"),
+    ], params=keys)
 
 
 def _token_groups(groups: Groups, dep: protocol.Deployment) -> None:

@@ -28,6 +28,7 @@ from dpspec.conformance.vectors import (
     VectorFile,
     family_schema,
 )
+from dpspec.spec.accounting import subsampling
 from dpspec.spec.sa2 import experiments as ex
 from dpspec.spec.sa2 import privacy
 from dpspec.spec.sa2.ideal import exact
@@ -36,7 +37,7 @@ SCHEMA = "sa2_experiments-v1.json"
 REL_TOL = mpmath.mpf("1e-9")
 #: outputs that are rationals or integers (compared exactly); every other string is a real
 EXACT = frozenset({"setting", "q", "alpha", "beta", "participations", "runsKnown", "runsSecret", "ms",
-                   "m"})
+                   "m", "orders", "order"})
 
 HEADER = [
     "Utility experiments of sec. 3.1 and App. B of [SA2], small settings.",
@@ -57,8 +58,18 @@ HEADER = [
     "useful reports s m (uniform sampling) and beta s n (importance); SampAgg at q = max(alpha, beta).",
     "sweep: the points of the m values <= n. sampling_gain: advanced composition [DRV10] over",
     "ceil(q T) participations (known sample) vs Poisson amplification then T steps (secret sample),",
-    "and with a budget the largest run counts that fit. gaussian_gain: [BW18] over sqrt(ceil(qT))",
+    "and with a budget (budgetDelta default 1e-6) the largest run counts M that fit (e <= budget",
+    "and d <= budgetDelta, composition over M * participations resp. M * T steps): probes",
+    "1, 2, 4, ... up to 10^12, then bisection; when every power of two up to 10^12 fits, M is",
+    "reported as 2^39 (a lower bound). gaussian_gain: [BW18] over sqrt(ceil(qT))",
     "and sqrt(T) sensitivity vs the moments accountant over T subsampled steps.",
+    "setting: Setting.describe() of a valid setting (eps, delta, s as integers, decimals with",
+    "k = 1..4 places, '1e-k' for 1/10^k with k > 4, else 'p/q'); the checks of BadSetting.",
+    "rdp_curve: the transcript of sampagg_epsilon: orders = ORDERS (2, 3, 4, 5, 6, 7, 8, 10, 12,",
+    "14, 16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 128, 160, 192, 256, 384, 512, 768, 1024),",
+    "rdp[i] = tasks * RDP of the Poisson-subsampled Gaussian at orders[i] ([MTZ19], exact finite",
+    "sum), epsilon and the order that attains it (0 when the zCDP bound of the unsampled",
+    "Gaussian wins).",
 ]
 
 
@@ -174,6 +185,21 @@ def h_gaussian_gain(args: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def h_setting(args: dict[str, Any]) -> dict[str, Any]:
+    return {"setting": _setting(args).describe()}
+
+
+def h_rdp_curve(args: dict[str, Any]) -> dict[str, Any]:
+    q, dl, k = _f(args, "q"), _f(args, "delta"), _int(args, "tasks")
+    with mpmath.workdps(privacy.DPS):
+        sigma = mpmath.mpf(args["sigma"])
+    curve = subsampling.subsampled_gaussian_rdp_curve(_rat(q), str(sigma), k, orders=ex.ORDERS)
+    _, order = subsampling.subsampled_gaussian_epsilon(_rat(q), str(sigma), k, _rat(dl),
+                                                         orders=ex.ORDERS)
+    return {"orders": [int(a) for a, _ in curve], "rdp": [_pub(r) for _, r in curve],
+            "epsilon": _pub(ex.sampagg_epsilon(q, sigma, k, dl)), "order": int(order)}
+
+
 HANDLERS: dict[str, Handler] = {
     "sa2x.agg_sigma": h_agg_sigma,
     "sa2x.sampagg_epsilon": h_sampagg_epsilon,
@@ -185,6 +211,8 @@ HANDLERS: dict[str, Handler] = {
     "sa2x.sweep": h_sweep,
     "sa2x.sampling_gain": h_sampling_gain,
     "sa2x.gaussian_gain": h_gaussian_gain,
+    "sa2x.setting": h_setting,
+    "sa2x.rdp_curve": h_rdp_curve,
 }
 
 MILLION = "1/1000000"
@@ -283,6 +311,90 @@ def _groups() -> list[dict[str, Any]]:
                                           "delta": MILLION}),
         ("sigma = 4, q = 1/2, T = 10", {"sigma": "4", "q": "1/2", "steps": 10,
                                         "delta": "1/100000"})])
+
+    # -- appended groups (boundaries of every check, transcripts) --------------------------------
+    st = {"d": 16, "n": 1000, "tasks": 4, "eps": "1", "delta": MILLION}
+    group("sa2x.setting", [
+        ("the Fig. 2 setting", st),
+        ("d = 2, n = 2, K = 1: the smallest accepted", {**st, "d": 2, "n": 2, "tasks": 1}),
+        ("eps = 50: the largest accepted", {**st, "eps": "50"}),
+        ("eps = 1/2, delta = 1/10000 (4 decimals), zipf",
+         {**st, "eps": "1/2", "delta": "1/10000", "distribution": "zipf"}),
+        ("delta = 1/100000: written 1e-5", {**st, "delta": "1/100000"}),
+        ("delta = 3/100000: 5 decimals", {**st, "delta": "3/100000"}),
+        ("eps = 3/4, delta = 1/3, sparsity 1/20",
+         {**st, "eps": "3/4", "delta": "1/3", "sparsity": "1/20"}),
+        ("sparsity 1/7 (not decimal), delta close to 1", {**st, "sparsity": "1/7",
+                                                          "delta": "999/1000"})],
+        [("d = 1", {**st, "d": 1}, "BadSetting"),
+         ("n = 1", {**st, "n": 1}, "BadSetting"),
+         ("K = 0", {**st, "tasks": 0}, "BadSetting"),
+         ("K = -1", {**st, "tasks": -1}, "BadSetting"),
+         ("eps = 0", {**st, "eps": "0"}, "BadSetting"),
+         ("eps = -1/2", {**st, "eps": "-1/2"}, "BadSetting"),
+         ("eps = 501/10 (> 50)", {**st, "eps": "501/10"}, "BadSetting"),
+         ("delta = 0", {**st, "delta": "0"}, "BadSetting"),
+         ("delta = -1/2", {**st, "delta": "-1/2"}, "BadSetting"),
+         ("delta = 1", {**st, "delta": "1"}, "BadSetting"),
+         ("delta = 3/2", {**st, "delta": "3/2"}, "BadSetting"),
+         ("sparsity 0", {**st, "sparsity": "0"}, "BadSetting"),
+         ("sparsity -1/2", {**st, "sparsity": "-1/2"}, "BadSetting"),
+         ("sparsity 1", {**st, "sparsity": "1"}, "BadSetting"),
+         ("sparsity 3/2", {**st, "sparsity": "3/2"}, "BadSetting"),
+         ("unknown distribution", {**st, "distribution": "pareto"}, "BadSetting")])
+
+    group("sa2x.rdp_curve", [
+        ("q = 1/10, sigma = 2, K = 4: the per-order transcript of sampagg_epsilon",
+         {"q": "1/10", "sigma": "2", "tasks": 4, "delta": MILLION}),
+        ("q = 1/2, sigma = 40, K = 1: a high order attains the minimum",
+         {"q": "1/2", "sigma": "40", "tasks": 1, "delta": MILLION}),
+        ("q = 1/100, sigma = 200, K = 1: the largest order attains the minimum",
+         {"q": "1/100", "sigma": "200", "tasks": 1, "delta": MILLION})])
+
+    group("sa2x.sampagg_noise", [
+        ("eps = 1e-9, K = 100, q = 1: sigma about 6.06e6, found at the probe 2^23 < 1e7",
+         {**sn, "q": "1", "eps": "1/1000000000", "tasks": 100})], [
+        ("q = -1/10", {**sn, "q": "-1/10"}, "BadRate"),
+         ("q = 11/10", {**sn, "q": "11/10"}, "BadRate"),
+         ("q = 2", {**sn, "q": "2"}, "BadRate"),
+         ("eps = 1e-9, K = 300, q = 1: sigma about 1.05e7; the probe 2^24 > 1e7 stops the search",
+          {**sn, "q": "1", "eps": "1/1000000000", "tasks": 300}, "NoSigma")])
+
+    small = {"d": 2, "n": 2, "tasks": 1, "eps": "1", "delta": MILLION}
+    group("sa2x.histogram_point", [
+        ("d = 2, n = 2, K = 1, m = 1", {**small, "m": 1}),
+        ("d = 2, n = 2, K = 1, m = n = 2", {**small, "m": 2}),
+        ("needles s = 1/10, m = 1: the smallest m", {**nd, "m": 1}),
+        ("needles s = 1/10, m = n = 1000: alpha = beta = 1", {**nd, "m": 1000})],
+        [("m = -1", {**hp, "m": -1}, "BadM"),
+         ("needles m = 0", {**nd, "m": 0}, "BadM"),
+         ("needles m = -1", {**nd, "m": -1}, "BadM"),
+         ("m = n + 1 = 3", {**small, "m": 3}, "BadM")])
+
+    group("sa2x.importance_rates", [
+        ("m = 0: alpha = beta = 0 (alpha = 0 accepted)", {"n": 1000, "s": "1/10", "m": 0}),
+        ("m = 1", {"n": 1000, "s": "1/10", "m": 1})],
+        [("m = -1: alpha < 0", {"n": 1000, "s": "1/10", "m": -1}, "BadM")])
+
+    group("sa2x.sampling_gain", [
+        ("T = 1, q = 1/10", {**sg, "steps": 1}),
+        ("budget 100 with the default budget delta 1e-6: 90 runs either way",
+         {**sg, "steps": 10, "slack": "1/10000000", "budget": "100"}),
+        ("delta tie: 3 runs give exactly 3/8 + 1/8 = 1/2 = budgetDelta",
+         {"eps0": "1/10", "delta0": "1/8", "q": "1", "steps": 1, "slack": "1/8",
+          "budget": "100", "budgetDelta": "1/2"}),
+        ("eps0 = 1e-7: more than 2^39 runs fit; the search stops at the cap (2^39 reported)",
+         {"eps0": "1/10000000", "delta0": "1/100000000000000000000", "q": "1/2", "steps": 2,
+          "slack": "1/10000000", "budget": "1", "budgetDelta": MILLION})],
+        [("q = -1/2", {**sg, "q": "-1/2"}, "BadRate"),
+         ("q = 11/10", {**sg, "q": "11/10"}, "BadRate"),
+         ("q = 2", {**sg, "q": "2"}, "BadRate"),
+         ("T = -1", {**sg, "steps": -1}, "BadSteps")])
+
+    group("sa2x.gaussian_gain", [
+        ("q T < 1: one participation", {"sigma": "2", "q": "1/1000", "steps": 100,
+                                        "delta": MILLION}),
+        ("q = 1, T = 1", {"sigma": "3", "q": "1", "steps": 1, "delta": MILLION})])
     return groups.groups
 
 
@@ -315,6 +427,7 @@ class Sa2ExperimentsFamily(Family):
             header=HEADER,
             notes={
                 "BadRate": "The sampling rate must lie in (0, 1].",
+                "NoSigma": "No sigma up to 1e7 (powers of two from 1) reaches the target epsilon.",
                 "BadSteps": "T must be >= 1.",
                 "BadDistribution": "The distribution must be uniform or zipf.",
                 "BadM": "m must lie in [1, n] and be samplable (0 <= alpha <= 1).",

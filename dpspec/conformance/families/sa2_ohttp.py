@@ -115,6 +115,14 @@ def h_response_decode(args: dict[str, Any]) -> dict[str, Any]:
             "reencoded": resp.encode().hex()}
 
 
+def h_response_decode_only(args: dict[str, Any]) -> dict[str, Any]:
+    """BhttpResponse.decode alone (ohttp.bhttp_response_decode also re-encodes, whose own status
+    check would refuse what a lax decoder let through)."""
+    resp = ohttp.BhttpResponse.decode(hex_arg(args, "message"))
+    return {"status": str(resp.status), "headers": _fields_out(resp.headers),
+            "content": resp.content.hex(), "trailers": _fields_out(resp.trailers)}
+
+
 def h_key_config_derive(args: dict[str, Any]) -> dict[str, Any]:
     kp = hpke.derive_key_pair(hex_arg(args, "ikm"))
     key_id = int_arg(args, "keyId")
@@ -169,6 +177,15 @@ def h_decapsulate_response(args: dict[str, Any]) -> dict[str, Any]:
 
 _REPORT_FIELDS = ("nonce", "publicShare", "token", "leaderEnc", "leaderCt", "helperEnc",
                   "helperCt")
+
+
+def h_roundtrip_fresh(args: dict[str, Any]) -> dict[str, Any]:
+    """Encapsulate ``request`` with a FRESH random ephemeral key (the production path), then
+    decapsulate it with ``privateKey``: only the opened request and the length are reproducible."""
+    kc = ohttp.KeyConfig.decode(hex_arg(args, "keyConfig"))
+    msg, _ = ohttp.encapsulate_request(kc, hex_arg(args, "request"))
+    request, _ = ohttp.decapsulate_request(hex_arg(args, "privateKey"), kc, msg)
+    return {"request": request.hex(), "encRequestLength": len(msg)}
 
 
 def h_hpke(args: dict[str, Any]) -> dict[str, Any]:
@@ -360,6 +377,44 @@ def h_donation_wait(args: dict[str, Any]) -> dict[str, Any]:
     return {"waits": waits, "bitsConsumed": tape.bits_consumed}
 
 
+def h_poisson_sample(args: dict[str, Any]) -> dict[str, Any]:
+    """The secret selection of SA_B (dpspec.spec.sa2.ideal.poisson_sample), for step-by-step
+    comparison only; ``k`` is passed as given (an integer)."""
+    tape = RandomTape(hex_arg(args, "seed"), args["tag"])
+    keep = ideal.poisson_sample(int_arg(args, "k"), args["q"], tape)
+    return {"keep": keep, "bitsConsumed": tape.bits_consumed}
+
+
+def h_fixed_size_subset(args: dict[str, Any]) -> dict[str, Any]:
+    tape = RandomTape(hex_arg(args, "seed"), args["tag"])
+    chosen = ideal.fixed_size_subset(int_arg(args, "k"), int_arg(args, "B"), tape)
+    return {"chosen": chosen, "bitsConsumed": tape.bits_consumed}
+
+
+def h_donation_round(args: dict[str, Any]) -> dict[str, Any]:
+    """The round offset of App. A; ``m`` is passed to the spec as the JSON value it is (the spec
+    itself refuses booleans and non-integers)."""
+    tape = RandomTape(hex_arg(args, "seed"), args["tag"])
+    return {"round": ideal.donation_round(args["m"], tape), "bitsConsumed": tape.bits_consumed}
+
+
+def h_rappor_max_weight(args: dict[str, Any]) -> dict[str, Any]:
+    """RAPPOR's weight bound (refused for the other randomizers)."""
+    r = Randomizer.from_json(args["randomizer"])
+    return {"maxWeight": r.max_weight(), "overweightProbability": str(r.overweight_probability())}
+
+
+def h_rappor_bit_epsilon(args: dict[str, Any]) -> dict[str, Any]:
+    """RAPPOR's per-coordinate parameter ln((1 - flip) / flip) at 50 digits, rounded down to 20
+    decimal places (refused for the other randomizers)."""
+    import mpmath
+
+    eps = Randomizer.from_json(args["randomizer"]).bit_epsilon()
+    with mpmath.workdps(50):
+        low = Fraction(int(mpmath.floor(eps * 10**20)), 10**20)
+    return {"bitEpsilon": str(low)}
+
+
 def h_query(args: dict[str, Any]) -> dict[str, Any]:
     q = Query.from_json(args["query"])
     buckets = [q.apply(rec) for rec in args["records"]]
@@ -400,6 +455,8 @@ BHTTP_HEADER = COMMON + [
     " status code (only 200..599 are accepted: no informational responses), then the three"
     " sections as for a request.",
     "Fields are lists of [name, value] hex pairs. Every decoding failure is invalid.",
+    "ohttp.bhttp_response_decode_only: the decoding of ohttp.bhttp_response_decode without"
+    " `reencoded` (so that the decoder's own status check is what refuses).",
 ]
 
 KEYCONFIG_HEADER = COMMON + [
@@ -439,6 +496,9 @@ ENCAP_HEADER = COMMON + [
     " then OpenBase(privateKey, enc, info, aad, ciphertext); `openEnc` / `openCiphertext`"
     " replace what is opened. Open refuses an enc that is not 32 bytes, a ciphertext shorter"
     " than the 16-byte tag, and any authentication failure.",
+    "ohttp.roundtrip_fresh: the production path: encapsulate `request` to `keyConfig` with a"
+    " FRESH random ephemeral key, then decapsulate with `privateKey`: `request` is the opened"
+    " request and `encRequestLength` = 7 + 32 + len(request) + 16 (nothing else is fixed).",
 ]
 
 RELAY_HEADER = COMMON + [
@@ -494,6 +554,8 @@ class Sa2OhttpFamily(Family):
             "ohttp.bhttp_request_decode": h_request_decode,
             "ohttp.bhttp_response_encode": h_response_encode,
             "ohttp.bhttp_response_decode": h_response_decode,
+            "ohttp.bhttp_response_decode_only": h_response_decode_only,
+            "ohttp.roundtrip_fresh": h_roundtrip_fresh,
             "ohttp.key_config_derive": h_key_config_derive,
             "ohttp.key_config_decode": h_key_config_decode,
             "ohttp.encapsulate_request": h_encapsulate_request,
@@ -509,6 +571,11 @@ class Sa2OhttpFamily(Family):
             "sa2.blind_signature": h_blind_signature,
             "sa2.ideal_release": h_ideal_release,
             "sa2.donation_wait": h_donation_wait,
+            "sa2.poisson_sample": h_poisson_sample,
+            "sa2.fixed_size_subset": h_fixed_size_subset,
+            "sa2.donation_round": h_donation_round,
+            "sa2.rappor_max_weight": h_rappor_max_weight,
+            "sa2.rappor_bit_epsilon": h_rappor_bit_epsilon,
             "sa2.query": h_query,
             "sa2.query_labels": h_query_labels,
         }
@@ -533,6 +600,9 @@ class Sa2OhttpFamily(Family):
             "ohttp.bhttp_response_decode": (
                 {"properties": {"message": HEX}},
                 obj({"status": DEC, "content": HEX, **sections, "reencoded": HEX})),
+            "ohttp.bhttp_response_decode_only": (
+                {"properties": {"message": HEX}},
+                obj({"status": DEC, "content": HEX, **sections})),
         }
         kc: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "ohttp.key_config_derive": ({"properties": {"ikm": HEX, "keyId": DEC}},
@@ -551,6 +621,9 @@ class Sa2OhttpFamily(Family):
             "ohttp.decapsulate_request": (
                 {"properties": {"keyConfig": HEX, "privateKey": HEX, "encRequest": HEX}},
                 obj({"request": HEX, "enc": HEX})),
+            "ohttp.roundtrip_fresh": (
+                {"properties": {"keyConfig": HEX, "privateKey": HEX, "request": HEX}},
+                obj({"request": HEX, "encRequestLength": COUNT})),
             "ohttp.encapsulate_response": (
                 {"properties": {"keyConfig": HEX, "privateKey": HEX, "encRequest": HEX,
                                 "response": HEX, "responseNonce": HEX}},
@@ -623,6 +696,21 @@ class Sa2OhttpFamily(Family):
             {"properties": {**tape_args, "m": DEC, "K": RAT, "count": DEC}},
             obj({"waits": {"type": "array", "items": {"anyOf": [{"type": "null"}, RAT]}},
                  "bitsConsumed": COUNT}))
+        rec["sa2.poisson_sample"] = (
+            {"properties": {**tape_args, "k": DEC, "q": RAT}},
+            obj({"keep": {"type": "array", "items": {"type": "boolean"}}, "bitsConsumed": COUNT}))
+        rec["sa2.fixed_size_subset"] = (
+            {"properties": {**tape_args, "k": DEC, "B": DEC}},
+            obj({"chosen": {"anyOf": [{"type": "null"}, {"type": "array", "items": COUNT}]},
+                 "bitsConsumed": COUNT}))
+        rec["sa2.donation_round"] = (
+            {"properties": {**tape_args, "m": {}}},
+            obj({"round": {"anyOf": [{"type": "null"}, COUNT]}, "bitsConsumed": COUNT}))
+        rec["sa2.rappor_max_weight"] = (
+            {"properties": {"randomizer": {}}},
+            obj({"maxWeight": COUNT, "overweightProbability": RAT}))
+        rec["sa2.rappor_bit_epsilon"] = ({"properties": {"randomizer": {}}},
+                                         obj({"bitEpsilon": RAT}))
         coll_args: dict[str, Any] = {
             "recipe": {"type": "object"}, "issuerP": HEX, "issuerQ": HEX,
             "leaderHpkeIkm": HEX, "helperHpkeIkm": HEX, "verifyKey": HEX, "seed": HEX,
@@ -755,6 +843,15 @@ class Sa2OhttpFamily(Family):
              "Truncated"),
             ("a non-zero byte after the trailers", {"message": every + "000100"},
              "TrailingBytes"),
+        ])
+        # appended: the decoder's own status check (the group above also re-encodes)
+        groups.add("ohttp.bhttp_response_decode_only", [
+            ("status 200", {"message": r200}),
+            ("status 599", {"message": "01" + "4257"}),
+        ], [
+            ("status 199", {"message": "0140c7"}, "BadStatus"),
+            ("status 600", {"message": "014258"}, "BadStatus"),
+            ("informational status 100", {"message": "014064"}, "BadStatus"),
         ])
         notes = {
             "OutOfRange": "The value does not lie in [0, 2^62).",
@@ -945,6 +1042,11 @@ class Sa2OhttpFamily(Family):
             ("open under another enc", {**base, "openEnc": flip(sealed["enc"], 3)},
              "DecryptionFailed"),
         ], hp)
+        # appended: the production path, a fresh ephemeral key (only the round trip is fixed)
+        groups.add("ohttp.roundtrip_fresh", [
+            ("an SA2 upload, fresh ephemeral key", {"keyConfig": own_kc, "privateKey": own_sk,
+                                                    "request": upload}),
+        ])
         notes = {
             "UnsupportedSuite": "The configuration does not offer (0x0001, 0x0001).",
             "BadEphemeral": "The ephemeral X25519 private key must have 32 bytes (HPKE: the "
@@ -1364,7 +1466,68 @@ class Sa2OhttpFamily(Family):
             ("K = 0", {"m": "3", "K": "0", "count": "1"}, "BadWindow"),
             ("K = -1", {"m": "3", "K": "-1", "count": "1"}, "BadWindow"),
         ], dp)
+        # -- appended: the ideal functionality's steps and RAPPOR's bounds at their boundaries --
+        groups.add("sa2.randomizer", [
+            ("rappor k = 2, flip 1/4, overweight 1/4: Pr[Bin(1, 1/4) <= 0] = 3/4 = 1 - overweight"
+             " exactly, so maxWeight = 1 (>=, not >)",
+             {"randomizer": {"name": "rappor", "k": 2, "flip": "1/4", "overweight": "1/4"},
+              "inputs": [0, 1]}),
+            ("rappor k = 10, flip 1/10, overweight 1/100: maxWeight 4, well below k - 1",
+             {"randomizer": {"name": "rappor", "k": 10, "flip": "1/10", "overweight": "1/100"},
+              "inputs": [3, 9]}),
+        ], [], {"seed": seed, "tag": tag})
+        bounds = [
+            ("rappor k = 4, flip 1/10", {"randomizer": {"name": "rappor", "k": 4, "flip": "1/10"}}),
+            ("rappor k = 10, flip 1/10, overweight 1/100", {"randomizer": {
+                "name": "rappor", "k": 10, "flip": "1/10", "overweight": "1/100"}}),
+            ("rappor k = 5, flip 1/3", {"randomizer": {"name": "rappor", "k": 5, "flip": "1/3"}}),
+            ("rappor k = 2, flip 1/4, overweight 1/4 (the tie)", {"randomizer": {
+                "name": "rappor", "k": 2, "flip": "1/4", "overweight": "1/4"}}),
+            ("rappor k = 3, flip 49/100, overweight 1/2", {"randomizer": {
+                "name": "rappor", "k": 3, "flip": "49/100", "overweight": "1/2"}}),
+        ]
+        not_rappor: list[tuple[str, dict[str, Any], str]] = [
+            ("randomized response: rappor only", {"randomizer": rr3}, "NotRappor"),
+            ("binary randomized response: rappor only", {"randomizer": {
+                "name": "binary_randomized_response", "flip": "1/4"}}, "NotRappor"),
+        ]
+        groups.add("sa2.rappor_max_weight", bounds, not_rappor)
+        groups.add("sa2.rappor_bit_epsilon", bounds, not_rappor)
+        ps = {"seed": vector_seed("sa2-ohttp/ideal").hex(), "tag": "sa2/poisson"}
+        groups.add("sa2.poisson_sample", [
+            ("k = 0: no coin", {"k": "0", "q": "1/2"}),
+            ("k = 1", {"k": "1", "q": "1/2"}),
+            ("k = 6, q = 1/3", {"k": "6", "q": "1/3"}),
+        ], [
+            ("k = -1", {"k": "-1", "q": "1/2"}, "BadCount"),
+            ("q = 2", {"k": "1", "q": "2"}, "BadCount"),
+        ], ps)
+        fs = {"seed": vector_seed("sa2-ohttp/ideal").hex(), "tag": "sa2/fixed"}
+        groups.add("sa2.fixed_size_subset", [
+            ("k = 0 < B = 1: null, nothing drawn", {"k": "0", "B": "1"}),
+            ("k = 1 = B", {"k": "1", "B": "1"}),
+            ("k = 2 < B = 3: null", {"k": "2", "B": "3"}),
+            ("k = 6, B = 3", {"k": "6", "B": "3"}),
+            ("k = 5 = B: a whole permutation", {"k": "5", "B": "5"}),
+        ], [
+            ("k = -1", {"k": "-1", "B": "1"}, "BadCount"),
+            ("B = 0", {"k": "3", "B": "0"}, "BadCohort"),
+        ], fs)
+        dr = {"seed": vector_seed("sa2-ohttp/donation").hex(), "tag": "sa2/donation"}
+        groups.add("sa2.donation_round", [
+            ("m = 1: always round 0", {"m": 1}),
+            ("m = 2", {"m": 2}),
+            ("m = 4", {"m": 4}),
+        ], [
+            ("m = 0", {"m": 0}, "BadCount"),
+            ("m = -1", {"m": -1}, "BadCount"),
+            ("m = true (a boolean is not an integer)", {"m": True}, "BadCount"),
+            ("m = '2' (a string)", {"m": "2"}, "BadCount"),
+        ], dr)
         notes = {
+            "NotRappor": "max_weight and bit_epsilon apply to rappor only.",
+            "BadCount": "A count that must be an integer >= 0 (k) or >= 1 (m), or a rate outside"
+                        " [0, 1].",
             "BadRandomizer": "A malformed randomizer (see the header).",
             "BadInput": "The randomizer's input must be an integer in [0, k).",
             "BadMessage": "A message that the aggregation cannot decode.",
@@ -1523,6 +1686,16 @@ RECIPE_HEADER = [
     " each addition if given. Booleans are not integers. release null is bottom.",
     "sa2.donation_wait (App. A): `count` devices in turn from one tape: m coins"
     " bernoulli(1/m) (all drawn); wait = K * (index of the first 1), null if none. K > 0.",
+    "sa2.rappor_max_weight (rappor only, else invalid): maxWeight and overweightProbability as"
+    " in sa2.randomizer. sa2.rappor_bit_epsilon (rappor only, else invalid): bitEpsilon ="
+    " ln((1 - flip) / flip) computed at 50 significant digits and rounded down to 20 decimal"
+    " places, as a fraction 'a/b' in lowest terms.",
+    "sa2.poisson_sample: the secret selection of SA_B (never released by an implementation):"
+    " bernoulli(q) for i = 0..k-1 in order; k an integer >= 0. sa2.fixed_size_subset: null (no"
+    " draw) if k < B, else the first B positions of the partial Fisher-Yates of"
+    " sa2.ideal_release mode fixed_size; B >= 1, k >= 0. sa2.donation_round: the m coins of"
+    " sa2.donation_wait, the index of the first 1 or null; m is the JSON value as given and"
+    " must be an integer >= 1 (booleans and strings are refused).",
 ]
 
 

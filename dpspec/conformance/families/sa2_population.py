@@ -15,6 +15,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+import numpy as np
+
 from dpspec.conformance.families._groups import Groups
 from dpspec.conformance.families.sa2 import vector_deployment
 from dpspec.conformance.jsonargs import COUNT, HEX, RAT, hex_arg
@@ -83,7 +85,11 @@ def h_bitstream(args: dict[str, Any]) -> dict[str, Any]:
     values: list[Any] = []
     for d in args["draws"]:
         kind = d["kind"]
-        if kind == "uniform":
+        if kind == "uniform" and d.get("summary"):
+            drawn = stream.uniforms(_int(d, "n"), _int(d, "count"))
+            values.append({"sum": int(drawn.sum(dtype=np.int64)), "count": int(drawn.size),
+                           "last": [int(v) for v in drawn[-3:]]})
+        elif kind == "uniform":
             values.append([int(v) for v in stream.uniforms(_int(d, "n"), _int(d, "count"))])
         elif kind == "bernoulli":
             p = exact(d["p"], "p")
@@ -112,9 +118,21 @@ def h_randomize(args: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("devices and values differ in length")
     out = population.randomize(r, seed, devices, values)
     over: list[int] = []
-    total = population.decoded_sum(r, seed, devices, values, chunk=7, overweight=over)
-    return {"reports": _rows(out, r.name == "rappor"),
-            "decodedSum": [int(x) for x in total], "overweight": over}
+    events: list[list[Any]] = []
+    total = population.decoded_sum(r, seed, devices, values, chunk=7, overweight=over,
+                                   workers=_int(args, "workers") if "workers" in args else 1,
+                                   progress=_recorder(events) if args.get("progress") else None)
+    res: dict[str, Any] = {"reports": _rows(out, r.name == "rappor"),
+                           "decodedSum": [int(x) for x in total], "overweight": over}
+    if args.get("progress"):
+        res["progress"] = events
+    return res
+
+
+def _recorder(events: list[list[Any]]) -> population.Progress:
+    def progress(stage: str, done: int, total: int) -> None:
+        events.append([stage, done, total])
+    return progress
 
 
 def _recipe(args: dict[str, Any]) -> protocol.Recipe:
@@ -142,12 +160,17 @@ def h_release(args: dict[str, Any]) -> dict[str, Any]:
     k = recipe.randomizer.k
     data = population.synthetic_data(seed, k, _int(args, "clients"))
     arrival = None
-    if "arrivalSpacing" in args:
+    if "arrivalTimes" in args:
+        times = [exact(t, "time") for t in args["arrivalTimes"]]
+        arrival = lambda n: times  # noqa: E731 (the times as given, whatever n)
+    elif "arrivalSpacing" in args:
         start, step = args["arrivalSpacing"]
         arrival = protocol.evenly_spaced(exact(start, "start"), exact(step, "spacing"))
+    events: list[list[Any]] = []
+    progress = _recorder(events) if args.get("progress") else None
     res = population.release(recipe, _dep(), data, seed, malicious=_int(args, "malicious"),
                              drop_rate=exact(args.get("dropRate", "0"), "dropRate"),
-                             arrival=arrival)
+                             arrival=arrival, progress=progress)
     out: dict[str, Any] = {
         "data": [int(x) for x in data],
         "participantIndex": [int(i) for i in res.participant_index],
@@ -158,10 +181,12 @@ def h_release(args: dict[str, Any]) -> dict[str, Any]:
     if "auditSize" in args:
         vdaf = protocol.build_vdaf(recipe)
         aud = population.audit(recipe, _dep(), vdaf, data, res.participant_index, seed,
-                               _int(args, "auditSize"))
+                               _int(args, "auditSize"), progress=progress)
         out["audit"] = {"devices": aud.devices, "protocolSum": list(aud.protocol_sum),
                         "engineSum": list(aud.engine_sum), "accepted": aud.accepted,
                         "agrees": aud.agrees}
+    if progress is not None:
+        out["progress"] = events
     return out
 
 
@@ -262,7 +287,150 @@ def _groups() -> list[dict[str, Any]]:
          ("Gaussian vector randomizer is not replayed",
           {**rel, "randomizer": {"name": "gaussian_vector", "k": 4, "flip": "1/2"}},
           "Unsupported")])
+
+    # -- boundaries of the tape reads (appended: the tcIds above keep their meaning) --
+    xseed = vector_seed("sa2-population/exact").hex()
+    group("sa2pop.bitstream", [
+        (f"Bernoulli {c}: p equals the stream's first bits, the comparison ends {why}",
+         {"seed": xseed, "tag": tag, "draws": [{"kind": "bernoulli", "p": p, "count": 3}]})
+        for c, why, tag, p in _exact_trials(xseed)] + [
+        ("uniform(2^62) (62-bit candidates, the largest n)",
+         {**bs, "draws": [{"kind": "uniform", "n": 2**62, "count": 4}]}),
+        ("a bit far ahead: one XOF read longer than the 65536-byte minimum",
+         {**bs, "draws": [{"kind": "bit", "index": 0}, {"kind": "bit", "index": 1124288}]}),
+        ("2^24 + 5 uniform(2) draws (published as sum, count and last three), then more: "
+         "consumed bits are dropped twice",
+         {**bs, "draws": [{"kind": "uniform", "n": 2, "count": 2**24 + 5, "summary": True},
+                          {"kind": "uniform", "n": 5, "count": 10},
+                          {"kind": "bit", "index": 2**24 + 900},
+                          {"kind": "uniform", "n": 2, "count": 2**24, "summary": True},
+                          {"kind": "uniform", "n": 5, "count": 10},
+                          {"kind": "fisher_yates", "n": 5}]}),
+        ("bits behind the position are kept until 2^24 are consumed",
+         {**bs, "draws": [{"kind": "uniform", "n": 2, "count": 2**23 + 5, "summary": True},
+                          {"kind": "uniform", "n": 5, "count": 1},
+                          {"kind": "bit", "index": 3}]}),
+        ("Fisher-Yates of 300 (bit lengths 9 down to 1)",
+         {**bs, "draws": [{"kind": "fisher_yates", "n": 300}]})],
+        [("uniform(2^62 + 1): n must be at most 2^62",
+          {**bs, "draws": [{"kind": "uniform", "n": 2**62 + 1, "count": 1}]}, "BadN"),
+         ("a bit before the dropped part of the stream",
+          {**bs, "draws": [{"kind": "uniform", "n": 2, "count": 2**24 + 5, "summary": True},
+                           {"kind": "uniform", "n": 5, "count": 1},
+                           {"kind": "bit", "index": 3}]}, "Gone"),
+         ("an invalid tag (empty)", {**bs, "tag": "", "draws": []}, "BadTag"),
+         ("a seed of 15 bytes (tapes need 16 or more)",
+          {**bs, "seed": "00" * 15, "draws": []}, "BadSeed")])
+
+    group("sa2pop.randomize", [
+        ("randomized response, flip 1 (every report replaced)",
+         rz(_rj("randomized_response", 4, "1"), 4)),
+        ("RAPPOR k = 6 in 2 worker processes, chunks of 7, with progress",
+         {**rz(_rj("rappor", 6, "1/4", overweight="1/3"), 6), "workers": 2, "progress": True}),
+        ("randomized response, one process, with progress",
+         {**rz(_rj("randomized_response", 4, "1/2"), 4), "progress": True}),
+        ("randomized response, k = 5 (uniform(5) rejects 5, 6, 7)",
+         rz(_rj("randomized_response", 5, "1/2"), 5)),
+        ("randomized response, k = 3, flip 2/3", rz(_rj("randomized_response", 3, "2/3"), 3)),
+        ("binary randomized response, flip 3/4", rz(_rj("binary_randomized_response", 2, "3/4"), 2)),
+        ("RAPPOR k = 140, flip 1/4 (a longer row of coins)", rz(_rj("rappor", 140, "1/4"), 140))],
+        [("a value outside [0, k)",
+          {**rz(_rj("randomized_response", 5, "1/2"), 5), "values": [5] * len(devs)}, "BadValue"),
+         ("a device index whose tape tag is over 255 characters",
+          {"seed": rseed, "randomizer": _rj("randomized_response", 4, "1/2"),
+           "devices": [10**240], "values": [1]}, "BadTag")])
+
+    fixed = {**rel, "randomizer": rr, "B": 6, "q": "1", "clients": 24, "fixedSize": True,
+             "malicious": 4, "dropRate": "1/10"}
+    group("sa2pop.release", [
+        ("one malicious device (an invalid proof)",
+         {**rel, "randomizer": rr, "malicious": 1}),
+        ("RAPPOR overweight reports with drop 1/10: the release subtracts the unsummed reports",
+         {**rel, "randomizer": _rj("rappor", 6, "1/4", overweight="1/3"), "q": "3/4",
+          "dropRate": "1/10", "malicious": 5}),
+        ("audit of 0 participants, with progress",
+         {**rel, "randomizer": rr, "auditSize": 0, "progress": True}),
+        ("audit of 2 participants, with progress",
+         {**rel, "randomizer": rr, "auditSize": 2, "progress": True}),
+        ("window [10, 20] with given arrival times (equal neighbours allowed)",
+         {**rel, "randomizer": rr, "malicious": 10, "window": ["10", "10"],
+          "arrivalTimes": _times(pseed, 1)}),
+        ("fixed size B = 8 of population 20, q = 1, 10 malicious (replays cut by B)",
+         {**rel, "randomizer": rr, "B": 8, "q": "1", "clients": 24, "fixedSize": True,
+          "population": 20, "malicious": 10, "dropRate": "1/10"}),
+        ("fixed size B = 3 of population 20, q = 1, 10 malicious",
+         {**rel, "randomizer": rr, "B": 3, "q": "1", "clients": 24, "fixedSize": True,
+          "population": 20, "malicious": 10, "dropRate": "1/10"}),
+        ("rate validation at its boundary: received = max_reports = population / 2 (released)",
+         {**rel, "randomizer": rr, "malicious": 10, "dropRate": "1/3",
+          "population": 2 * _delivered(pseed)}),
+        ("rate validation just over: received = max_reports + 1 (no release)",
+         {**rel, "randomizer": rr, "malicious": 10, "dropRate": "1/3",
+          "population": 2 * _delivered(pseed) - 2}),
+        ("fixed size: accepted = the stated population exactly (released)",
+         {**fixed, "population": _accepted(pseed, fixed)}),
+        ("fixed size: accepted = the stated population - 1 (no release)",
+         {**fixed, "population": _accepted(pseed, fixed) + 1})],
+        [("arrival times decreasing at the start",
+          {**rel, "randomizer": rr, "malicious": 10, "window": ["10", "10"],
+           "arrivalTimes": _times(pseed, 2)}, "BadTimes"),
+         ("one arrival time too few",
+          {**rel, "randomizer": rr, "malicious": 10, "window": ["10", "10"],
+           "arrivalTimes": _times(pseed, 1)[1:]}, "BadTimes")])
     return groups.groups
+
+
+def _delivered(seed: str) -> int:
+    """The reports received by the aggregators in the release with 10 malicious devices and
+    drop rate 1/3 (for the rate-validation boundary)."""
+    res = h_release({"seed": seed, "B": 3, "q": "1/4", "clients": 48, "malicious": 10,
+                     "dropRate": "1/3", "randomizer": _rj("randomized_response", 4, "1/2")})
+    return int(res["sent"] - res["dropped"])
+
+
+def _accepted(seed: str, args: dict[str, Any]) -> int:
+    """The reports accepted in a fixed-size release (which does not depend on the population
+    as long as rate validation passes)."""
+    return int(h_release({**args, "seed": seed, "population": 24})["accepted"])
+
+
+def _times(seed: str, kind: int) -> list[str]:
+    """Arrival times for the window cases: 8, 8, 9, 9, ... (kind 1) or 9, 8, 10, 11, ... (kind 2),
+    one per delivered report of the release with 10 malicious devices."""
+    recipe = _recipe({"seed": seed, "B": 3, "q": "1/4", "clients": 48,
+                      "randomizer": _rj("randomized_response", 4, "1/2")})
+    sb = bytes.fromhex(seed)
+    data = population.synthetic_data(sb, 4, 48)
+    res = population.release(recipe, _dep(), data, sb, malicious=10)
+    n = res.sent - res.dropped
+    if kind == 1:
+        return [str(8 + i // 2) for i in range(n)]
+    return ["9", "8"] + [str(10 + i) for i in range(n - 2)]
+
+
+def _exact_trials(seed: str) -> list[tuple[str, str, str, str]]:
+    """Bernoulli probabilities that agree with a stream's first bits: p = the first 61 bits
+    (denominator 2^61: the scalar comparison reaches r = 0), p = those bits + 2^-61 (r = b), and
+    the best approximation with denominator below 2^61 of the first 72 bits (a comparison longer
+    than 64 bits in the vectorised one)."""
+    out: list[tuple[str, str, str, str]] = []
+    sb = bytes.fromhex(seed)
+    for i in range(40):
+        tag = f"sa2-population/exact/{i}"
+        bits = [int(v) for v in population.BitStream(sb, tag).window(0, 72)]
+        u61 = sum(b << (60 - j) for j, b in enumerate(bits[:61]))
+        if u61 % 2 and len(out) == 0:
+            out.append(("on the stream", "at r = 0 (61 bits)", tag,
+                        str(Fraction(u61, 2**61))))
+        elif u61 % 2 == 0 and len(out) == 1:
+            out.append(("just above the stream", "at r = b (61 bits)", tag,
+                        str(Fraction(u61 + 1, 2**61))))
+        elif len(out) == 2:
+            u72 = sum(b << (72 - j) for j, b in enumerate(bits))
+            p = Fraction(2 * u72 + 1, 2**74).limit_denominator(2**61 - 1)
+            out.append(("near the stream", "after more than 64 bits", tag, str(p)))
+            return out
+    raise AssertionError("no tags found")
 
 
 class Sa2PopulationFamily(Family):
@@ -277,7 +445,7 @@ class Sa2PopulationFamily(Family):
         args = {"properties": {n: anyv for n in [
             "seed", "tag", "draws", "k", "clients", "randomizer", "devices", "values", "B", "q",
             "malicious", "dropRate", "dummyRate", "auditSize", "fixedSize", "population",
-            "window", "arrivalSpacing"]}}
+            "window", "arrivalSpacing", "arrivalTimes", "workers", "progress"]}}
         args["properties"]["seed"] = HEX
         args["properties"]["q"] = RAT
         args["properties"]["devices"] = _DEVICES
@@ -292,6 +460,12 @@ class Sa2PopulationFamily(Family):
             notes={"BadDraw": "Unknown draw kind.",
                    "NoArrival": "A time-bounded task needs every report's arrival time.",
                    "BadInput": "devices and values must have the same length.",
+                   "BadN": "uniform(n) needs n <= 2^62 (candidates of at most 62 bits).",
+                   "Gone": "Bits before the dropped (consumed) part of the stream are refused.",
+                   "BadTag": "The tape's tag checks (dpspec.spec.tape) apply.",
+                   "BadSeed": "The tape's seed checks (dpspec.spec.tape) apply.",
+                   "BadValue": "Each device's value must lie in [0, k).",
+                   "BadTimes": "Arrival times: one per delivered report, non-decreasing.",
                    "Unsupported": "The engine replays binary_randomized_response, "
                                   "randomized_response and rappor only."},
             groups=_groups())]

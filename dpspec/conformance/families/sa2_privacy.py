@@ -64,7 +64,8 @@ HEADER = [
     "dummy_rate_paper: q' = min(1, 1/(epsilon k)) (sec. 4.6).",
     "dummy_count_delta: exact delta(eps) of the released count X + 1 vs X + Bern(q'),",
     "X ~ Bin(others, q'), max of both hockey-stick divergences (see the module docstring).",
-    "dummy_rate_for: smallest q' = j/denominator with dummy_count_delta <= delta.",
+    "dummy_rate_for: smallest q' = j/denominator, j in 1..denominator (bisection; j = denominator",
+    "when no smaller j fits), with dummy_count_delta <= delta; denominator 10^9 when absent.",
     "binomial_sf: Pr[Bin(n, rate) >= t]. dummy_margin: smallest d with Pr[Bin(N, q') > d] <= tail.",
 ]
 
@@ -168,8 +169,11 @@ def h_dummy_delta(args: dict[str, Any]) -> dict[str, Any]:
 
 
 def h_dummy_rate_for(args: dict[str, Any]) -> dict[str, Any]:
-    r = privacy.dummy_rate_for(exact(args["eps"], "eps"), exact(args["delta"], "delta"),
-                               _int(args, "others"), _int(args, "denominator"))
+    eps, delta, others = exact(args["eps"], "eps"), exact(args["delta"], "delta"), _int(args, "others")
+    if "denominator" in args:
+        r = privacy.dummy_rate_for(eps, delta, others, _int(args, "denominator"))
+    else:  # the spec's default denominator, 10^9
+        r = privacy.dummy_rate_for(eps, delta, others)
     return {"rate": f"{r.numerator}/{r.denominator}"}
 
 
@@ -398,6 +402,38 @@ def _groups() -> list[dict[str, Any]]:
         ("rate 1/2, N = 20, tail 1/10", {"rate": "1/2", "population": 20, "tail": "1/10"}),
         ("rate 0: d = 0", {"rate": "0", "population": 20, "tail": "1/10"}),
         ("tail 0: d = N", {"rate": "1/3", "population": 10, "tail": "0"})])
+
+    # -- appended groups (boundaries of every check, ties) ----------------------------------------
+    group("sa2p.shuffle_statement", [], [
+        ("delta = 0 with B = 1 (checked before the B = 1 shortcut)",
+         {**sh, "B": 1, "delta": "0"}, "BadDelta"),
+        ("delta = 1 with B = 1", {**sh, "B": 1, "delta": "1"}, "BadDelta")])
+
+    group("sa2p.dummy_rate_paper", [
+        ("k = 1, eps = 2", {"epsilon": "2", "k": 1}),
+        ("k = 1, eps = 1/2: capped at 1", {"epsilon": "1/2", "k": 1})],
+        [("eps = -1/2", {"epsilon": "-1/2", "k": 10}, "BadParameter"),
+         ("k = -1", {"epsilon": "1", "k": -1}, "BadParameter")])
+
+    group("sa2p.dummy_count_delta", [
+        ("eps = 1/10, q' = 1/10, 10 others: D(P||Q) is the larger",
+         {"eps": "1/10", "rate": "1/10", "others": 10}),
+        ("eps = 1/10, q' = 3/4, 2 others", {"eps": "1/10", "rate": "3/4", "others": 2})])
+
+    group("sa2p.dummy_rate_for", [
+        ("the default denominator 10^9: eps = 1, delta = 1e-3, 20 others",
+         {"eps": "1", "delta": "1/1000", "others": 20}),
+        ("exact tie: no other device, eps = 0, delta(q' = 1/2) = 1/2 = delta",
+         {"eps": "0", "delta": "1/2", "others": 0, "denominator": 4}),
+        ("the smallest j = 1: no other device, eps = 0, delta = 3/4",
+         {"eps": "0", "delta": "3/4", "others": 0, "denominator": 4}),
+        ("delta = 1: j = 1 (q' = 0 is not tried)",
+         {"eps": "0", "delta": "1", "others": 0, "denominator": 4})])
+
+    group("sa2p.dummy_margin", [
+        ("exact tie: rate 1/2, N = 4, tail 1/16 = Pr[Bin > 3]",
+         {"rate": "1/2", "population": 4, "tail": "1/16"}),
+        ("rate 1/2, N = 1, tail 1/2", {"rate": "1/2", "population": 1, "tail": "1/2"})])
     return groups.groups
 
 

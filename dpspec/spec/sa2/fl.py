@@ -50,13 +50,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, ClassVar
 
 import mpmath
 
 from dpspec.spec.accounting import distributed
-from dpspec.spec.accounting.numeric import round_down, round_up
+from dpspec.spec.accounting.numeric import grid_step_down, round_down, round_up
 from dpspec.spec.sa2.ideal import Sa2Error, exact
 from dpspec.spec.sa2.privacy import PrivacyStatement, at_working_precision
 from dpspec.spec.samplers import discrete_gaussian_vector
@@ -234,11 +235,19 @@ class GaussianVector:
 
 
 def noise_multiplier(randomizer: GaussianVector, B: int) -> str:
-    """``z``, rounded down to :data:`MULTIPLIER_DIGITS` significant digits, as a decimal string."""
+    """``z``, rounded down to :data:`MULTIPLIER_DIGITS` significant digits, as a decimal string.
+
+    A lower bound on the exact ``z`` whatever the rounding of the 40-digit square root: when ``z``
+    lies within about 1e-40 below a 12-digit decimal, the root can round up onto it, and the
+    decimal is then stepped down (its square is compared with ``z^2`` exactly). A larger ``z``
+    would understate the epsilon computed from it."""
     z2 = randomizer.multiplier_squared(B)
     with mpmath.workdps(40):
-        return round_down(mpmath.sqrt(mpmath.mpf(z2.numerator) / z2.denominator),
+        text = round_down(mpmath.sqrt(mpmath.mpf(z2.numerator) / z2.denominator),
                           MULTIPLIER_DIGITS)
+    while Fraction(text) ** 2 > z2:
+        text = format(grid_step_down(Decimal(text), MULTIPLIER_DIGITS), "f")
+    return text
 
 
 def drop_probability(randomizer: GaussianVector) -> Fraction:

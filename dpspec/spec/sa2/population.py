@@ -376,8 +376,11 @@ def randomize(randomizer: Randomizer, seed: bytes, devices: Sequence[int],
     f = randomizer.flip
     tag = protocol.TAGS["randomizer"]
     rappor = randomizer.name == "rappor"
+    # the exact route, one device at a time: RAPPOR's raw bits, heavy rows included (the caller
+    # drops those; Randomizer.apply would answer None for them)
+    one = randomizer.rappor_bits if rappor else randomizer.apply
     if not devices or f.denominator >= MAX_DENOMINATOR:
-        outs = [randomizer.apply(int(v), RandomTape(seed, tag.format(i=i)))
+        outs = [one(int(v), RandomTape(seed, tag.format(i=i)))
                 for i, v in zip(devices, values, strict=True)]
         if rappor:
             return np.asarray(outs, dtype=np.bool_).reshape(len(devices), randomizer.k)
@@ -403,7 +406,7 @@ def randomize(randomizer: Randomizer, seed: bytes, devices: Sequence[int],
         ok[rows] &= oku
     for row in np.flatnonzero(~ok).tolist():  # coins beyond the first ROW_BYTES bytes
         i = devices[row]
-        out[row] = randomizer.apply(int(x[row]), RandomTape(seed, tag.format(i=i)))
+        out[row] = one(int(x[row]), RandomTape(seed, tag.format(i=i)))
     return out
 
 

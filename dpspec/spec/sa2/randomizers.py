@@ -144,11 +144,19 @@ class Randomizer:
     def apply(self, x: int, tape: RandomTape) -> Any:
         """``R(x)``: the Prio3 measurement to shard (coins as in the module docstring), or None
         for a RAPPOR report heavier than :meth:`max_weight` (not uploaded)."""
-        self.check_input(x)
         if self.name in ("binary_randomized_response", "randomized_response"):
+            self.check_input(x)
             return tape.uniform(self.k) if bernoulli(tape, self.flip) else x
-        bits = [(j == x) != (bernoulli(tape, self.flip) == 1) for j in range(self.k)]
+        bits = self.rappor_bits(x, tape)
         return None if sum(bits) > self.max_weight() else bits
+
+    def rappor_bits(self, x: int, tape: RandomTape) -> list[bool]:
+        """RAPPOR's k randomized bits, bit j flipped by its own coin ``Bern(flip)`` in order
+        j = 0, ..., k - 1, before :meth:`apply` drops a report heavier than :meth:`max_weight`."""
+        if self.name != "rappor":
+            raise Sa2Error("rappor_bits applies to rappor only")
+        self.check_input(x)
+        return [(j == x) != (bernoulli(tape, self.flip) == 1) for j in range(self.k)]
 
     def zero_measurement(self) -> Any | None:
         """The measurement whose decoding is zero (for dummy reports, sec. 4.6), if any."""
