@@ -340,3 +340,29 @@ def test_the_full_check_can_regenerate_first(monkeypatch: Any) -> None:
     assert calls == ["regen a", "regen b", "replay a", "replay b"]
     monkeypatch.setattr(mutate, "regenerate", lambda n, c: f"{n}/x.json differs")
     assert mutate.check_families(["a", "b"], {}, regenerate_first=True) == "a/x.json differs"
+
+
+def test_a_module_level_mutant_targets_the_cases_that_read_what_it_changes() -> None:
+    """A constant's mutant is replayed on the cases that ran a function reading it (by name, by
+    attribute, through a default argument computed from it at import), not on every case of every
+    family that imports its module; a case that reads none of it is left out."""
+    orders = next(m for m in mutate.mutants_of(mutate.REPO / "dpspec/spec/accounting/definitions.py")
+                  if not m.in_function and m.line == 29)
+    reach = mutate._import_reach(orders)
+    defs = (mutate.REPO / "dpspec/spec/accounting/definitions.py").read_text().splitlines()
+    to_dp = next(i for i, t in enumerate(defs, 1) if t.startswith("def rdp_curve_to_dp"))
+    assert to_dp in reach["dpspec/spec/accounting/definitions.py"]  # its default argument
+    shuffle = (mutate.REPO / "dpspec/spec/accounting/shuffle.py").read_text().splitlines()
+    reader = next(i for i, t in enumerate(shuffle, 1) if "for o in DEFAULT_ORDERS" in t)
+    assert reader in reach["dpspec/spec/accounting/shuffle.py"]  # read by name after an import
+    sub = (mutate.REPO / "dpspec/spec/accounting/subsampling.py").read_text().splitlines()
+    default = next(i for i, t in enumerate(sub, 1) if "= DEFAULT_ORDERS" in t)
+    assert default in reach["dpspec/spec/accounting/subsampling.py"]  # the def whose default it is
+    unrelated = next(i for i, t in enumerate(defs, 1) if t.startswith("def hockey_stick"))
+    assert unrelated + 3 not in reach["dpspec/spec/accounting/definitions.py"]
+    cov: Any = {"fam": {"secs": 1.0, "lines": {"dpspec/spec/accounting/definitions.py": [to_dp + 1]},
+                        "case_lines": {"dpspec/spec/accounting/shuffle.py": {str(reader): [3]},
+                                       "dpspec/spec/accounting/definitions.py":
+                                           {str(unrelated + 3): [0, 1]}}}}
+    assert mutate._acts_at_import(orders, cov)
+    assert mutate.targeted_cases(orders, cov) == {"fam": {3}}

@@ -26,8 +26,10 @@ that family's vectors). A mutant inside a function body whose lines no family ex
 change any vector: it survives without a run ("not reached"), unless the imports execute them (a
 function called by module-level code, traced once by itself): such a mutant acts at import and is
 checked like a module-level one. Any other mutant runs in a forked
-child. First the *targeted replay*: the committed cases that executed the mutant's lines are
-replayed with the mutated code object patched into the live function (no import at all; a fresh
+child. First the *targeted replay*: the committed cases that executed the mutant's lines (for a
+mutant at module or class level: the lines of every function that reads a name its statement
+binds, directly, under an import alias, or through a value or default argument computed from it
+at import) are replayed with the mutated code object patched into the live function (no import at all; a fresh
 import of the mutated module when the mutant is outside a function or cannot be patched), the
 cases that killed most mutants so far first (counted from the journal and as the run goes; the
 order changes how soon a kill is seen, not the verdict). A
@@ -38,8 +40,8 @@ into kills) kills it. Otherwise the
 that reaches the mutant is replayed and each family is regenerated and compared with its
 committed files (every family for a mutant at module or class level). This is what ``dpspec
 vectors check`` does, restricted to the families that can notice. With ``--quick`` the full
-check is skipped for a mutant that some case executes: it is recorded as an *unconfirmed*
-survivor (the full check could only kill it, so scores are then lower bounds); a later run
+check is skipped for a mutant that some targeted case executes: it is recorded as an
+*unconfirmed* survivor (the full check could only kill it, so scores are then lower bounds); a later run
 without ``--quick`` confirms those. Mutants argued in ``equivalent/AREA.json`` are not run.
 
 **The test suite** (``--mode tests``). The same forked child runs ``pytest -x`` on the area's test
@@ -948,12 +950,157 @@ def targeted_cost(name: str, cases: set[int], cov: Coverage) -> float:
     return float(data["replay_secs"] * len(cases) / max(data["cases"], 1))
 
 
-def targeted_cases(m: Mutant, cov: Coverage) -> dict[str, set[int]]:
-    """Family -> the numbers of its committed cases whose replay executed a line of the mutant
-    (empty for a mutant that acts at import: :func:`_acts_at_import`)."""
-    if _acts_at_import(m, cov):
+def _bound_names(stmt: ast.stmt) -> set[str]:
+    """The names a module- or class-level statement binds (a def or class: its own name only;
+    elsewhere every stored name or attribute and import alias, function bodies excluded)."""
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    if isinstance(stmt, defs):
+        return {stmt.name}
+    out: set[str] = set()
+    todo: list[ast.AST] = [stmt]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, defs):
+            out.add(node.name)
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            out.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            out.add(node.attr)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            out |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _loaded_names(stmt: ast.stmt) -> set[str]:
+    """The names (and attribute names) a module-level statement reads when it runs at import
+    (function bodies excluded; a def's defaults and decorators included)."""
+    out: set[str] = set()
+    todo: list[ast.AST] = [stmt]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            todo.extend([*node.decorator_list, *node.args.defaults,
+                         *(d for d in node.args.kw_defaults if d is not None)])
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            out.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            out.add(node.attr)
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+@functools.cache
+def _spec_trees() -> dict[str, ast.Module]:
+    return {p.relative_to(REPO).as_posix(): ast.parse(p.read_text(encoding="utf-8"))
+            for p in sorted(SPEC.rglob("*.py"))}
+
+
+@functools.cache
+def _readers() -> dict[str, dict[str, frozenset[int]]]:
+    """Name -> spec file -> the lines of every function (any code object but a module or class
+    body) whose code reads that name, as a global or as an attribute (``co_names``)."""
+    index: dict[str, dict[str, set[int]]] = {}
+    for rel, tree in _spec_trees().items():
+        todo = [compile(tree, str(REPO / rel), "exec")]
+        while todo:
+            code = todo.pop()
+            todo.extend(c for c in code.co_consts if isinstance(c, CodeType))
+            if code.co_flags & 0x3 != 0x3:  # not CO_OPTIMIZED | CO_NEWLOCALS: a module or class body
+                continue  # (runs at import, not in a case)
+            lines = {ln for _s, _e, ln in code.co_lines() if ln is not None}
+            for name in code.co_names:
+                index.setdefault(name, {}).setdefault(rel, set()).update(lines)
+    return {n: {f: frozenset(v) for f, v in d.items()} for n, d in index.items()}
+
+
+def _import_statement(m: Mutant) -> tuple[ast.stmt, str] | None:
+    """The module-level statement holding an import-time mutant, descending into class bodies
+    (then the innermost class-level statement and the class's name), or None."""
+    body = _spec_trees()[m.path].body
+    owner = ""
+    while True:
+        stmt = next((s for s in body if s.lineno <= m.line and (s.end_lineno or s.lineno) >= m.end_line),
+                    None)
+        if stmt is None:
+            return None
+        if isinstance(stmt, ast.ClassDef) and any(
+                s.lineno <= m.line and (s.end_lineno or s.lineno) >= m.end_line for s in stmt.body):
+            body, owner = stmt.body, stmt.name
+            continue
+        return stmt, owner
+
+
+def _import_reach(m: Mutant) -> dict[str, set[int]]:
+    """Spec file -> lines that can see an import-time mutant: those of the functions that read a
+    name it changes, and the whole of each def or class it changes (a default argument, a class
+    attribute). The names are those its statement binds (with the class's name for a class-level
+    one), closed over the module-level statements of any spec file that read one of them (a value
+    computed from it at import, a default argument) and over ``from ... import NAME as ALIAS``.
+    A mutant whose statement cannot be found: {}."""
+    found = _import_statement(m)
+    if found is None:
         return {}
+    stmt, owner = found
+    names = _bound_names(stmt) | ({owner} if owner else set())
     out: dict[str, set[int]] = {}
+
+    def whole(rel: str, s: ast.stmt) -> None:
+        if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            out.setdefault(rel, set()).update(range(s.lineno, (s.end_lineno or s.lineno) + 1))
+
+    whole(m.path, stmt)
+    seen: set[tuple[str, int]] = set()
+    grew = True
+    while grew:
+        grew = False
+        for rel, tree in _spec_trees().items():
+            for i, s in enumerate(tree.body):
+                if (rel, i) in seen:
+                    continue
+                if isinstance(s, ast.ImportFrom):
+                    new = {a.asname for a in s.names if a.asname and a.name in names}
+                    if not new:
+                        continue
+                elif isinstance(s, ast.Import) or not _loaded_names(s) & names:
+                    continue
+                else:
+                    new = _bound_names(s)
+                    whole(rel, s)
+                seen.add((rel, i))
+                names |= new
+                grew = True
+    readers = _readers()
+    for name in names:
+        for rel, lines in readers.get(name, {}).items():
+            out.setdefault(rel, set()).update(lines)
+    return out
+
+
+def targeted_cases(m: Mutant, cov: Coverage) -> dict[str, set[int]]:
+    """Family -> the numbers of its committed cases whose replay executed a line of the mutant.
+    For a mutant at module or class level: the cases that executed a function reading a name it
+    changes (:func:`_import_reach`; a fresh import of the mutated module runs them). Empty for a
+    function that only the imports run (:func:`_acts_at_import`), whose effect has no name here."""
+    out: dict[str, set[int]] = {}
+    if _acts_at_import(m, cov):
+        if m.in_function:
+            return out
+        reach = _import_reach(m)
+        for name, data in cov.items():
+            case_lines = data.get("case_lines", {})
+            cases = {c for rel, lines in reach.items()
+                     for line in lines & {int(x) for x in case_lines.get(rel, {})}
+                     for c in case_lines[rel][str(line)]}
+            if cases:
+                out[name] = cases
+        return out
     for name, data in cov.items():
         by_line = data.get("case_lines", {}).get(m.path, {})
         cases = {c for line in range(m.line, m.end_line + 1) for c in by_line.get(str(line), ())}
@@ -1083,7 +1230,8 @@ def _vector_job(m: Mutant, families: list[str], committed: dict[str, str],
             return why
         if quick and targeted:
             n = sum(len(c) for c in targeted.values())
-            return f"{QUICK}nothing differs in the {n} cases that execute it (no full check)"
+            what = "execute it" if m.in_function else "read a name it changes"
+            return f"{QUICK}nothing differs in the {n} cases that {what} (no full check)"
         if patched:
             fresh_dpspec(m, code)
         # the targeted cases (if any) did not differ: the generators come first
