@@ -366,3 +366,22 @@ def test_a_module_level_mutant_targets_the_cases_that_read_what_it_changes() -> 
                                            {str(unrelated + 3): [0, 1]}}}}
     assert mutate._acts_at_import(orders, cov)
     assert mutate.targeted_cases(orders, cov) == {"fam": {3}}
+
+
+def test_the_cap_keeps_the_most_killing_then_the_cheapest_cases(monkeypatch: Any) -> None:
+    """``--quick --cap S``: at most S traced seconds of targeted cases (always one), those that
+    killed most first, then the cheapest; the count left out is reported."""
+    monkeypatch.setattr(mutate, "_case_labels", lambda name, digest: ("a", "b", "c", "d"))
+    cov: Any = {"f": {"cases": 4, "replay_secs": 4.0, "case_cpu": [1.0, 0.5, 3.0, 2.0]}}
+    kept, left = mutate.cap_targeted({"f": {0, 1, 2, 3}}, cov, {"d": 5}, 2.6, "x")
+    assert kept == {"f": {3, 1}} and left == 2  # d killed most; then b, the cheapest; a no longer fits
+    kept, left = mutate.cap_targeted({"f": {2}}, cov, {}, 0.1, "x")
+    assert kept == {"f": {2}} and left == 0  # one case at least, whatever it costs
+    kept, left = mutate.cap_targeted({"f": {0, 1, 2, 3}}, cov, {}, 100.0, "x")
+    assert kept == {"f": {0, 1, 2, 3}} and left == 0
+
+
+def test_the_cap_needs_quick() -> None:
+    out = subprocess.run([sys.executable, "-m", "tests.mutation.mutate", "run", "--area", "tape",
+                          "--cap", "5"], cwd=mutate.REPO, capture_output=True, text=True, check=False)
+    assert out.returncode == 2 and "--cap needs --quick" in out.stderr

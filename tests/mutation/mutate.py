@@ -42,7 +42,8 @@ committed files (every family for a mutant at module or class level). This is wh
 vectors check`` does, restricted to the families that can notice. With ``--quick`` the full
 check is skipped for a mutant that some targeted case executes: it is recorded as an
 *unconfirmed* survivor (the full check could only kill it, so scores are then lower bounds); a later run
-without ``--quick`` confirms those. Mutants argued in ``equivalent/AREA.json`` are not run.
+without ``--quick`` confirms those; ``--cap S`` also bounds the targeted replay to S traced CPU
+seconds, the cases that killed most first (a lower bound still). Mutants argued in ``equivalent/AREA.json`` are not run.
 
 **The test suite** (``--mode tests``). The same forked child runs ``pytest -x`` on the area's test
 files, in process, with the mutant loaded; killed if a test fails or the run times out (tests
@@ -467,6 +468,36 @@ def killing_cases(results: Iterator[Result] | list[Result]) -> dict[str, int]:
         if found:
             out[found.group(1)] = out.get(found.group(1), 0) + 1
     return out
+
+
+@functools.cache
+def _case_labels(name: str, digest: str) -> tuple[str, ...]:
+    """The :func:`case_label` of each committed case of family ``name``, by case number
+    (``digest``: of the committed texts, so that a cache entry never outlives them)."""
+    committed = committed_texts()
+    return tuple(case_label(path, case.tc_id) for _f, path, case in _cases_of(name, committed))
+
+
+def cap_targeted(targeted: dict[str, set[int]], cov: Coverage, kills: dict[str, int],
+                 cap: float, digest: str) -> tuple[dict[str, set[int]], int]:
+    """At most ``cap`` traced CPU seconds of the targeted cases (at least one case): the cases that
+    killed most mutants so far first, then the cheapest. Returns the kept cases and how many were
+    left out. For ``--quick --cap``: a mutant that survives the kept cases is recorded as an
+    unconfirmed survivor, so the cap can only lower the count of kills, never raise it."""
+    items = []
+    for name, cases in targeted.items():
+        labels = _case_labels(name, digest)
+        items += [(-kills.get(labels[c], 0) if c < len(labels) else 0,
+                   targeted_cost(name, {c}, cov), name, c) for c in cases]
+    items.sort()
+    kept: dict[str, set[int]] = {}
+    total = 0.0
+    for _k, cost, name, c in items:
+        if kept and total + cost > cap:
+            continue
+        kept.setdefault(name, set()).add(c)
+        total += cost
+    return kept, len(items) - sum(len(c) for c in kept.values())
 
 
 def regenerate(name: str, committed: dict[str, str]) -> str | None:
@@ -1200,7 +1231,8 @@ def limit_cpu(seconds: float) -> None:
 
 def _vector_job(m: Mutant, families: list[str], committed: dict[str, str],
                 targeted: dict[str, set[int]], quick: bool = False,
-                cpu: float | None = None, kills: dict[str, int] | None = None) -> Callable[[], Any]:
+                cpu: float | None = None, kills: dict[str, int] | None = None,
+                left_out: int = 0) -> Callable[[], Any]:
     """First replay the cases that executed the mutant's lines in the baseline, with the
     mutated code patched into the live function (:func:`patch_in_place`: no import at all) when
     possible, else in a fresh import: a difference there is a kill, found in a fraction of the
@@ -1209,7 +1241,8 @@ def _vector_job(m: Mutant, families: list[str], committed: dict[str, str],
     case can also depend on the mutant through state, e.g. a table computed at import or a cache
     filled by an earlier case, and a regenerated file through the generator's own calls).
     ``quick``: stop after the targeted replay when some case executed the mutant (the answer then
-    starts with :data:`QUICK`; a later run without ``quick`` confirms it). ``kills``: the
+    starts with :data:`QUICK`; a later run without ``quick`` confirms it; ``left_out``: how many
+    executing cases :func:`cap_targeted` left out of ``targeted``, for the answer). ``kills``: the
     targeted cases that killed most mutants so far are replayed first (:func:`replay_cases`); the
     child reads the dict as it is when it is forked, so what the run learns is used at once.
     The mutant is compiled in the child (a run of thousands of mutants starts at once): a file
@@ -1231,7 +1264,8 @@ def _vector_job(m: Mutant, families: list[str], committed: dict[str, str],
         if quick and targeted:
             n = sum(len(c) for c in targeted.values())
             what = "execute it" if m.in_function else "read a name it changes"
-            return f"{QUICK}nothing differs in the {n} cases that {what} (no full check)"
+            more = f", {left_out} more beyond the --cap not replayed" if left_out else ""
+            return f"{QUICK}nothing differs in the {n} cases that {what}{more} (no full check)"
         if patched:
             fresh_dpspec(m, code)
         # the targeted cases (if any) did not differ: the generators come first
@@ -1286,11 +1320,14 @@ def classify(outcome: Outcome, timeout: float) -> tuple[str, str]:
 
 def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: int | None,
              seed: int = 19, force: bool = False, budget: float | None = None,
-             quick: bool = False, only: Callable[[Mutant], bool] | None = None) -> list[Result]:
+             quick: bool = False, only: Callable[[Mutant], bool] | None = None,
+             cap: float | None = None) -> list[Result]:
     """Run (or take from the journal) every mutant of ``area``. ``timeout`` per mutant: by default
     10 s plus twice the traced baseline time of the families it runs (vectors), or 600 s (tests).
     ``budget``: launch no new mutant after this many seconds (the journal keeps what was done).
-    ``only``: run just the mutants it accepts (the others are neither run nor recorded)."""
+    ``cap`` (with ``quick``): replay at most this many traced CPU seconds of a mutant's targeted
+    cases (:func:`cap_targeted`). ``only``: run just the mutants it accepts (the others are
+    neither run nor recorded)."""
     mutants = [m for m in area_mutants(area) if only is None or only(m)]
     committed = committed_texts()
     evidence = vectors_digest() if mode == "vectors" else tests_digest(area)
@@ -1352,6 +1389,9 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
                 continue
             limit = timeout or 10.0 + 2 * sum(cov[n]["secs"] for n in fams_for)
             targeted = targeted_cases(m, cov)
+            left_out = 0
+            if quick and cap is not None and targeted:
+                targeted, left_out = cap_targeted(targeted, cov, kills, cap, evidence)
             # the cheapest targeted replay first (a kill is usually found by the first family;
             # e.g. a tape mutant in the tape family's own cases rather than the accounting's)
             fams_for = sorted(fams_for, key=lambda n: (targeted_cost(n, targeted.get(n, set()), cov), n))
@@ -1360,7 +1400,7 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
             # runs out of it loops or is far slower than the reference (e.g. a deleted increment)
             cpu = (5.0 + sum(targeted_cost(n, c, cov) for n, c in targeted.items())
                    if quick and targeted else 10.0 + 2 * sum(cov[n]["secs"] for n in fams_for))
-            jobs.append((m.key, _vector_job(m, fams_for, committed, targeted, quick, cpu, kills),
+            jobs.append((m.key, _vector_job(m, fams_for, committed, targeted, quick, cpu, kills, left_out),
                          max(limit, 60 * cpu)))
         else:
             fams_for = []
@@ -1574,6 +1614,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--quick", action="store_true",
                      help="vectors: a mutant that survives the replay of the cases executing it is "
                           "recorded as surviving without the full check (a lower bound on kills)")
+    run.add_argument("--cap", type=float, default=None,
+                     help="with --quick: replay at most this many traced CPU seconds of a mutant's "
+                          "targeted cases, the most-killing then the cheapest first (a lower bound "
+                          "still; a survivor names the cases left out)")
     run.add_argument("--file", action="append", metavar="PATH",
                      help="only the mutants of this source file (repeatable; a suffix of the path, "
                           "e.g. shuffled/bary_linf.py)")
@@ -1623,9 +1667,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("mutate: --workers must be >= 1 and --timeout > 0", file=sys.stderr)
             return 2
         only = _selection(args.file, args.keys)
+        if args.cap is not None and not (args.quick and args.cap > 0):
+            print("mutate: --cap needs --quick and a positive number of seconds", file=sys.stderr)
+            return 2
         for area in args.area:
             res = run_area(area, args.mode, args.workers, args.timeout, args.sample, force=args.force,
-                           budget=args.budget, quick=args.quick, only=only)
+                           budget=args.budget, quick=args.quick, only=only, cap=args.cap)
             survived = sum(r.status in ("survived", "unreached") for r in res)
             print(f"{area} ({args.mode}): {len(res) - survived}/{len(res)} killed", file=sys.stderr)
     write_report()
