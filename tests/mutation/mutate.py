@@ -43,7 +43,8 @@ vectors check`` does, restricted to the families that can notice. With ``--quick
 check is skipped for a mutant that some targeted case executes: it is recorded as an
 *unconfirmed* survivor (the full check could only kill it, so scores are then lower bounds); a later run
 without ``--quick`` confirms those; ``--cap S`` also bounds the targeted replay to S traced CPU
-seconds, the cases that killed most first (a lower bound still). Mutants argued in ``equivalent/AREA.json`` are not run.
+seconds, the cases that killed most first (a lower bound still). Mutants argued in
+``equivalent/AREA.json`` are not run.
 
 **The test suite** (``--mode tests``). The same forked child runs ``pytest -x`` on the area's test
 files, in process, with the mutant loaded; killed if a test fails or the run times out (tests
@@ -1543,8 +1544,10 @@ def write_report() -> None:
         "*Unconfirmed*: survivors of a `--quick` run, where nothing differed in the replay of the",
         "cases that execute the mutant but the full check (every case and the regeneration of each",
         "reaching family) was not run; a full check can only turn such a survivor into a kill, so",
-        "the score is a lower bound. A survivor recorded against older vectors (listed as such) is",
-        "still counted as a survivor, for the same reason.",
+        "the score is a lower bound. With `--cap S` only S traced CPU seconds of those cases were",
+        "replayed (the note of such a survivor says how many were left out): a lower bound still.",
+        "A survivor recorded against older vectors (listed as such) is still counted as a survivor,",
+        "for the same reason.",
         "",
         "| area | check | population | complete | unreached | run | run killed | unconfirmed "
         "| equivalent | score | estimate |",
