@@ -982,50 +982,42 @@ def targeted_cost(name: str, cases: set[int], cov: Coverage) -> float:
     return float(data["replay_secs"] * len(cases) / max(data["cases"], 1))
 
 
-def _bound_names(stmt: ast.stmt) -> set[str]:
-    """The names a module- or class-level statement binds (a def or class: its own name only;
-    elsewhere every stored name or attribute and import alias, function bodies excluded)."""
-    defs = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-    if isinstance(stmt, defs):
-        return {stmt.name}
-    out: set[str] = set()
+def _import_time_nodes(stmt: ast.stmt) -> Iterator[ast.AST]:
+    """The nodes of a module-level statement that run at import: lambdas and function bodies are
+    left out, a def's decorators and default values kept."""
     todo: list[ast.AST] = [stmt]
     while todo:
         node = todo.pop()
         if isinstance(node, ast.Lambda):
             continue
-        if isinstance(node, defs):
+        yield node
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            todo.extend([*node.decorator_list, *node.args.defaults,
+                         *(d for d in node.args.kw_defaults if d is not None)])
+        else:
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def _bound_names(stmt: ast.stmt) -> set[str]:
+    """The names a module- or class-level statement binds (a def or class: its own name only;
+    elsewhere every stored name or attribute, def, class and import alias run at import)."""
+    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return {stmt.name}
+    out: set[str] = set()
+    for node in _import_time_nodes(stmt):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             out.add(node.name)
-            continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            out.add(node.id)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-            out.add(node.attr)
+        elif isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx, ast.Store):
+            out.add(node.id if isinstance(node, ast.Name) else node.attr)
         elif isinstance(node, ast.Import | ast.ImportFrom):
             out |= {(a.asname or a.name).split(".")[0] for a in node.names}
-        todo.extend(ast.iter_child_nodes(node))
     return out
 
 
 def _loaded_names(stmt: ast.stmt) -> set[str]:
-    """The names (and attribute names) a module-level statement reads when it runs at import
-    (function bodies excluded; a def's defaults and decorators included)."""
-    out: set[str] = set()
-    todo: list[ast.AST] = [stmt]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Lambda):
-            continue
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            todo.extend([*node.decorator_list, *node.args.defaults,
-                         *(d for d in node.args.kw_defaults if d is not None)])
-            continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            out.add(node.id)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
-            out.add(node.attr)
-        todo.extend(ast.iter_child_nodes(node))
-    return out
+    """The names (and attribute names) a module-level statement reads when it runs at import."""
+    return {node.id if isinstance(node, ast.Name) else node.attr for node in _import_time_nodes(stmt)
+            if isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx, ast.Load)}
 
 
 @functools.cache
