@@ -21,6 +21,7 @@ One file, ``sa2-edges/protocol_edges.json``:
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -150,21 +151,29 @@ def h_aggregator_release(args: dict[str, Any]) -> dict[str, Any]:
             "helperReleases": outcome.helper_share is not None}
 
 
-def h_budget(args: dict[str, Any]) -> dict[str, Any]:
-    """PrivacyBudget(epsilonAllowed, queriesAllowed).admit on each recipe in turn."""
+def _budget_steps(args: dict[str, Any], recipes: list[Any],
+                  admit: Callable[[protocol.PrivacyBudget, Any], Any]) -> dict[str, Any]:
+    """One PrivacyBudget(epsilonAllowed, queriesAllowed); ``admit(budget, recipe)`` on each recipe
+    in turn, each step's verdict (``admitted`` or the RecipeRefused reason) with the budget's
+    epsilon and queries used after it."""
     budget = protocol.PrivacyBudget(ideal.exact(args["epsilonAllowed"], "epsilonAllowed"),
                                     int_arg(args, "queriesAllowed"))
     steps = []
-    for doc in args["recipes"]:
-        recipe = protocol.check_recipe_structure(doc)
+    for recipe in recipes:
         try:
-            budget.admit(recipe)
+            admit(budget, recipe)
             verdict = "admitted"
         except protocol.RecipeRefused as exc:
             verdict = exc.reason
         steps.append({"verdict": verdict, "epsilonUsed": format_rational(budget.epsilon_used),
                       "queriesUsed": budget.queries_used})
     return {"steps": steps}
+
+
+def h_budget(args: dict[str, Any]) -> dict[str, Any]:
+    """PrivacyBudget.admit on each recipe in turn (a recipe of a bad structure refuses the case)."""
+    recipes = [protocol.check_recipe_structure(doc) for doc in args["recipes"]]
+    return _budget_steps(args, recipes, lambda budget, recipe: budget.admit(recipe))
 
 
 def h_rounds(args: dict[str, Any]) -> dict[str, Any]:
@@ -217,18 +226,7 @@ def h_ideal_release(args: dict[str, Any]) -> dict[str, Any]:
 def h_check_recipe(args: dict[str, Any]) -> dict[str, Any]:
     """protocol.check_recipe (structure, privacy claim, then the budget's charge) on each recipe
     in turn with one PrivacyBudget(epsilonAllowed, queriesAllowed)."""
-    budget = protocol.PrivacyBudget(ideal.exact(args["epsilonAllowed"], "epsilonAllowed"),
-                                    int_arg(args, "queriesAllowed"))
-    steps = []
-    for doc in args["recipes"]:
-        try:
-            protocol.check_recipe(doc, budget)
-            verdict = "admitted"
-        except protocol.RecipeRefused as exc:
-            verdict = exc.reason
-        steps.append({"verdict": verdict, "epsilonUsed": format_rational(budget.epsilon_used),
-                      "queriesUsed": budget.queries_used})
-    return {"steps": steps}
+    return _budget_steps(args, args["recipes"], lambda budget, doc: protocol.check_recipe(doc, budget))
 
 
 def h_malicious(args: dict[str, Any]) -> dict[str, Any]:

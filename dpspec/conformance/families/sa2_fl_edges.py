@@ -157,7 +157,8 @@ NOTES = {
                "strings) in their ranges.",
     "BadUpdate": "An update is a JSON list of exactly d rationals.",
     "NormBoundEquality": "The noised report's squared norm equals normBound: it is uploaded.",
-    "Precision": "The true z lies about 2e-41 below 1: rounded down it is 0.999999999999.",
+    "Precision": ("The true z lies below 1 by about half of 1 - z^2 (2e-41 and 5e-42 in the two "
+                  "cases): rounded down to 12 digits it is 0.999999999999."),
     "SmallVariance": "s2 = v 4^f must be at least 4 for the statement.",
     "DropRefused": "Dropped reports would take more than half of delta.",
 }
