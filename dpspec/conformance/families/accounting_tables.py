@@ -238,6 +238,10 @@ def _seed_doc() -> list[dict[str, Any]]:
     return [_group(op, {}, [
         ("DP draft Table 1 at n 6, delta 1e-9 (the Renyi route and the proven bound at the 2 eps0"
          " cap)", {"table": "dp-draft-table1", "n": 6, "delta": "1e-9"}, other),
+        ("DP draft Table 1 at n 6, delta 0.99: the proven bound of row eps0 5 is 0 (holds for"
+         " every dataset) while its Renyi route (7.26) is above the printed 0.317; the exact"
+         " curve is 0 in two rows", {"table": "dp-draft-table1", "n": 6, "delta": "0.99"},
+         [*other, "Boundary"]),
         ("DP draft Table 2 at delta 1.001e-9: row 0.317 holds continuously, not discretely",
          {"table": "dp-draft-table2", "delta": "1.001e-9"}, [*other, "Boundary"]),
         ("SA2 Examples 3-6", {"table": "sa2-examples"}, ["Seed"]),
