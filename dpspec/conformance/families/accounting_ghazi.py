@@ -289,6 +289,8 @@ def _theorems_doc() -> list[dict[str, Any]]:
          {"eps1": "1", "eps2": "0.5", "r": "3.5", "p": "0.9"}, ["Default"]),
         ("eps1 0.5, eps2 1, NB(20, 0.9), Delta 2", {"eps1": "0.5", "eps2": "1", "r": "20",
                                                     "p": "0.9", "sensitivity": 2}, []),
+        ("eps1 5, eps2 1, NB(20, 0.9), Delta 3: delta below 1 (2 e^(2 eps1) delta3 = 2 e^-10)",
+         {"eps1": "5", "eps2": "1", "r": "20", "p": "0.9", "sensitivity": 3}, []),
     ], tc, [
         ("eps1 0", {"eps1": "0", "eps2": "0.5", "r": "3.5", "p": "0.9"}),
         ("sensitivity 0", {"eps1": "1", "eps2": "0.5", "r": "3.5", "p": "0.9",
@@ -320,6 +322,8 @@ def _mechanism_doc() -> list[dict[str, Any]]:
          _poi("0", "1", 1), ["Boundary"]),
         ("Poisson, eps 1, lambda 0.5, sensitivity absent: k1 = s + 1 (sf(1) read), t2 = s",
          _poi("1", "0.5"), ["Boundary", "Default"]),
+        ("Poisson, eps 0.5, lambda 0.5: L(1) = ln 2 > eps, so k1 = s and sf(0) = 1 is read",
+         _poi("0.5", "0.5", 1), ["Boundary"]),
         ("Poisson, eps 0.5, lambda 3, Delta 2: the shift 2 is the worst",
          _poi("0.5", "3", 2), []),
         ("Poisson, eps 0.2, lambda 40, Delta 3: thresholds far from s",
@@ -341,6 +345,10 @@ def _mechanism_doc() -> list[dict[str, Any]]:
         ("NB, eps 0.105 closer to the supremum -ln 0.9: upper tails near 1e-311 at k 6933",
          _nb("0.105", "3.5", "0.9", 1), ["Boundary"]),
         ("NB, eps 2, r 20, p 0.9, Delta 2", _nb("2", "20", "0.9", 2), []),
+        ("NB, eps 0.01, r 20, p 0.5, Delta 2: k1 - s at or below the mode 19 (sf(18), sf(19)"
+         " contain the mode)", _nb("0.01", "20", "0.5", 2), ["Boundary"]),
+        ("NB, eps 0.5, r 2, p 1 - 10^-20 (mode 10^20): lower tails near 1e-40, summed directly",
+         _nb("0.5", "2", "0.99999999999999999999", 1), ["Boundary"]),
     ], tc, [
         ("Poisson eps -0.1", _poi("-0.1", "1")),
         ("Poisson lambda 0", _poi("1", "0")),
@@ -376,6 +384,9 @@ def _minimal_doc() -> list[dict[str, Any]]:
         ("NB eps 1, delta 0.5, p 0.5: delta'(1) <= delta, the answer is 1",
          {"mechanism": "negative-binomial", "eps": "1", "delta": "0.5", "p": "0.5",
           "digits": 3}, ["Boundary"]),
+        ("NB eps 1, delta 0.01, p 0.5, digits absent (default 10)",
+         {"mechanism": "negative-binomial", "eps": "1", "delta": "0.01", "p": "0.5"},
+         ["Default"]),
         ("NB eps 1, delta 1e-3, p 0.5, Delta 2, digits 3",
          {"mechanism": "negative-binomial", "eps": "1", "delta": "1e-3", "p": "0.5",
           "sensitivity": 2, "digits": 3}, []),
