@@ -1,0 +1,77 @@
+"""The accounting-ghazi vector family: its compare applies the stated tolerance (relative, no
+absolute floor), transcripts are compared exactly where they are integers or names, the spec's
+functions are restored after a transcript is taken, and invalid cases are refused."""
+
+from __future__ import annotations
+
+import copy
+
+import mpmath
+
+from dpspec.conformance.families.accounting_ghazi import FAMILY, HANDLERS, TOLERANCE
+from dpspec.conformance.vectors import Case
+from dpspec.spec.accounting import ghazi
+
+CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
+
+
+def _first(op: str, comment_part: str) -> Case:
+    for c in CASES:
+        if c.op == op and c.result == "valid" and comment_part in c.comment:
+            return c
+    raise AssertionError(f"no {op} case mentioning {comment_part!r}")
+
+
+def test_every_op_has_a_tolerance_and_cases() -> None:
+    assert set(TOLERANCE) == set(HANDLERS)
+    assert {c.op for c in CASES} == set(HANDLERS)
+    for op in HANDLERS:
+        assert any(c.op == op and c.result == "invalid" for c in CASES), op
+
+
+def test_tiny_tails_are_compared_relatively() -> None:
+    case = _first("accounting_ghazi.mechanism_delta", "1e-311")
+    assert case.expected is not None
+    tails = case.expected["shifts"][0]["tails"]
+    name, k, value = tails[0]
+    assert name == "sf" and mpmath.mpf(value) < mpmath.mpf("1e-300")
+    assert FAMILY.compare(case, copy.deepcopy(case.expected)) is None
+    changed = copy.deepcopy(case.expected)
+    changed["shifts"][0]["tails"][0][2] = mpmath.nstr(mpmath.mpf(value) * (1 + 1e-12), 25)
+    assert FAMILY.compare(case, changed) is not None
+
+
+def test_thresholds_and_probes_are_compared_exactly() -> None:
+    case = _first("accounting_ghazi.mechanism_delta", "equals the level")
+    assert case.expected is not None
+    first = case.expected["shifts"][0]["thresholds"][0]
+    assert first["k"] == 2 and first["probes"] == [1, 3, 2]
+    changed = copy.deepcopy(case.expected)
+    changed["shifts"][0]["thresholds"][0]["probes"].append(2)
+    assert FAMILY.compare(case, changed) is not None
+    changed = copy.deepcopy(case.expected)
+    changed["shifts"][0]["tails"][0][1] = 0
+    assert FAMILY.compare(case, changed) is not None
+
+
+def test_evaluation_count_and_rounded_value_are_exact() -> None:
+    case = _first("accounting_ghazi.minimal_parameter", "the answer is 1")
+    assert case.expected is not None
+    assert case.expected["value"] == "1" and case.expected["evaluations"] == 2
+    changed = copy.deepcopy(case.expected)
+    changed["evaluations"] = 3
+    assert FAMILY.compare(case, changed) is not None
+
+
+def test_handlers_restore_the_spec_functions() -> None:
+    before = (ghazi._shift_delta, ghazi._threshold, ghazi.poisson_mechanism_delta,
+              ghazi.negative_binomial_mechanism_delta)
+    for c in CASES:
+        if c.op in ("accounting_ghazi.mechanism_delta", "accounting_ghazi.minimal_parameter"):
+            try:
+                HANDLERS[c.op](dict(c.args))
+            except (ValueError, TypeError, ArithmeticError):
+                assert c.result == "invalid"
+    after = (ghazi._shift_delta, ghazi._threshold, ghazi.poisson_mechanism_delta,
+             ghazi.negative_binomial_mechanism_delta)
+    assert before == after
