@@ -15,9 +15,10 @@ helpers imports this module itself (not through another family).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from dpspec.conformance.vectors import (
@@ -147,3 +148,32 @@ def memoised(handler: Handler) -> Handler:
 
     run.__doc__ = handler.__doc__
     return run
+
+
+@contextlib.contextmanager
+def replaced(module: Any, **functions: Any) -> Iterator[None]:
+    """Give ``module`` these attributes for the duration of the block, the old ones back whatever
+    happens: how a handler observes the spec's own calls (a transcript, a count of evaluations)
+    without recomputing anything."""
+    old = {name: getattr(module, name) for name in functions}
+    for name, f in functions.items():
+        setattr(module, name, f)
+    try:
+        yield
+    finally:
+        for name, f in old.items():
+            setattr(module, name, f)
+
+
+@contextlib.contextmanager
+def counted_calls(module: Any, name: str) -> Iterator[list[int]]:
+    """Count the calls of ``module.name`` made in the block (the count is ``[n]``, read after it)."""
+    inner = getattr(module, name)
+    calls = [0]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return inner(*args, **kwargs)
+
+    with replaced(module, **{name: counted}):
+        yield calls

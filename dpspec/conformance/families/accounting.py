@@ -10,6 +10,7 @@ expected value times ``1 - rel`` -- rounding them down is a failure even within 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import mpmath
@@ -380,6 +381,33 @@ class AccountingFamily(Family):
 
     def files(self) -> list[VectorFile]:
         return [VectorFile("accounting/accounting.json", _document(), SCHEMA)]
+
+
+class AccountingFilesFamily(AccountingFamily):
+    """An accounting family with its own ops (``handler_table``, ``arg_names``), schema and files
+    (``file_table``: stem -> (title, builder of the groups), each with the same ``header`` and
+    ``notes``); cases and compare as the accounting family's, at its own per-op ``tolerance``."""
+
+    schema: str
+    header: list[str]
+    notes: dict[str, str]
+    handler_table: dict[str, Handler]
+    arg_names: dict[str, tuple[str, ...]]
+    file_table: dict[str, tuple[str, Callable[[], list[dict[str, Any]]]]]
+
+    def handlers(self) -> dict[str, Handler]:
+        return dict(self.handler_table)
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        title = f"dpspec {self.name} vectors, version 1"
+        return {self.schema: family_schema(self.schema, title, any_value_ops(self.arg_names))}
+
+    def files(self) -> list[VectorFile]:
+        return [VectorFile(f"{self.name}/{stem}.json",
+                           envelope(algorithm=f"privacy accounting: {title}", family=self.name,
+                                    schema=self.schema, header=self.header, notes=self.notes,
+                                    groups=build()), self.schema)
+                for stem, (title, build) in self.file_table.items()]
 
 
 def _compare(want: Any, got: Any, rel: float, ab: float, where: str) -> str | None:

@@ -17,16 +17,12 @@ from typing import Any
 
 import mpmath
 
-from dpspec.conformance.families._groups import build_group, memoised
-from dpspec.conformance.families.accounting import AccountingFamily
-from dpspec.conformance.jsonargs import any_value_ops
+from dpspec.conformance.families._groups import build_group, counted_calls, memoised
+from dpspec.conformance.families.accounting import AccountingFilesFamily
 from dpspec.conformance.vectors import (
     Handler,
     TestNumberer,
-    VectorFile,
     binary64_text,
-    envelope,
-    family_schema,
 )
 from dpspec.spec.accounting import composition, subsampling
 from dpspec.spec.accounting.budget import (
@@ -118,19 +114,9 @@ def _bisection(a: dict[str, Any]) -> dict[str, Any]:
     """optimal_composition_epsilon, and how many times it evaluated optimal_composition_delta
     (the two end checks plus one per bisection step): the calls are counted by wrapping the
     module's function for the duration of the call, the search itself is the spec's."""
-    inner = composition.optimal_composition_delta
-    calls = [0]
-
-    def counted(*args: Any) -> Any:
-        calls[0] += 1
-        return inner(*args)
-
-    composition.optimal_composition_delta = counted  # type: ignore[assignment]
-    try:
+    with counted_calls(composition, "optimal_composition_delta") as calls:
         v = composition.optimal_composition_epsilon(a["eps"], a["delta"], a["k"],
                                                     a["deltaTotal"])
-    finally:
-        composition.optimal_composition_delta = inner
     return {"value": _s(v), "evaluations": calls[0]}
 
 
@@ -421,7 +407,7 @@ _FILES = {
 }
 
 
-class AccountingBudgetFamily(AccountingFamily):
+class AccountingBudgetFamily(AccountingFilesFamily):
     """Its own ops, files and schema; cases and compare as the accounting family's (per-op
     tolerances, here this module's :data:`TOLERANCE`)."""
 
@@ -429,21 +415,12 @@ class AccountingBudgetFamily(AccountingFamily):
     summary = ("decision points of the budget accountant, the composition theorems and the"
                " moments accountant's zCDP fallback")
     tolerance = TOLERANCE
-
-    def handlers(self) -> dict[str, Handler]:
-        return dict(HANDLERS)
-
-    def schemas(self) -> dict[str, dict[str, Any]]:
-        ops = any_value_ops(_ARG_NAMES)
-        return {SCHEMA: family_schema(SCHEMA, "dpspec accounting-budget vectors, version 1", ops)}
-
-    def files(self) -> list[VectorFile]:
-        out = []
-        for stem, (title, build) in _FILES.items():
-            doc = envelope(algorithm=f"privacy accounting: {title}", family=NAME, schema=SCHEMA,
-                           header=HEADER, notes=NOTES, groups=build())
-            out.append(VectorFile(f"{NAME}/{stem}.json", doc, SCHEMA))
-        return out
+    schema = SCHEMA
+    header = HEADER
+    notes = NOTES
+    handler_table = HANDLERS
+    arg_names = _ARG_NAMES
+    file_table = _FILES
 
 
 FAMILY = AccountingBudgetFamily()

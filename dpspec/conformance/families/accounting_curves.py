@@ -16,15 +16,11 @@ from typing import Any
 import mpmath
 
 from dpspec.conformance.families._groups import build_group, memoised
-from dpspec.conformance.families.accounting import AccountingFamily
-from dpspec.conformance.jsonargs import any_value_ops
+from dpspec.conformance.families.accounting import AccountingFilesFamily
 from dpspec.conformance.vectors import (
     Handler,
     TestNumberer,
-    VectorFile,
     binary64_text,
-    envelope,
-    family_schema,
 )
 from dpspec.spec.accounting import (
     composition,
@@ -100,11 +96,12 @@ def _result(r: shuffle.ShuffleResult) -> dict[str, Any]:
             "extra": {k: _f(v) for k, v in sorted(r.extra.items())}}
 
 
-def _rows(rows: Any) -> Any:
+def binary64_rows(rows: Any) -> Any:
+    """Table rows (nested dicts and lists) with every binary64 value as :func:`_f` publishes it."""
     if isinstance(rows, dict):
-        return {k: _rows(v) for k, v in rows.items()}
+        return {k: binary64_rows(v) for k, v in rows.items()}
     if isinstance(rows, list):
-        return [_rows(v) for v in rows]
+        return [binary64_rows(v) for v in rows]
     if isinstance(rows, float):
         return _f(rows)
     return rows
@@ -114,18 +111,18 @@ def _rows(rows: Any) -> Any:
 def h_seed_table(a: dict[str, Any]) -> dict[str, Any]:
     t = a["table"]
     if t == "dp-draft-table1":
-        return {"rows": _rows(seed_tables.dp_draft_table1(n=numeric.positive_int(a["n"], "n", 2),
+        return {"rows": binary64_rows(seed_tables.dp_draft_table1(n=numeric.positive_int(a["n"], "n", 2),
                                                            delta=a["delta"]))}
     if t == "dp-draft-table2":
-        return {"rows": _rows(seed_tables.dp_draft_table2(delta=a["delta"]))}
+        return {"rows": binary64_rows(seed_tables.dp_draft_table2(delta=a["delta"]))}
     if t == "sa2-examples":
-        return {"rows": _rows(seed_tables.sa2_examples())}
+        return {"rows": binary64_rows(seed_tables.sa2_examples())}
     if t == "mjtb-figure1":
         ns = tuple(numeric.positive_int(n, "n", 2) for n in a["ns"])
         e0s = tuple(float(numeric.positive(e, "eps0")) for e in a["eps0s"])
-        return {"rows": _rows(seed_tables.mjtb_figure1(ns, float(mpf(a["delta"])), e0s))}
+        return {"rows": binary64_rows(seed_tables.mjtb_figure1(ns, float(mpf(a["delta"])), e0s))}
     if t == "mjtb-claim":
-        return {"rows": _rows([seed_tables.mjtb_claim()])}
+        return {"rows": binary64_rows([seed_tables.mjtb_claim()])}
     raise ValueError(f"unknown table {t!r}")
 
 
@@ -1359,7 +1356,7 @@ _FILES = {
 }
 
 
-class AccountingCurvesFamily(AccountingFamily):
+class AccountingCurvesFamily(AccountingFilesFamily):
     """Its own ops, files and schema; cases and compare as the accounting family's (per-op
     tolerances, here this module's :data:`TOLERANCE`)."""
 
@@ -1367,21 +1364,12 @@ class AccountingCurvesFamily(AccountingFamily):
     summary = ("the seeds' privacy tables, shuffle curves (binary64 and certified), definitions,"
                " numbers and budget decision points")
     tolerance = TOLERANCE
-
-    def handlers(self) -> dict[str, Handler]:
-        return dict(HANDLERS)
-
-    def schemas(self) -> dict[str, dict[str, Any]]:
-        ops = any_value_ops(_ARG_NAMES)
-        return {SCHEMA: family_schema(SCHEMA, "dpspec accounting-curves vectors, version 1", ops)}
-
-    def files(self) -> list[VectorFile]:
-        out = []
-        for stem, (title, build) in _FILES.items():
-            doc = envelope(algorithm=f"privacy accounting: {title}", family=NAME, schema=SCHEMA,
-                           header=HEADER, notes=NOTES, groups=build())
-            out.append(VectorFile(f"{NAME}/{stem}.json", doc, SCHEMA))
-        return out
+    schema = SCHEMA
+    header = HEADER
+    notes = NOTES
+    handler_table = HANDLERS
+    arg_names = _ARG_NAMES
+    file_table = _FILES
 
 
 FAMILY = AccountingCurvesFamily()

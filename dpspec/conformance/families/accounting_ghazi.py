@@ -18,15 +18,11 @@ from typing import Any
 
 import mpmath
 
-from dpspec.conformance.families._groups import build_group, memoised
-from dpspec.conformance.families.accounting import AccountingFamily
-from dpspec.conformance.jsonargs import any_value_ops
+from dpspec.conformance.families._groups import build_group, counted_calls, memoised, replaced
+from dpspec.conformance.families.accounting import AccountingFilesFamily
 from dpspec.conformance.vectors import (
     Handler,
     TestNumberer,
-    VectorFile,
-    envelope,
-    family_schema,
 )
 from dpspec.spec.accounting import ghazi
 from dpspec.spec.accounting.numeric import compact, round_up
@@ -119,12 +115,8 @@ def h_mechanism_delta(a: dict[str, Any]) -> dict[str, Any]:
         row["delta"] = _s(d)
         return d
 
-    ghazi._shift_delta = shift
-    ghazi._threshold = threshold
-    try:
+    with replaced(ghazi, _shift_delta=shift, _threshold=threshold):
         d = _mechanism(a)
-    finally:
-        ghazi._shift_delta, ghazi._threshold = inner_shift, inner_threshold
     return {"delta": _s(d), "shifts": shifts}
 
 
@@ -141,21 +133,11 @@ def h_minimal(a: dict[str, Any]) -> dict[str, Any]:
             kw["p"] = a["p"]
     else:
         raise ValueError("mechanism must be poisson or negative-binomial")
-    inner = getattr(ghazi, name)
-    calls = [0]
-
-    def counted(*args: Any) -> Any:
-        calls[0] += 1
-        return inner(*args)
-
-    setattr(ghazi, name, counted)
-    try:
+    with counted_calls(ghazi, name) as calls:
         if mech == "poisson":
             m = ghazi.minimal_poisson_lambda(a["eps"], a["delta"], **kw)
         else:
             m = ghazi.minimal_negative_binomial_r(a["eps"], a["delta"], **kw)
-    finally:
-        setattr(ghazi, name, inner)
     return {"value": m.value, "bracketHi": _s(m.exact), "deltaAtValue": _s(m.delta_at_value),
             "theoremValue": _s(m.theorem_value), "evaluations": calls[0]}
 
@@ -407,28 +389,19 @@ _FILES = {
 }
 
 
-class AccountingGhaziFamily(AccountingFamily):
+class AccountingGhaziFamily(AccountingFilesFamily):
     """Its own ops, files and schema; cases and compare as the accounting family's (per-op
     tolerances, here this module's :data:`TOLERANCE`)."""
 
     name = NAME
     summary = "decision points of the [GKMP20] shuffled-model counting accountant"
     tolerance = TOLERANCE
-
-    def handlers(self) -> dict[str, Handler]:
-        return dict(HANDLERS)
-
-    def schemas(self) -> dict[str, dict[str, Any]]:
-        ops = any_value_ops(_ARG_NAMES)
-        return {SCHEMA: family_schema(SCHEMA, "dpspec accounting-ghazi vectors, version 1", ops)}
-
-    def files(self) -> list[VectorFile]:
-        out = []
-        for stem, (title, build) in _FILES.items():
-            doc = envelope(algorithm=f"privacy accounting: {title}", family=NAME, schema=SCHEMA,
-                           header=HEADER, notes=NOTES, groups=build())
-            out.append(VectorFile(f"{NAME}/{stem}.json", doc, SCHEMA))
-        return out
+    schema = SCHEMA
+    header = HEADER
+    notes = NOTES
+    handler_table = HANDLERS
+    arg_names = _ARG_NAMES
+    file_table = _FILES
 
 
 FAMILY = AccountingGhaziFamily()

@@ -17,16 +17,12 @@ from typing import Any
 import mpmath
 
 from dpspec.conformance.families._groups import build_group, memoised
-from dpspec.conformance.families.accounting import AccountingFamily
-from dpspec.conformance.jsonargs import any_value_ops
+from dpspec.conformance.families.accounting import AccountingFilesFamily
+from dpspec.conformance.families.accounting_curves import binary64_rows
 from dpspec.conformance.vectors import (
     Case,
     Handler,
     TestNumberer,
-    VectorFile,
-    binary64_text,
-    envelope,
-    family_schema,
 )
 from dpspec.spec.accounting import distributed, numeric, seed_tables
 from dpspec.spec.accounting.numeric import compact, mpf, round_up
@@ -91,19 +87,8 @@ def h_distributed(a: dict[str, Any]) -> dict[str, Any]:
     raise ValueError(f"unknown function {fn!r}")
 
 
-def _rows(rows: Any) -> Any:
-    """Rows with their binary64 inputs (eps0, delta of Figure 1) as binary64_text publishes them."""
-    if isinstance(rows, dict):
-        return {k: _rows(v) for k, v in rows.items()}
-    if isinstance(rows, list):
-        return [_rows(v) for v in rows]
-    if isinstance(rows, float):
-        return binary64_text(rows)
-    return rows
-
-
 def h_seed_table(a: dict[str, Any]) -> dict[str, Any]:
-    return {"rows": _rows(_seed_rows(a))} if a["table"] != "mjtb-smallest-n" else {
+    return {"rows": binary64_rows(_seed_rows(a))} if a["table"] != "mjtb-smallest-n" else {
         "n": _seed_rows(a)}
 
 
@@ -261,7 +246,7 @@ _FILES = {
 }
 
 
-class AccountingTablesFamily(AccountingFamily):
+class AccountingTablesFamily(AccountingFilesFamily):
     """Its own ops, files and schema; numeric outputs of ``distributed`` within their stated
     tolerance, seed-table rows exactly."""
 
@@ -269,27 +254,18 @@ class AccountingTablesFamily(AccountingFamily):
     summary = ("the distributed discrete Gaussian accountant at 30 digits and the seeds' privacy"
                " tables at other parameters")
     tolerance = TOLERANCE
-
-    def handlers(self) -> dict[str, Handler]:
-        return dict(HANDLERS)
-
-    def schemas(self) -> dict[str, dict[str, Any]]:
-        ops = any_value_ops(_ARG_NAMES)
-        return {SCHEMA: family_schema(SCHEMA, "dpspec accounting-tables vectors, version 1", ops)}
+    schema = SCHEMA
+    header = HEADER
+    notes = NOTES
+    handler_table = HANDLERS
+    arg_names = _ARG_NAMES
+    file_table = _FILES
 
     def compare(self, case: Case, provided: dict[str, Any]) -> str | None:
         if TOLERANCE.get(case.op) == EXACT:
             return None if provided == case.expected else (
                 f"expected {case.expected!r}, got {provided!r}")
         return super().compare(case, provided)
-
-    def files(self) -> list[VectorFile]:
-        out = []
-        for stem, (title, build) in _FILES.items():
-            doc = envelope(algorithm=f"privacy accounting: {title}", family=NAME, schema=SCHEMA,
-                           header=HEADER, notes=NOTES, groups=build())
-            out.append(VectorFile(f"{NAME}/{stem}.json", doc, SCHEMA))
-        return out
 
 
 FAMILY = AccountingTablesFamily()
