@@ -23,7 +23,7 @@ import mpmath
 from dpspec.conformance.families._groups import build_group, memoised, replaced
 from dpspec.conformance.families.accounting import AccountingFilesFamily
 from dpspec.conformance.vectors import Handler, TestNumberer
-from dpspec.spec.accounting import definitions, laplace
+from dpspec.spec.accounting import definitions, laplace, numeric
 from dpspec.spec.accounting.numeric import compact, round_up
 
 SCHEMA = "accounting_definitions-v1.json"
@@ -136,7 +136,7 @@ def h_zcdp(a: dict[str, Any]) -> dict[str, Any]:
     first two), observed by wrapping the search for the duration of the call; null when the
     spec returns without searching."""
     runs: list[dict[str, Any]] = []
-    inner = definitions.golden_section
+    inner = numeric.golden_section  # the function definitions imports
 
     def search(f: Any, lo: Any, hi: Any, **kw: Any) -> Any:
         calls = [0]
