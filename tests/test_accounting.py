@@ -70,6 +70,22 @@ def test_hockey_stick_randomized_response() -> None:
     assert abs(definitions.renyi_divergence(p, q, 2) - mpmath.log(mp(9) / 4 + mp(1) / 12)) < 1e-30
 
 
+@pytest.mark.parametrize("p, q", [
+    (["1"], ["0.5", "0.5"]),              # Renyi used to return inf before seeing the extra point
+    (["0.5", "0.5", "0"], ["0.5", "0.5"]),
+    (["1.5", "-0.5"], ["0.5", "0.5"]),    # sums to 1 but is no distribution
+    (["0.5", "0.5"], ["1.5", "-0.5"]),
+    (["0.5", "0.5"], ["-0.25", "1.25"]),
+])
+def test_divergences_refuse_what_is_not_a_pair_of_mass_vectors(p: list[str], q: list[str]) -> None:
+    with pytest.raises(ValueError, match="same support|>= 0"):
+        definitions.hockey_stick(p, q, 0)
+    with pytest.raises(ValueError, match="same support|>= 0"):
+        definitions.dp_delta(p, q, "0.5")
+    with pytest.raises(ValueError, match="same support|>= 0"):
+        definitions.renyi_divergence(p, q, 2)
+
+
 def test_improved_conversion_never_worse_than_mironov() -> None:
     for a in (1.5, 2, 10, 100):
         for r in (0.01, 0.5, 3):

@@ -197,11 +197,12 @@ HEADER = [
     + "; ".join(f"{op.split('.', 1)[1]} ({r:g}, {ab:g})" for op, (r, ab) in sorted(TOLERANCE.items()))
     + ".",
     "hockey_stick: pq = D_{e^eps}(P||Q) = sum_x max(0, P(x) - e^eps Q(x)) (SA2 Definition 2.1),"
-    " qp the reverse, delta = max(pq, qp); P and Q of different lengths are refused.",
+    " qp the reverse, delta = max(pq, qp); P and Q of different lengths, or with a negative mass,"
+    " are refused.",
     "renyi_divergence: D_alpha(P||Q) = log(sum_x P(x)^alpha Q(x)^(1-alpha)) / (alpha - 1) (SA2"
     " Definition 2.2), the sum over the x with P(x) > 0 (a point where both are 0 contributes"
-    " nothing); inf when P(x) > 0 = Q(x) for some x; alpha > 1; P and Q of different lengths are"
-    " refused.",
+    " nothing); inf when P(x) > 0 = Q(x) for some x; alpha > 1; P and Q of different lengths, or"
+    " with a negative mass, are refused.",
     "rdp_to_dp_epsilon: (alpha, rdp)-RDP -> (eps, delta)-DP; improved (default true): eps = rdp +"
     " (log(1/delta) + (alpha - 1) log(1 - 1/alpha) - log(alpha)) / (alpha - 1) (SA2 Theorem 1,"
     " [CKS20] Proposition 12); improved false: eps = rdp + log(1/delta) / (alpha - 1) ([Mir17]"
@@ -260,6 +261,10 @@ def _divergences_doc() -> list[dict[str, Any]]:
     ], tc, [
         ("P longer than Q", {"p": ["0.5", "0.5"], "q": ["1"], "eps": "0"}),
         ("Q longer than P", {"p": ["1"], "q": ["0.5", "0.5"], "eps": "0"}),
+        ("a negative mass in P (its masses still sum to 1)",
+         {"p": ["1.5", "-0.5"], "q": ["0.5", "0.5"], "eps": "0"}),
+        ("a negative mass in Q (its masses still sum to 1)",
+         {"p": ["0.5", "0.5"], "q": ["-0.25", "1.25"], "eps": "0.5"}),
     ])]
     g.append(_group(P + "renyi_divergence", [
         ("alpha 2, full supports", {"p": ["0.5", "0.5"], "q": ["0.25", "0.75"], "alpha": "2"},
@@ -283,6 +288,12 @@ def _divergences_doc() -> list[dict[str, Any]]:
         ("alpha 0.5", {"p": ["0.5", "0.5"], "q": ["0.25", "0.75"], "alpha": "0.5"}),
         ("Q longer than P (the extra point has no mass)",
          {"p": ["0.5", "0.5"], "q": ["0.5", "0.5", "0"], "alpha": "2"}),
+        ("P longer than Q (the extra point has no mass)",
+         {"p": ["0.5", "0.5", "0"], "q": ["0.5", "0.5"], "alpha": "2"}),
+        ("a negative mass in P (its masses still sum to 1)",
+         {"p": ["-0.5", "1.5"], "q": ["0.5", "0.5"], "alpha": "2"}),
+        ("a negative mass in Q where P has mass",
+         {"p": ["0.5", "0.5"], "q": ["1.5", "-0.5"], "alpha": "2"}),
     ]))
     return g
 

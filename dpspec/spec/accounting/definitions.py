@@ -32,16 +32,32 @@ DEFAULT_ORDERS: tuple[Real, ...] = (
 
 
 # -- divergences of finite distributions -------------------------------------------------------
-def hockey_stick(p: Sequence[Real | mpmath.mpf], q: Sequence[Real | mpmath.mpf],
-                 eps: Real | mpmath.mpf) -> mpmath.mpf:
-    """``D_{e^eps}(P||Q) = sum_x max(0, P(x) - e^eps Q(x))`` (SA2 Definition 2.1), P, Q aligned."""
+def _masses(p: Sequence[Real | mpmath.mpf], q: Sequence[Real | mpmath.mpf]
+            ) -> list[tuple[mpmath.mpf, mpmath.mpf]]:
+    """P and Q as aligned pairs of masses: the same length, every mass finite and >= 0.
+
+    The divergences below are defined for (sub-)probability vectors; a negative or infinite mass
+    would give a number that bounds nothing, so it is refused rather than summed.
+    """
     if len(p) != len(q):
         raise ValueError("P and Q must be given on the same support (same length)")
+    pairs = [(mpf(a, "P(x)"), mpf(b, "Q(x)")) for a, b in zip(p, q, strict=True)]
+    for a, b in pairs:
+        if not (mpmath.isfinite(a) and mpmath.isfinite(b) and a >= 0 and b >= 0):
+            raise ValueError("every mass of P and Q must be finite and >= 0")
+    return pairs
+
+
+def hockey_stick(p: Sequence[Real | mpmath.mpf], q: Sequence[Real | mpmath.mpf],
+                 eps: Real | mpmath.mpf) -> mpmath.mpf:
+    """``D_{e^eps}(P||Q) = sum_x max(0, P(x) - e^eps Q(x))`` (SA2 Definition 2.1), P, Q aligned
+    non-negative masses (:func:`_masses`)."""
     with mpmath.workdps(DPS):
+        pairs = _masses(p, q)
         e = mpmath.exp(mpf(eps, "eps"))
         total = mpmath.mpf(0)
-        for a, b in zip(p, q, strict=True):
-            d = mpf(a) - e * mpf(b)
+        for a, b in pairs:
+            d = a - e * b
             if d > 0:
                 total += d
         return +total
@@ -55,17 +71,18 @@ def dp_delta(p: Sequence[Real | mpmath.mpf], q: Sequence[Real | mpmath.mpf],
 
 def renyi_divergence(p: Sequence[Real | mpmath.mpf], q: Sequence[Real | mpmath.mpf],
                      alpha: Real | mpmath.mpf) -> mpmath.mpf:
-    """``D_alpha(P||Q) = log(sum_x P(x)^alpha Q(x)^(1-alpha)) / (alpha - 1)`` (SA2 Def. 2.2).
+    """``D_alpha(P||Q) = log(sum_x P(x)^alpha Q(x)^(1-alpha)) / (alpha - 1)`` (SA2 Def. 2.2), P, Q
+    aligned non-negative masses (:func:`_masses`).
 
     Infinite when P puts mass where Q has none.
     """
     with mpmath.workdps(DPS):
+        pairs = _masses(p, q)
         a = mpf(alpha, "alpha")
         if not a > 1:
             raise ValueError("alpha must be > 1")
         total = mpmath.mpf(0)
-        for x, y in zip(p, q, strict=True):
-            px, qy = mpf(x), mpf(y)
+        for px, qy in pairs:
             if px == 0:
                 continue
             if qy == 0:
