@@ -15,16 +15,19 @@ from dpspec.conformance.families.accounting_limits import (
     HANDLERS,
     TOLERANCE,
     h_parts,
+    h_pruned,
     h_sum,
 )
 from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import subsampling
+from dpspec.spec.accounting.definitions import rdp_to_dp_epsilon
 
 CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
 PARTS = "accounting_limits.sampled_gaussian_parts"
 SUM = "accounting_limits.sampled_gaussian_sum"
+PRUNED = "accounting_limits.pruned_search"
 #: the handlers without their memo: each call runs the spec again
-RAW = {PARTS: h_parts, SUM: h_sum}
+RAW = {PARTS: h_parts, SUM: h_sum, PRUNED: h_pruned}
 
 
 def _first(op: str, comment_part: str) -> Case:
@@ -137,3 +140,44 @@ def test_handlers_restore_the_spec() -> None:
              subsampling._log_b_integral, subsampling.mpmath)
     assert before == after
     assert subsampling.mpmath is mpmath
+
+
+def test_pruned_search_follows_the_published_skip_rule() -> None:
+    """Replaying the skip rule of the header on the published rdp values gives exactly the
+    published list of evaluated orders (integers increasingly, then the fractional ones)."""
+    seen = 0
+    for c in CASES:
+        if c.op != PRUNED or c.result != "valid" or c.expected is None:
+            continue
+        seen += 1
+        a = c.args
+        evaluated = {mpmath.mpf(o): mpmath.mpf(r) for o, r in c.expected["evaluated"]}
+        orders = sorted({mpmath.mpf(o) for o in a["orders"]})
+        visit = ([o for o in orders if o == mpmath.floor(o)]
+                 + [o for o in orders if o != mpmath.floor(o)])
+        best = None
+        known: list[tuple[mpmath.mpf, mpmath.mpf]] = []
+        expected_calls = []
+        for o in visit:
+            below = [r for b, r in known if b <= o]
+            lower = rdp_to_dp_epsilon(below[-1] if below else 0, o, a["delta"])
+            if best is not None and lower >= best * (1 - mpmath.mpf("1e-9")):
+                continue
+            expected_calls.append(o)
+            r = a["steps"] * evaluated[o]
+            if o == mpmath.floor(o):
+                known.append((o, r))
+            e = rdp_to_dp_epsilon(r, o, a["delta"])
+            best = e if best is None else min(best, e)
+        assert [mpmath.mpf(o) for o, _ in c.expected["evaluated"]] == expected_calls, c.comment
+        assert abs(best - mpmath.mpf(c.expected["eps"])) <= mpmath.mpf("1e-9") * best
+    assert seen >= 3
+
+
+def test_compare_rejects_an_extra_evaluation() -> None:
+    case = _first(PRUNED, "orders 32 and 64 are skipped")
+    assert case.expected is not None
+    assert [o for o, _ in case.expected["evaluated"]] == ["2", "3", "4", "8", "16"]
+    changed = copy.deepcopy(case.expected)
+    changed["evaluated"].append(["32", "1"])
+    assert FAMILY.compare(case, changed) is not None

@@ -53,6 +53,7 @@ QUAD = (1e-10, 1e-30)
 TOLERANCE: dict[str, tuple[float, float]] = {
     P + "sampled_gaussian_parts": QUAD,
     P + "sampled_gaussian_sum": EXACT,
+    P + "pruned_search": QUAD,
 }
 
 
@@ -129,15 +130,34 @@ def h_sum(a: dict[str, Any]) -> dict[str, Any]:
     return {"rdp": _s(r, 20), "logA": _s(seen["logA"], 20)}
 
 
+def h_pruned(a: dict[str, Any]) -> dict[str, Any]:
+    """(eps, order) of the moments accountant and the orders whose RDP the pruned search
+    evaluated, in call order, each with its one-step RDP (the spec's calls, observed)."""
+    inner = subsampling.sampled_gaussian_rdp
+    evaluated: list[list[Any]] = []
+
+    def rdp(q: Any, sigma: Any, alpha: Any, **kw: Any) -> Any:
+        v = inner(q, sigma, alpha, **kw)
+        evaluated.append([compact(mpmath.nstr(alpha, 20)), _s(v, 13)])
+        return v
+
+    with replaced(subsampling, sampled_gaussian_rdp=rdp):
+        e, order = subsampling.subsampled_gaussian_epsilon(a["q"], a["sigma"], a["steps"],
+                                                           a["delta"], a["orders"])
+    return {"eps": _s(e, 13), "order": compact(mpmath.nstr(order, 20)), "evaluated": evaluated}
+
+
 HANDLERS: dict[str, Handler] = {
     P + "sampled_gaussian_parts": h_parts,
     P + "sampled_gaussian_sum": h_sum,
+    P + "pruned_search": h_pruned,
 }
 HANDLERS = {op: memoised(h) for op, h in HANDLERS.items()}
 
 _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "sampled_gaussian_parts": ("q", "sigma", "alpha", "method"),
     P + "sampled_gaussian_sum": ("q", "sigma", "alpha", "method"),
+    P + "pruned_search": ("q", "sigma", "steps", "delta", "orders"),
 }
 
 HEADER = [
@@ -171,6 +191,15 @@ HEADER = [
     " g(z) = -(alpha - 1) ln(1 - q + q e^((2z - 1)/(2 sigma^2))) - z^2/(2 sigma^2), points = [-40"
     " sigma, -sigma, 0, sigma, 40 sigma], peak = max g over {0, -sigma, -3 sigma, -alpha}; then"
     " logX = peak + ln(integral) - ln(sqrt(2 pi sigma^2)).",
+    "pruned_search: the moments accountant's (eps, order) over `orders` (as the"
+    " accounting-subsampling family's subsampled_gaussian_epsilon: steps x rdp converted by SA2"
+    " Theorem 1, the minimum over the orders, the zCDP bound of [CKS20] Corollary 13 when strictly"
+    " smaller, with order 0) and `evaluated`, the orders whose one-step rdp the search computed,"
+    " in order, each as [alpha, rdp]. The orders (duplicates merged) are visited increasingly,"
+    " the integers first, then the fractional ones; an order alpha is skipped when the conversion"
+    " at alpha of steps x rdp(b), b the largest integer order <= alpha computed so far (0 if"
+    " none), is not below the best epsilon so far (the RDP is non-decreasing in the order, so it"
+    " could not win); only integer orders serve as such bounds.",
     "Invalid: every input check (alpha <= 1, q outside [0, 1], sigma <= 0, an unknown method, a"
     " fractional alpha by the sum).",
 ]
@@ -249,6 +278,28 @@ def _subsampling_doc() -> list[dict[str, Any]]:
         ("alpha 1", _g("0.1", "1", "1", "sum")),
         ("q -0.1", _g("-0.1", "1", "2", "sum")),
         ("sigma -1", _g("0.1", "-1", "2", "sum")),
+    ]))
+    g.append(_group("pruned_search", [
+        ("q 0.01, sigma 1, 1000 steps: orders 32 and 64 are skipped (bounded by order 16's"
+         " value), the fractional 1.5 and 2.5 too",
+         {"q": "0.01", "sigma": "1", "steps": 1000, "delta": "1e-6",
+          "orders": ["1.5", "2", "2.5", "3", "4", "8", "16", "32", "64"]}, ["Boundary"]),
+        ("q 0.1, sigma 2, 100 steps: orders from 32 up are skipped",
+         {"q": "0.1", "sigma": "2", "steps": 100, "delta": "1e-5",
+          "orders": ["2", "3", "4", "5", "6", "8", "16", "32", "64", "128", "256"]},
+         ["Boundary"]),
+        ("SA2 Example 5's parameters with two fractional orders (1.75, 12.5) added",
+         {"q": "0.02", "sigma": "5.1", "steps": 2500, "delta": "1e-8",
+          "orders": ["1.5", "2", "4", "8", "16", "24", "32", "48", "64", "1.75", "12.5"]},
+         []),
+        ("fractional orders only: each is evaluated unless its bound from 0 already loses",
+         {"q": "0.2", "sigma": "1", "steps": 10, "delta": "1e-5",
+          "orders": ["1.25", "1.5", "2.5", "3.5", "7.5"]}, ["Boundary"]),
+    ], tc, [
+        ("steps 0", {"q": "0.1", "sigma": "1", "steps": 0, "delta": "1e-6", "orders": ["2"]}),
+        ("no orders", {"q": "0.1", "sigma": "1", "steps": 1, "delta": "1e-6", "orders": []}),
+        ("an order 0.5", {"q": "0.1", "sigma": "1", "steps": 1, "delta": "1e-6",
+                          "orders": ["0.5", "2"]}),
     ]))
     return g
 
