@@ -254,6 +254,8 @@ def _subsampling_doc() -> list[dict[str, Any]]:
          _g("0.2", "1", "3", "integral"), ["Boundary"]),
         ("integer alpha 3 by the sum (auto): no quadrature, logB null", _g("0.2", "1", "3"),
          ["Default"]),
+        ("integer alpha 2 by the sum (auto): the smallest order [MTZ19] Theorem 5 covers, logB"
+         " null", _g("0.2", "1", "2", "auto"), ["Boundary"]),
         ("q 0, fractional alpha: rdp 0, nothing computed", _g("0", "1", "2.5", "auto"),
          ["Boundary"]),
         ("q 1, fractional alpha: alpha/(2 sigma^2), nothing computed",
