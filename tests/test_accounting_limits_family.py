@@ -1,0 +1,183 @@
+"""The accounting-limits vector family: every op has a tolerance and valid and invalid cases; the
+compare rejects a perturbed log-moment, a missing or extra second direction and a moved split
+point; the transcripts are the spec's own (the wrapped helpers are restored afterwards); the
+published parts are consistent with the published RDP; invalid cases are refused."""
+
+from __future__ import annotations
+
+import copy
+
+import mpmath
+import pytest
+
+from dpspec.conformance.families.accounting_limits import (
+    FAMILY,
+    HANDLERS,
+    TOLERANCE,
+    h_parts,
+    h_pruned,
+    h_sum,
+)
+from dpspec.conformance.vectors import Case
+from dpspec.spec.accounting import subsampling
+from dpspec.spec.accounting.definitions import rdp_to_dp_epsilon
+
+CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
+PARTS = "accounting_limits.sampled_gaussian_parts"
+SUM = "accounting_limits.sampled_gaussian_sum"
+PRUNED = "accounting_limits.pruned_search"
+#: the handlers without their memo: each call runs the spec again
+RAW = {PARTS: h_parts, SUM: h_sum, PRUNED: h_pruned}
+
+
+def _first(op: str, comment_part: str) -> Case:
+    for c in CASES:
+        if c.op == op and c.result == "valid" and comment_part in c.comment:
+            return c
+    raise AssertionError(f"no {op} case mentioning {comment_part!r}")
+
+
+def test_every_op_has_a_tolerance_and_cases() -> None:
+    assert set(TOLERANCE) == set(HANDLERS)
+    assert {c.op for c in CASES} == set(HANDLERS)
+    for op in HANDLERS:
+        assert any(c.op == op and c.result == "valid" for c in CASES), op
+        assert any(c.op == op and c.result == "invalid" for c in CASES), op
+
+
+def test_published_cases_match_and_invalid_ones_are_refused() -> None:
+    for c in CASES:
+        if c.result == "valid":
+            assert FAMILY.compare(c, RAW[c.op](dict(c.args))) is None, c.comment
+        else:
+            with pytest.raises((ValueError, TypeError, ArithmeticError)):
+                RAW[c.op](dict(c.args))
+
+
+def test_parts_agree_with_the_rdp() -> None:
+    """rdp = max(logA, logB, 0)/(alpha - 1) within the quadrature tolerance, and the forward
+    direction is the larger in every published case."""
+    rel = mpmath.mpf(TOLERANCE[PARTS][0])
+    for c in CASES:
+        if c.op != PARTS or c.result != "valid" or c.expected is None:
+            continue
+        out = c.expected
+        if out["logA"] is None:
+            continue
+        a = mpmath.mpf(c.args["alpha"])
+        parts = [mpmath.mpf(out["logA"])] + ([mpmath.mpf(out["logB"])] if out["logB"] else [])
+        want = max(max(parts) / (a - 1), 0)
+        assert abs(mpmath.mpf(out["rdp"]) - want) <= 10 * rel * want, c.comment
+        if out["logB"] is not None:
+            assert mpmath.mpf(out["logB"]) < mpmath.mpf(out["logA"]), c.comment
+
+
+def test_log_b_is_published_only_for_fractional_orders() -> None:
+    for c in CASES:
+        if c.op == PARTS and c.result == "valid" and c.expected is not None:
+            a = mpmath.mpf(c.args["alpha"])
+            computed = c.expected["logB"] is not None
+            shortcut = c.args["q"] in ("0", "1")
+            assert computed == (a != mpmath.floor(a) and not shortcut), c.comment
+
+
+def test_compare_rejects_a_perturbed_or_missing_direction() -> None:
+    case = _first(PARTS, "z = -alpha")
+    assert case.expected is not None
+    assert FAMILY.compare(case, copy.deepcopy(case.expected)) is None
+    changed = copy.deepcopy(case.expected)
+    changed["logB"] = mpmath.nstr(mpmath.mpf(changed["logB"]) * (1 + 1e-8), 20)
+    assert FAMILY.compare(case, changed) is not None
+    changed = copy.deepcopy(case.expected)
+    changed["logB"] = None
+    assert FAMILY.compare(case, changed) is not None
+    changed = copy.deepcopy(case.expected)
+    changed["quadratures"] = changed["quadratures"][:1]
+    assert FAMILY.compare(case, changed) is not None
+
+
+def test_compare_rejects_a_moved_split_point_or_scale() -> None:
+    case = _first(PARTS, "sigma = alpha = 2.5")
+    assert case.expected is not None
+    assert case.expected["quadratures"][0]["points"] == ["-100", "0", "2.5", "102.5"]
+    changed = copy.deepcopy(case.expected)
+    changed["quadratures"][0]["points"].insert(2, "1.25")
+    assert FAMILY.compare(case, changed) is not None
+    changed = copy.deepcopy(case.expected)
+    changed["quadratures"][1]["scaled"][2] = "0.999999"
+    assert FAMILY.compare(case, changed) is not None
+
+
+def test_cancelling_sum_is_compared_at_its_tolerance() -> None:
+    case = _first(SUM, "q 1e-12")
+    assert case.expected is not None
+    log_a = mpmath.mpf(case.expected["logA"])
+    assert abs(log_a / (mpmath.e - 1) / mpmath.mpf("1e-24") - 1) < mpmath.mpf("1e-10")
+    changed = copy.deepcopy(case.expected)
+    changed["logA"] = mpmath.nstr(log_a * (1 + 1e-13), 20)
+    assert FAMILY.compare(case, changed) is not None
+
+
+def test_a_sum_in_too_few_digits_is_caught() -> None:
+    """The same sum carried at 30 instead of 50 digits fails the published logA."""
+    case = _first(SUM, "q 1e-12")
+    assert case.expected is not None
+    with mpmath.workdps(30):
+        short = subsampling._log_a_integer(mpmath.mpf("1e-12"), mpmath.mpf(1), 2)
+    got = dict(case.expected, logA=mpmath.nstr(short, 20))
+    assert FAMILY.compare(case, got) is not None
+
+
+def test_handlers_restore_the_spec() -> None:
+    before = (subsampling._log_a_integer, subsampling._log_a_integral,
+              subsampling._log_b_integral, subsampling.mpmath)
+    for c in CASES:
+        try:
+            RAW[c.op](dict(c.args))
+        except (ValueError, TypeError, ArithmeticError):
+            assert c.result == "invalid"
+    after = (subsampling._log_a_integer, subsampling._log_a_integral,
+             subsampling._log_b_integral, subsampling.mpmath)
+    assert before == after
+    assert subsampling.mpmath is mpmath
+
+
+def test_pruned_search_follows_the_published_skip_rule() -> None:
+    """Replaying the skip rule of the header on the published rdp values gives exactly the
+    published list of evaluated orders (integers increasingly, then the fractional ones)."""
+    seen = 0
+    for c in CASES:
+        if c.op != PRUNED or c.result != "valid" or c.expected is None:
+            continue
+        seen += 1
+        a = c.args
+        evaluated = {mpmath.mpf(o): mpmath.mpf(r) for o, r in c.expected["evaluated"]}
+        orders = sorted({mpmath.mpf(o) for o in a["orders"]})
+        visit = ([o for o in orders if o == mpmath.floor(o)]
+                 + [o for o in orders if o != mpmath.floor(o)])
+        best = None
+        known: list[tuple[mpmath.mpf, mpmath.mpf]] = []
+        expected_calls = []
+        for o in visit:
+            below = [r for b, r in known if b <= o]
+            lower = rdp_to_dp_epsilon(below[-1] if below else 0, o, a["delta"])
+            if best is not None and lower >= best * (1 - mpmath.mpf("1e-9")):
+                continue
+            expected_calls.append(o)
+            r = a["steps"] * evaluated[o]
+            if o == mpmath.floor(o):
+                known.append((o, r))
+            e = rdp_to_dp_epsilon(r, o, a["delta"])
+            best = e if best is None else min(best, e)
+        assert [mpmath.mpf(o) for o, _ in c.expected["evaluated"]] == expected_calls, c.comment
+        assert abs(best - mpmath.mpf(c.expected["eps"])) <= mpmath.mpf("1e-9") * best
+    assert seen >= 3
+
+
+def test_compare_rejects_an_extra_evaluation() -> None:
+    case = _first(PRUNED, "orders 32 and 64 are skipped")
+    assert case.expected is not None
+    assert [o for o, _ in case.expected["evaluated"]] == ["2", "3", "4", "8", "16"]
+    changed = copy.deepcopy(case.expected)
+    changed["evaluated"].append(["32", "1"])
+    assert FAMILY.compare(case, changed) is not None
