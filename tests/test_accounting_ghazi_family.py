@@ -7,7 +7,9 @@ from __future__ import annotations
 import copy
 
 import mpmath
+import pytest
 
+from dpspec.conformance.families._groups import counted_calls
 from dpspec.conformance.families.accounting_ghazi import FAMILY, HANDLERS, TOLERANCE
 from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import ghazi
@@ -75,3 +77,17 @@ def test_handlers_restore_the_spec_functions() -> None:
     after = (ghazi._shift_delta, ghazi._threshold, ghazi.poisson_mechanism_delta,
              ghazi.negative_binomial_mechanism_delta)
     assert before == after
+
+
+def test_minimal_parameter_digits_are_bounded_before_any_search() -> None:
+    # 31 digits cannot be certified by a 40-digit bisection (it used to loop without end from
+    # about 39); the r = 1 shortcut must refuse too, not only the search
+    assert ghazi.minimal_poisson_lambda("2", "0.1", digits=ghazi.MAX_DIGITS).value.startswith("2.30258509")
+    with counted_calls(ghazi, "poisson_mechanism_delta") as calls:
+        with pytest.raises(ValueError, match="at most 30"):
+            ghazi.minimal_poisson_lambda("2", "0.1", digits=31)
+    assert calls[0] == 0
+    with pytest.raises(ValueError, match="at most 30"):
+        ghazi.minimal_negative_binomial_r("1", "0.5", p="0.5", digits=31)
+    with pytest.raises(ValueError, match=">= 1"):
+        ghazi.minimal_negative_binomial_r("1", "1e-3", digits=0)

@@ -200,7 +200,7 @@ HEADER = [
     " order sf(k1 - s), sf(k1), cdf(k2), cdf(k2 - s) (the sf pair absent when k1 is null); and the"
     " shift's `delta`.",
     "minimal_parameter: the smallest lambda (resp. r >= 1, for `p`, default Theorem 13's p) with"
-    " delta(eps) <= delta, published rounded up to `digits` significant digits (default 10)."
+    " delta(eps) <= delta, published rounded up to `digits` significant digits (default 10; 1 to 30)."
     " Search (delta' = the mechanism's delta): NB only, if delta'(1) <= delta the answer is 1"
     " (value \"1\", bracketHi 1, 2 evaluations). Else hi = start (Theorem 11's lambda; NB: Theorem"
     " 13's r when p is absent, else 10); while delta'(hi) > delta: hi = 2 hi; lo = max(hi/2,"
@@ -378,6 +378,11 @@ def _minimal_doc() -> list[dict[str, Any]]:
         ("delta 1", {"mechanism": "negative-binomial", "eps": "1", "delta": "1"}),
         ("p 1", {"mechanism": "negative-binomial", "eps": "1", "delta": "0.1", "p": "1"}),
         ("unknown mechanism", {"mechanism": "binomial", "eps": "1", "delta": "0.1"}),
+        ("digits 31, above the 30 a 40-digit search can deliver",
+         {"mechanism": "poisson", "eps": "2", "delta": "0.1", "digits": 31}),
+        ("digits 0", {"mechanism": "negative-binomial", "eps": "1", "delta": "1e-3", "digits": 0}),
+        ("digits 31 where the answer is r = 1 without a search",
+         {"mechanism": "negative-binomial", "eps": "1", "delta": "0.5", "p": "0.5", "digits": 31}),
     ])]
 
 

@@ -230,6 +230,19 @@ class MinimalParameter:
     theorem_value: mpmath.mpf
 
 
+#: the most significant digits a minimal parameter may be asked for: the bisection stops at a
+#: relative width of 10^-(digits+2), which a 40-digit (DPS) search can reach only with a margin
+MAX_DIGITS = 30
+
+
+def _digits(digits: int) -> int:
+    d = positive_int(digits, "digits")
+    if d > MAX_DIGITS:
+        raise ValueError(f"digits must be at most {MAX_DIGITS} (the search runs at {DPS} digits),"
+                         f" got {d}")
+    return d
+
+
 def _minimise(delta_of: Callable[[mpmath.mpf], mpmath.mpf], target: mpmath.mpf,
               start: mpmath.mpf, floor: mpmath.mpf, digits: int) -> tuple[str, mpmath.mpf,
                                                                            mpmath.mpf]:
@@ -257,6 +270,7 @@ def minimal_poisson_lambda(eps: Real, delta: Real, sensitivity: int = 1, digits:
                            ) -> MinimalParameter:
     """The smallest lambda making ``Poi(lambda)`` (eps, delta)-DP for Delta-summation, exactly."""
     with mpmath.workdps(DPS):
+        digits = _digits(digits)
         e = positive(eps, "eps")
         d = _delta_arg(delta)
         thm = theorem11_lambda(e, d, sensitivity)
@@ -269,6 +283,7 @@ def minimal_negative_binomial_r(eps: Real, delta: Real, p: Real | None = None,
                                 sensitivity: int = 1, digits: int = 10) -> MinimalParameter:
     """The smallest r >= 1 making ``NB(r, p)`` (eps, delta)-DP, for ``p`` (default: Theorem 13's)."""
     with mpmath.workdps(DPS):
+        digits = _digits(digits)
         e = positive(eps, "eps")
         d = _delta_arg(delta)
         p13, r13 = theorem13_parameters(e, d, sensitivity)
