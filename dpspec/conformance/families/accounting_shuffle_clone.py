@@ -318,6 +318,9 @@ def _support_doc() -> list[dict[str, Any]]:
                                                    "variant": "fmt22"}, ["Boundary"]),
         ("recurrence, eps 0.0002: the threshold count steps up at the first atom",
          {"eps": "0.0002", "eps0": "1", "n": 2375338, "variant": "fmt22"}, ["Boundary"]),
+        ("recurrence, eps 0.05: the first atom's fair-coin PMF underflows to 0 (the start is"
+         " taken from the log-PMF), every term vanishes and delta is the uncounted tail",
+         {"eps": "0.05", "eps0": "1", "n": 2375338, "variant": "fmt22"}, ["Boundary"]),
     ], tc, [("n 1", {"eps": "0.5", "eps0": "2", "n": 1, "variant": "fmt22"}),
             ("eps0 -1", {"eps": "0.5", "eps0": "-1", "n": 100, "variant": "fmt22"}),
             ("unknown variant", {"eps": "0.5", "eps0": "2", "n": 100, "variant": "fmt"})]))
@@ -365,6 +368,9 @@ def _search_doc() -> list[dict[str, Any]]:
          " of hi, are clamped, and the probe above them equals hi and is skipped",
          {"eps0": "1", "n": 10, "delta": "5.381104673762382e-06", "neighbours": "deletion"},
          ["Boundary"]),
+        ("deletion, n 20, eps0 2, delta 1e-4: the same end moves twice in a row several times,"
+         " so the Illinois halvings of g at the other end shape the next estimates",
+         {"eps0": "2", "n": 20, "delta": "1e-4", "neighbours": "deletion"}, []),
         ("deletion, n 60, eps0 0.5, delta 1e-3, ones 2", {"eps0": "0.5", "n": 60,
                                                           "delta": "1e-3", "ones": 2,
                                                           "neighbours": "deletion"}, []),
