@@ -383,7 +383,10 @@ def _minimal_doc() -> list[dict[str, Any]]:
         ("digits 0", {"mechanism": "negative-binomial", "eps": "1", "delta": "1e-3", "digits": 0}),
         ("digits 31 where the answer is r = 1 without a search",
          {"mechanism": "negative-binomial", "eps": "1", "delta": "0.5", "p": "0.5", "digits": 31}),
-    ])]
+    ]), _group(op, [
+        ("Poisson eps 2, delta 0.1, digits 30: the most digits allowed (the answer is ln 10)",
+         {"mechanism": "poisson", "eps": "2", "delta": "0.1", "digits": 30}, ["Boundary"]),
+    ], tc)]
 
 
 _FILES = {
