@@ -264,6 +264,8 @@ def _delta_doc() -> list[dict[str, Any]]:
         ("sigma sqrt(-1/2)", _dg("1", "sqrt(-1/2)", [1])),
         ("sigma 'sqrt 2)': no opening parenthesis", _dg("1", "sqrt 2)", [1])),
         ("sigma 'sqrt(2': no closing parenthesis", _dg("1", "sqrt(2", [1])),
+        ("sigma 'root(2)': only the closing parenthesis of the sqrt(R) form",
+         _dg("1", "root(2)", [1])),
         ("eps -0.1", _dg("-0.1", "1", [1])),
         ("zero vector", _dg("1", "1", [0, 0])),
         ("empty vector", _dg("1", "1", [])),
