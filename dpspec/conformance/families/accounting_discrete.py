@@ -47,6 +47,7 @@ TOLERANCE: dict[str, tuple[float, float]] = {
     P + "delta": MP,
     P + "work": EXACT,
     P + "calibration": MP,
+    P + "bracket": MP,
     P + "zcdp": MP,
     P + "laplace": MP,
 }
@@ -127,6 +128,24 @@ def h_calibration(a: dict[str, Any]) -> dict[str, Any]:
             "evaluations": calls[0]}
 
 
+def h_bracket(a: dict[str, Any]) -> dict[str, Any]:
+    """The calibration's bracket search (discrete._bracket) on f(x) = (r/x)^p - 1, which
+    decreases through 0 at r like log delta(sigma) - log delta: every probe in order and the
+    final bracket."""
+    probes: list[str] = []
+    with mpmath.workdps(discrete.DPS_DISCRETE + 10):
+        r, power = mpf(a["root"]), int(a["power"])
+        if not r > 0 or power < 1:
+            raise ValueError("root must be > 0 and power >= 1")
+
+        def f(x: mpmath.mpf) -> mpmath.mpf:
+            probes.append(_s(x))
+            return (r / x) ** power - 1
+
+        lo, hi = discrete._bracket(f, mpf(a["lo"]), mpf(a["hi"]), mpf(a["tol"]))
+    return {"probes": probes, "lo": _s(lo), "hi": _s(hi)}
+
+
 def h_zcdp(a: dict[str, Any]) -> dict[str, Any]:
     return {"rho": _s(discrete.discrete_gaussian_zcdp(a["sigma"], **_vec(a)))}
 
@@ -144,6 +163,7 @@ HANDLERS: dict[str, Handler] = {
     P + "delta": h_delta,
     P + "work": h_work,
     P + "calibration": h_calibration,
+    P + "bracket": h_bracket,
     P + "zcdp": h_zcdp,
     P + "laplace": h_laplace,
 }
@@ -154,6 +174,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "delta": ("eps", "sigma", "vector", "tail"),
     P + "work": ("sigma", "vector", "tail", "limit"),
     P + "calibration": ("eps", "delta", "vector", "digits"),
+    P + "bracket": ("lo", "hi", "tol", "root", "power"),
     P + "zcdp": ("sigma", "vector"),
     P + "laplace": ("direction", "scale", "eps", "l1Sensitivity"),
 }
@@ -197,6 +218,13 @@ HEADER = [
     " to halve the bracket; then delta is evaluated at hi (1 + j/32), j = 1..32, and if any fails"
     " the search restarts from the last failing point. bracketHi is the final hi, deltaAtSigma"
     " delta at the published sigma, evaluations the number of delta evaluations in all.",
+    "bracket: that search by itself on f(x) = (root/x)^power - 1 from [lo, hi] to relative width"
+    " tol (stop when hi - lo <= tol hi, at most 400 steps): the estimate x = hi - f(hi)(hi - lo)/"
+    "(f(hi) - f(lo)) clamped to [lo + w, hi - w], w = tol hi / 4, probes x - w then (if that one"
+    " has f > 0) x + w, each strictly inside (lo, hi); f(y) > 0 moves lo (halving the kept f(hi) if"
+    " lo also moved last time), else hi (halving f(lo) likewise); a step probes the midpoint alone"
+    " when the width after the last step is more than half the width two steps before."
+    " `probes` = every x at which f was evaluated, in order (lo and hi first).",
     "zcdp: rho = |v|^2 / (2 sigma^2) ([CKS20] Theorem 14). laplace: discrete Laplace with scale t,"
     " P[y] proportional to exp(-|y|/t): eps = S1 / t (direction epsilon) and t = S1 / eps"
     " (direction scale), S1 = l1Sensitivity (default 1; epsilon refuses S1 < 0).",
@@ -318,6 +346,10 @@ def _cal(eps: str, delta: str, vector: list[int] | None = None, digits: int | No
     return d
 
 
+def _br(lo: str, hi: str, tol: str, root: str, power: int) -> dict[str, Any]:
+    return {"lo": lo, "hi": hi, "tol": tol, "root": root, "power": power}
+
+
 def _calibration_doc() -> list[dict[str, Any]]:
     tc = TestNumberer()
     op = P + "calibration"
@@ -339,6 +371,17 @@ def _calibration_doc() -> list[dict[str, Any]]:
         ("zero vector", _cal("1", "1e-3", [0])),
         ("eps 0.15, delta 1e-6, v (1, 1, 1): refused up front (the work at twice the continuous"
          " sigma is above the limit)", _cal("0.15", "1e-6", [1, 1, 1])),
+    ]), _group(P + "bracket", [
+        ("p 1, root 2 in [1, 3], tol 1e-6", _br("1", "3", "1e-6", "2", 1), []),
+        ("p 8, root 1.1 in [1, 4], tol 1e-8: steep, the estimates crowd one end",
+         _br("1", "4", "1e-8", "1.1", 8), []),
+        ("p 3, root 3.9 in [1, 4], tol 1e-5: root near hi", _br("1", "4", "1e-5", "3.9", 3),
+         ["Boundary"]),
+        ("p 2, root 1.5 in [1, 2], tol 0.5: already narrow enough, no probe",
+         _br("1", "2", "0.5", "1.5", 2), ["Boundary"]),
+        ("p 20, root 10 in [1, 100], tol 1e-10", _br("1", "100", "1e-10", "10", 20), []),
+    ], tc, [
+        ("root 0", _br("1", "2", "1e-6", "0", 1)),
     ])]
 
 
