@@ -109,3 +109,20 @@ def test_handlers_restore_the_spec_functions() -> None:
     after = (discrete._delta_once, discrete._table, discrete._prob_greater,
              discrete.discrete_gaussian_delta)
     assert before == after
+
+
+def test_bracket_probes_start_at_the_ends_and_are_compared_in_order() -> None:
+    case = _first("accounting_discrete.bracket", "no probe")
+    assert case.expected is not None
+    assert case.expected["probes"] == ["1", "2"]
+    assert (case.expected["lo"], case.expected["hi"]) == ("1", "2")
+    steep = _first("accounting_discrete.bracket", "steep")
+    assert steep.expected is not None
+    probes = steep.expected["probes"]
+    assert probes[:2] == ["1", "4"] and len(probes) > 4
+    changed = copy.deepcopy(steep.expected)
+    changed["probes"] = probes[:2] + probes[3:]
+    assert FAMILY.compare(steep, changed) is not None
+    changed = copy.deepcopy(steep.expected)
+    changed["probes"][2], changed["probes"][3] = probes[3], probes[2]
+    assert FAMILY.compare(steep, changed) is not None
