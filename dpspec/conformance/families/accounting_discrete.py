@@ -129,18 +129,22 @@ def h_calibration(a: dict[str, Any]) -> dict[str, Any]:
 
 
 def h_bracket(a: dict[str, Any]) -> dict[str, Any]:
-    """The calibration's bracket search (discrete._bracket) on f(x) = (r/x)^p - 1, which
-    decreases through 0 at r like log delta(sigma) - log delta: every probe in order and the
-    final bracket."""
+    """The calibration's bracket search (discrete._bracket) on f(x) = (r/x)^p - 1 (convex; the
+    default) or 1 - (x/r)^p (concave), both decreasing through 0 at r like log delta(sigma) - log
+    delta: every probe in order and the final bracket."""
     probes: list[str] = []
     with mpmath.workdps(discrete.DPS_DISCRETE + 10):
         r, power = mpf(a["root"]), int(a["power"])
         if not r > 0 or power < 1:
             raise ValueError("root must be > 0 and power >= 1")
 
+        shape = a.get("shape", "convex")
+        if shape not in ("convex", "concave"):
+            raise ValueError("shape must be convex or concave")
+
         def f(x: mpmath.mpf) -> mpmath.mpf:
             probes.append(_s(x))
-            return (r / x) ** power - 1
+            return (r / x) ** power - 1 if shape == "convex" else 1 - (x / r) ** power
 
         lo, hi = discrete._bracket(f, mpf(a["lo"]), mpf(a["hi"]), mpf(a["tol"]))
     return {"probes": probes, "lo": _s(lo), "hi": _s(hi)}
@@ -174,7 +178,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "delta": ("eps", "sigma", "vector", "tail"),
     P + "work": ("sigma", "vector", "tail", "limit"),
     P + "calibration": ("eps", "delta", "vector", "digits"),
-    P + "bracket": ("lo", "hi", "tol", "root", "power"),
+    P + "bracket": ("lo", "hi", "tol", "root", "power", "shape"),
     P + "zcdp": ("sigma", "vector"),
     P + "laplace": ("direction", "scale", "eps", "l1Sensitivity"),
 }
@@ -218,7 +222,8 @@ HEADER = [
     " to halve the bracket; then delta is evaluated at hi (1 + j/32), j = 1..32, and if any fails"
     " the search restarts from the last failing point. bracketHi is the final hi, deltaAtSigma"
     " delta at the published sigma, evaluations the number of delta evaluations in all.",
-    "bracket: that search by itself on f(x) = (root/x)^power - 1 from [lo, hi] to relative width"
+    "bracket: that search by itself on f(x) = (root/x)^power - 1 (shape convex, the default when"
+    " absent) or 1 - (x/root)^power (shape concave) from [lo, hi] to relative width"
     " tol (stop when hi - lo <= tol hi, at most 400 steps): the estimate x = hi - f(hi)(hi - lo)/"
     "(f(hi) - f(lo)) clamped to [lo + w, hi - w], w = tol hi / 4, probes x - w then (if that one"
     " has f > 0) x + w, each strictly inside (lo, hi); f(y) > 0 moves lo (halving the kept f(hi) if"
@@ -380,8 +385,19 @@ def _calibration_doc() -> list[dict[str, Any]]:
         ("p 2, root 1.5 in [1, 2], tol 0.5: already narrow enough, no probe",
          _br("1", "2", "0.5", "1.5", 2), ["Boundary"]),
         ("p 20, root 10 in [1, 100], tol 1e-10", _br("1", "100", "1e-10", "10", 20), []),
+        ("concave p 8, root 3.9 in [1, 4], tol 1e-8: estimates fall short, lo moves twice",
+         {**_br("1", "4", "1e-8", "3.9", 8), "shape": "concave"}, []),
+        ("concave p 3, root 1.2 in [1, 4], tol 1e-6: root near lo",
+         {**_br("1", "4", "1e-6", "1.2", 3), "shape": "concave"}, ["Boundary"]),
+        ("concave p 12, root 50 in [1, 64], tol 1e-9",
+         {**_br("1", "64", "1e-9", "50", 12), "shape": "concave"}, []),
+        ("convex p 2, root 1.0001 in [1, 2], tol 1e-9: root next to lo",
+         _br("1", "2", "1e-9", "1.0001", 2), ["Boundary"]),
+        ("convex p 1, root 1.9999 in [1, 2], tol 1e-9: root next to hi",
+         _br("1", "2", "1e-9", "1.9999", 1), ["Boundary"]),
     ], tc, [
         ("root 0", _br("1", "2", "1e-6", "0", 1)),
+        ("unknown shape", {**_br("1", "2", "1e-6", "1.5", 1), "shape": "linear"}),
     ])]
 
 
