@@ -91,7 +91,10 @@ def h_delta(a: dict[str, Any]) -> dict[str, Any]:
 
     def w_table(sigma: Any, tail: Any) -> Any:
         k, w, tau, z = table(sigma, tail)
-        passes[-1].update(target=_s(tail), K=k, tau=_s(tau), z=_s(z))
+        # the target to 15 digits, rounded to nearest: the spec's first target 1e-45 is a module
+        # constant whose binary value depends on the precision at import
+        target = compact(mpmath.nstr(tail, 15, min_fixed=1, max_fixed=0))
+        passes[-1].update(target=target, K=k, tau=_s(tau), z=_s(z))
         return k, w, tau, z
 
     def w_greater(threshold: Fraction, *rest: Any) -> Any:
@@ -100,8 +103,8 @@ def h_delta(a: dict[str, Any]) -> dict[str, Any]:
         return p
 
     kw = _vec(a)
-    if "tail" in a:
-        kw["tail"] = mpf(a["tail"])
+    if "tail" in a:  # read by the spec at its working precision
+        kw["tail"] = a["tail"]
     with replaced(discrete, _delta_once=w_once, _table=w_table, _prob_greater=w_greater):
         d = discrete.discrete_gaussian_delta(a["eps"], a["sigma"], **kw)
     return {"delta": _s(d), "passes": passes}
@@ -205,7 +208,8 @@ HEADER = [
     " coordinates but the largest convolved exactly, the largest through tail sums; unnormalised,"
     " so P' = W / z^d with d the number of non-zero entries); computed = (W_a - e^eps W_b) / z^d;"
     " allowance = d tau (1 + e^eps W_b / z^d) + (W_a + e^eps W_b) / z^d 10^-35. The first target"
-    " is min(1e-45, tail) (1e-45 when `tail` is absent); the result is max(computed, 0) +"
+    " (published to 15 significant digits, rounded to nearest) is min(1e-45, tail) (1e-45 when"
+    " `tail` is absent); the result is max(computed, 0) +"
     " allowance as soon as allowance <= 1e-20 max(computed, 0); else the next target is min(target^2,"
     " 1e-25 computed) (target^2 when computed <= 0).",
     "work: table entries times partial-sum entries of one evaluation at the given target (`tail`,"
