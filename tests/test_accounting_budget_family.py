@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from dpspec.conformance.families.accounting_budget import FAMILY, HANDLERS, TOLERANCE
+from dpspec.conformance.families.accounting_budget import FAMILY, HANDLERS
 from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import composition
 
@@ -22,18 +22,6 @@ def _case(comment_start: str) -> Case:
             assert c.expected is not None
             return c
     raise AssertionError(f"no valid case {comment_start!r}")
-
-
-def test_every_op_has_a_tolerance_and_cases() -> None:
-    assert set(TOLERANCE) == set(HANDLERS)
-    assert {c.op for c in CASES} == set(HANDLERS)
-
-
-@pytest.mark.parametrize("case", [c for c in CASES if c.result == "invalid"],
-                         ids=lambda c: f"{c.path}#{c.tc_id}")
-def test_invalid_cases_are_refused(case: Case) -> None:
-    with pytest.raises((ValueError, TypeError, ArithmeticError)):
-        HANDLERS[case.op](dict(case.args))
 
 
 def test_state_text_and_decisions_are_compared_exactly() -> None:

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import copy
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpspec.conformance.families.accounting_curves import FAMILY, HANDLERS, TOLERANCE
+from dpspec.conformance.families.accounting_curves import FAMILY
 from dpspec.conformance.vectors import Case
 
 CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
@@ -22,11 +21,6 @@ def _first(op: str, key: str, function: str | None = None) -> Case:
         if c.op == op and c.result == "valid" and c.expected and key in c.expected:
             return c
     raise AssertionError(f"no {op} case with {key}")
-
-
-def test_every_op_has_a_tolerance_and_cases() -> None:
-    assert set(TOLERANCE) == set(HANDLERS)
-    assert {c.op for c in CASES} == set(HANDLERS)
 
 
 def test_binary64_tolerance_accepts_last_digit_noise_but_not_a_changed_value() -> None:
@@ -58,13 +52,6 @@ def test_budget_decisions_are_compared_exactly() -> None:
     changed = copy.deepcopy(case.expected)
     changed["decisions"][0]["failedCheck"] = 7
     assert FAMILY.compare(case, changed) is not None
-
-
-@pytest.mark.parametrize("case", [c for c in CASES if c.result == "invalid"],
-                         ids=lambda c: f"{c.path}#{c.tc_id}")
-def test_invalid_cases_are_refused(case: Case) -> None:
-    with pytest.raises((ValueError, TypeError, ArithmeticError)):
-        HANDLERS[case.op](dict(case.args))
 
 
 @settings(max_examples=400, deadline=None)

@@ -9,7 +9,7 @@ import copy
 
 import mpmath
 
-from dpspec.conformance.families.accounting_discrete import FAMILY, HANDLERS, TOLERANCE
+from dpspec.conformance.families.accounting_discrete import FAMILY, HANDLERS
 from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import discrete
 
@@ -21,25 +21,6 @@ def _first(op: str, comment_part: str, result: str = "valid") -> Case:
         if c.op == op and c.result == result and comment_part in c.comment:
             return c
     raise AssertionError(f"no {op} case mentioning {comment_part!r}")
-
-
-def test_every_op_has_a_tolerance_and_cases() -> None:
-    assert set(TOLERANCE) == set(HANDLERS)
-    assert {c.op for c in CASES} == set(HANDLERS)
-    for op in HANDLERS:
-        assert any(c.op == op and c.result == "invalid" for c in CASES), op
-        assert any(c.op == op and c.result == "valid" for c in CASES), op
-
-
-def test_invalid_cases_are_refused() -> None:
-    for c in CASES:
-        if c.result != "invalid":
-            continue
-        try:
-            HANDLERS[c.op](dict(c.args))
-        except (ValueError, TypeError, ArithmeticError):
-            continue
-        raise AssertionError(f"{c.op} tcId {c.tc_id} ({c.comment}) was not refused")
 
 
 def test_transcript_values_are_compared_relatively() -> None:

@@ -8,9 +8,8 @@ from __future__ import annotations
 import copy
 
 import mpmath
-import pytest
 
-from dpspec.conformance.families.accounting_shuffle_rr import FAMILY, HANDLERS, TOLERANCE
+from dpspec.conformance.families.accounting_shuffle_rr import FAMILY, HANDLERS
 from dpspec.conformance.vectors import Case
 
 CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
@@ -25,21 +24,6 @@ def _first(op: str, comment_part: str) -> Case:
 
 def _scaled(text: str, factor: float) -> str:
     return str(mpmath.nstr(mpmath.mpf(text) * factor, 20))
-
-
-def test_every_op_has_a_tolerance_and_cases() -> None:
-    assert set(TOLERANCE) == set(HANDLERS)
-    assert {c.op for c in CASES} == set(HANDLERS)
-    for op in HANDLERS:
-        assert any(c.op == op and c.result == "valid" for c in CASES), op
-        assert any(c.op == op and c.result == "invalid" for c in CASES), op
-
-
-def test_invalid_cases_are_refused() -> None:
-    for c in CASES:
-        if c.result == "invalid":
-            with pytest.raises((ValueError, TypeError, ArithmeticError)):
-                HANDLERS[c.op](dict(c.args))
 
 
 def test_compare_accepts_the_expected_and_rejects_a_perturbed_value() -> None:
