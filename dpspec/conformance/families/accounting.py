@@ -72,6 +72,35 @@ TOLERANCE: dict[str, tuple[float, float]] = {
 LOWER_BOUNDED = ("sigma", "lambda", "r")
 
 
+def published(x: Any, digits: int = 20) -> Any:
+    """A spec result as the accounting families publish it: an mpmath value as a compact decimal
+    string rounded *up* (toward +infinity) to ``digits`` significant digits, a value that is not
+    finite by its name ("inf", "-inf", "nan"); strings, integers, booleans and None unchanged.
+
+    Binary64 values are refused: nothing published may depend on numpy/scipy's last bits (those
+    go through ``binary64_text`` with a tolerance that covers them).
+    """
+    if isinstance(x, mpmath.mpf):
+        if mpmath.isnan(x):
+            return "nan"
+        if mpmath.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        return compact(round_up(x, digits))
+    if isinstance(x, float):
+        raise TypeError("a binary64 value cannot be published in a vector")
+    return x
+
+
+def optional(a: dict[str, Any], *names: str, **renamed: str) -> dict[str, Any]:
+    """The optional keyword arguments present in the case's inputs ``a``, for a spec call: each
+    of ``names`` under its own name, each ``renamed`` input (input name=keyword) under its
+    keyword. An input left out of the case takes the spec's default, which is what a vector
+    without it tests."""
+    kw = {n: a[n] for n in names if n in a}
+    kw.update({k: a[n] for n, k in renamed.items() if n in a})
+    return kw
+
+
 def _s(x: Any, digits: int = 20) -> str:
     """An mpmath value as a decimal string rounded *up* (toward +infinity) to ``digits``
     significant digits; a string (already rounded up by the spec) or an integer unchanged.
