@@ -11,7 +11,9 @@ from dpspec.conformance.families._groups import (
     Groups,
     build_group,
     compare_keys,
+    counted_calls,
     memoised,
+    recorded_calls,
     with_tolerances,
 )
 from dpspec.conformance.vectors import Case
@@ -80,3 +82,20 @@ def test_with_tolerances_and_memoised() -> None:
         with pytest.raises(ValueError):
             m({"n": 3})
     assert len(calls) == 3  # refusals are not memoised
+
+
+def test_recorded_calls_see_the_spec_function_and_restore_it() -> None:
+    import types
+
+    module = types.SimpleNamespace(f=lambda x, y=1: x * y)
+    original = module.f
+    with recorded_calls(module, "f") as calls, counted_calls(module, "f") as count:
+        assert module.f(3) == 3
+        assert module.f(2, y=5) == 10
+    assert [(c.args, c.kwargs, c.result) for c in calls] == [((3,), {}, 3), ((2,), {"y": 5}, 10)]
+    assert count == [2]
+    assert module.f is original
+    with pytest.raises(ZeroDivisionError), recorded_calls(module, "f") as calls:
+        module.f = lambda x: 1 // x  # the block may replace it again; the original comes back
+        module.f(0)
+    assert module.f is original

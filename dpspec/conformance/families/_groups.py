@@ -19,7 +19,7 @@ import contextlib
 import copy
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from dpspec.conformance.vectors import (
     Case,
@@ -165,9 +165,35 @@ def replaced(module: Any, **functions: Any) -> Iterator[None]:
             setattr(module, name, f)
 
 
+class Call(NamedTuple):
+    """One call of a spec function observed by ``recorded_calls``."""
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    result: Any
+
+
+@contextlib.contextmanager
+def recorded_calls(module: Any, name: str) -> Iterator[list[Call]]:
+    """Record every call of ``module.name`` made in the block, in order, with its arguments and
+    its result (read the list after the block). The spec's own function runs unchanged: this is
+    how a handler publishes an intermediate value (the probes of a search, the pairs a bound
+    visits) without recomputing it."""
+    inner = getattr(module, name)
+    calls: list[Call] = []
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        result = inner(*args, **kwargs)
+        calls.append(Call(args, dict(kwargs), result))
+        return result
+
+    with replaced(module, **{name: recorded}):
+        yield calls
+
+
 @contextlib.contextmanager
 def counted_calls(module: Any, name: str) -> Iterator[list[int]]:
-    """Count the calls of ``module.name`` made in the block (the count is ``[n]``, read after it)."""
+    """Count the calls of ``module.name`` made in the block (the count is ``[n]``, read after it;
+    a call that raised is counted too)."""
     inner = getattr(module, name)
     calls = [0]
 
