@@ -101,6 +101,15 @@ def optional(a: dict[str, Any], *names: str, **renamed: str) -> dict[str, Any]:
     return kw
 
 
+def decimal_list(a: dict[str, Any], key: str) -> list[str]:
+    """The case's input ``key`` as a list of decimal or rational strings (a distribution, a list
+    of orders), handed to the spec as written; anything else is a malformed case."""
+    v = a[key]
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        raise ValueError(f"{key} must be a list of decimal or rational strings")
+    return v
+
+
 def _s(x: Any, digits: int = 20) -> str:
     """An mpmath value as a decimal string rounded *up* (toward +infinity) to ``digits``
     significant digits; a string (already rounded up by the spec) or an integer unchanged.

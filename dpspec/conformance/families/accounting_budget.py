@@ -18,7 +18,7 @@ from typing import Any
 import mpmath
 
 from dpspec.conformance.families._groups import build_group, counted_calls, memoised
-from dpspec.conformance.families.accounting import AccountingFilesFamily
+from dpspec.conformance.families.accounting import AccountingFilesFamily, published
 from dpspec.conformance.vectors import (
     Handler,
     TestNumberer,
@@ -31,7 +31,7 @@ from dpspec.spec.accounting.budget import (
     FieldBudget,
     Query,
 )
-from dpspec.spec.accounting.numeric import compact, positive_int, round_up, to_fraction
+from dpspec.spec.accounting.numeric import positive_int, to_fraction
 
 SCHEMA = "accounting_budget-v1.json"
 NAME = "accounting-budget"
@@ -43,6 +43,7 @@ B64 = (1e-7, 1e-15)
 #: mpmath values at 40 digits rounded up to 20 significant digits
 MP = (1e-15, 0.0)
 
+
 TOLERANCE: dict[str, tuple[float, float]] = {
     P + "budget_transcript": B64,
     P + "composition": MP,
@@ -50,15 +51,8 @@ TOLERANCE: dict[str, tuple[float, float]] = {
 }
 
 
-def _s(x: Any, digits: int = 20) -> Any:
-    """An mpmath value rounded up to ``digits`` significant digits (compact decimal string)."""
-    if isinstance(x, mpmath.mpf):
-        return compact(round_up(x, digits))
-    return x
-
-
 def _pair(p: tuple[Any, Any]) -> list[Any]:
-    return [_s(p[0]), _s(p[1])]
+    return [published(p[0]), published(p[1])]
 
 
 # -- reference handlers -----------------------------------------------------------------------
@@ -117,7 +111,7 @@ def _bisection(a: dict[str, Any]) -> dict[str, Any]:
     with counted_calls(composition, "optimal_composition_delta") as calls:
         v = composition.optimal_composition_epsilon(a["eps"], a["delta"], a["k"],
                                                     a["deltaTotal"])
-    return {"value": _s(v), "evaluations": calls[0]}
+    return {"value": published(v), "evaluations": calls[0]}
 
 
 def h_composition(a: dict[str, Any]) -> dict[str, Any]:
@@ -134,22 +128,22 @@ def h_composition(a: dict[str, Any]) -> dict[str, Any]:
         return {"value": _pair(composition.kov_composition(a["eps"], a["delta"], a["k"],
                                                           a["deltaSlack"]))}
     if fn == "optimal_composition_delta":
-        return {"value": _s(composition.optimal_composition_delta(a["eps"], a["delta"], a["k"],
-                                                                  a["epsTotal"]))}
+        return {"value": published(composition.optimal_composition_delta(a["eps"], a["delta"], a["k"],
+                                                                         a["epsTotal"]))}
     if fn == "optimal_composition_epsilon":
         return _bisection(a)
     if fn == "randomized_donation_time":
         r = composition.randomized_donation_time(a["eps"], a["delta"], a["m"])
-        return {"roundEps": _s(r.round_eps), "roundDelta": _s(r.round_delta),
-                "epsPaper": _s(r.eps_paper), "deltaPaper": _s(r.delta_paper),
-                "epsKov": _s(r.eps_kov), "deltaKov": _s(r.delta_kov)}
+        return {"roundEps": published(r.round_eps), "roundDelta": published(r.round_delta),
+                "epsPaper": published(r.eps_paper), "deltaPaper": published(r.delta_paper),
+                "epsKov": published(r.eps_kov), "deltaKov": published(r.delta_kov)}
     raise ValueError(f"unknown function {fn!r}")
 
 
 def h_subsampled(a: dict[str, Any]) -> dict[str, Any]:
     eps, order = subsampling.subsampled_gaussian_epsilon(a["q"], a["sigma"], a["steps"],
                                                          a["delta"], a["orders"])
-    return {"eps": _s(eps, 15), "order": str(mpmath.nstr(order, 20))}
+    return {"eps": published(eps, 15), "order": str(mpmath.nstr(order, 20))}
 
 
 HANDLERS: dict[str, Handler] = {
@@ -158,7 +152,9 @@ HANDLERS: dict[str, Handler] = {
     P + "subsampled_gaussian_epsilon": h_subsampled,
 }
 
+
 HANDLERS = {op: memoised(h) for op, h in HANDLERS.items()}
+
 
 _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "budget_transcript": ("policy", "policyText", "fresh", "queries"),
@@ -166,6 +162,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
                         "deltaTotal", "m"),
     P + "subsampled_gaussian_epsilon": ("q", "sigma", "steps", "delta", "orders"),
 }
+
 
 HEADER = [
     "Privacy accounting, decision points (module dpspec.spec.accounting): the on-device budget"
@@ -213,6 +210,7 @@ HEADER = [
     "Invalid: every input check (out-of-domain parameters, malformed policies, sizes below their"
     " minimum).",
 ]
+
 
 NOTES = {
     "Boundary": "parameters on or next to a decision point (a budget limit met exactly, a"

@@ -16,7 +16,7 @@ from typing import Any
 import mpmath
 
 from dpspec.conformance.families._groups import build_group, memoised
-from dpspec.conformance.families.accounting import AccountingFilesFamily
+from dpspec.conformance.families.accounting import AccountingFilesFamily, decimal_list, published
 from dpspec.conformance.vectors import (
     Handler,
     TestNumberer,
@@ -43,7 +43,7 @@ from dpspec.spec.accounting.budget import (
     cohort_epsilon_deletion,
     cohort_epsilon_replacement,
 )
-from dpspec.spec.accounting.numeric import compact, mpf, round_up
+from dpspec.spec.accounting.numeric import mpf
 
 SCHEMA = "accounting_curves-v1.json"
 NAME = "accounting-curves"
@@ -55,6 +55,7 @@ P = "accounting_curves."
 B64 = (1e-7, 1e-15)
 #: values computed in mpmath at 40 or 50 digits and rounded up to 20 significant digits
 MP = (1e-15, 0.0)
+
 
 TOLERANCE: dict[str, tuple[float, float]] = {
     P + "seed_table": B64,
@@ -70,16 +71,6 @@ TOLERANCE: dict[str, tuple[float, float]] = {
     P + "composition": MP,
     P + "mechanisms": MP,
 }
-
-
-def _s(x: Any, digits: int = 20) -> Any:
-    """An mpmath value rounded up to ``digits`` significant digits (compact decimal string);
-    infinities as "inf"; strings, integers, booleans and None unchanged."""
-    if isinstance(x, mpmath.mpf):
-        if mpmath.isinf(x):
-            return "inf" if x > 0 else "-inf"
-        return compact(round_up(x, digits))
-    return x
 
 
 def _f(x: Any) -> Any:
@@ -196,8 +187,8 @@ def h_shuffle_certified(a: dict[str, Any]) -> dict[str, Any]:
         return {"eps": shuffle_mp.rr_sum_epsilon(a["eps0"], a["n"], a["delta"], nb,
                                                  a.get("ones", 0), digits=10)}
     if fn == "rr_sum_delta":
-        return {"delta": _s(shuffle_mp.rr_sum_delta(a["eps"], a["eps0"], a["n"], nb,
-                                                    a.get("ones", 0)), 10)}
+        return {"delta": published(shuffle_mp.rr_sum_delta(a["eps"], a["eps0"], a["n"], nb,
+                                                           a.get("ones", 0)), 10)}
     if fn == "rappor_histogram_epsilon":
         return {"eps": shuffle_mp.rappor_histogram_epsilon(a["eps0"], a["n"], a["delta"],
                                                            digits=10)}
@@ -207,17 +198,17 @@ def h_shuffle_certified(a: dict[str, Any]) -> dict[str, Any]:
     if fn == "clone_limits":
         pc, cutoff, bits, atoms = shuffle_mp.clone_limits(a["eps0"], a["n"], a["variant"],
                                                           mpf(a["delta"]))
-        return {"pc": _s(pc), "cutoff": _s(cutoff), "bits": bits, "atoms": atoms}
+        return {"pc": published(pc), "cutoff": published(cutoff), "bits": bits, "atoms": atoms}
     if fn == "binary64_slack":
         s = shuffle_mp.binary64_slack(a["eps0"], a["n"], a["delta"], a["bound"])
-        return {"slack": None if s is None else _s(s)}
+        return {"slack": None if s is None else published(s)}
     if fn == "publish":
         r = shuffle_mp.publish(a["eps0"], a["n"], a["delta"], a["bound"], None, nb,
                                a.get("ones", 0), digits=10)
         return {"published": None if r is None else list(r)}
     if fn == "binom_window":
         w = shuffle_mp.binom_window(a["m"], mpf(a["p"]), mpf(a["cutoff"]))
-        return {"lo": w.lo, "pmf": [_s(x, 15) for x in w.pmf], "lost": _s(w.lost, 15)}
+        return {"lo": w.lo, "pmf": [published(x, 15) for x in w.pmf], "lost": published(w.lost, 15)}
     if fn == "fixed_binom_window":
         fw = shuffle_mp.fixed_binom_window(a["m"], mpf(a["p"]), mpf(a["cutoff"]), a["bits"],
                                            a.get("maxAtoms", shuffle_mp.MAX_ATOMS))
@@ -226,44 +217,39 @@ def h_shuffle_certified(a: dict[str, Any]) -> dict[str, Any]:
     raise ValueError(f"unknown function {fn!r}")
 
 
-def _dist(a: dict[str, Any], key: str) -> list[str]:
-    v = a[key]
-    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-        raise ValueError(f"{key} must be a list of decimal or rational strings")
-    return v
-
-
 def h_definitions(a: dict[str, Any]) -> dict[str, Any]:
     fn = a["function"]
     if fn == "hockey_stick":
-        return {"value": _s(definitions.hockey_stick(_dist(a, "p"), _dist(a, "q"), a["eps"]))}
+        p, q = decimal_list(a, "p"), decimal_list(a, "q")
+        return {"value": published(definitions.hockey_stick(p, q, a["eps"]))}
     if fn == "dp_delta":
-        return {"value": _s(definitions.dp_delta(_dist(a, "p"), _dist(a, "q"), a["eps"]))}
+        p, q = decimal_list(a, "p"), decimal_list(a, "q")
+        return {"value": published(definitions.dp_delta(p, q, a["eps"]))}
     if fn == "renyi_divergence":
-        return {"value": _s(definitions.renyi_divergence(_dist(a, "p"), _dist(a, "q"),
-                                                         a["alpha"]))}
+        p, q = decimal_list(a, "p"), decimal_list(a, "q")
+        return {"value": published(definitions.renyi_divergence(p, q, a["alpha"]))}
     if fn == "rdp_to_dp_epsilon":
-        return {"value": _s(definitions.rdp_to_dp_epsilon(a["rdp"], a["alpha"], a["delta"],
-                                                          improved=a["improved"]))}
+        return {"value": published(definitions.rdp_to_dp_epsilon(a["rdp"], a["alpha"], a["delta"],
+                                                                 improved=a["improved"]))}
     if fn == "rdp_to_dp_delta":
-        return {"value": _s(definitions.rdp_to_dp_delta(a["rdp"], a["alpha"], a["eps"]))}
+        return {"value": published(definitions.rdp_to_dp_delta(a["rdp"], a["alpha"], a["eps"]))}
     if fn == "rdp_curve_to_dp":
         e, al = definitions.rdp_curve_to_dp([(x, y) for x, y in a["curve"]], a["delta"],
                                             improved=a["improved"])
-        return {"eps": _s(e), "alpha": _s(al)}
+        return {"eps": published(e), "alpha": published(al)}
     if fn == "gaussian_curve_to_dp":
         # the curve as a function: alpha -> alpha / (2 sigma^2) over the listed orders
         s = a["sigma"]
         e, al = definitions.rdp_curve_to_dp(lambda x: gaussian.gaussian_rdp(x, s), a["delta"],
                                             a["orders"])
-        return {"eps": _s(e), "alpha": _s(al)}
+        return {"eps": published(e), "alpha": published(al)}
     if fn == "zcdp_to_rdp":
-        return {"value": _s(definitions.zcdp_to_rdp(a["rho"], a["alpha"]))}
+        return {"value": published(definitions.zcdp_to_rdp(a["rho"], a["alpha"]))}
     if fn == "zcdp_to_dp_epsilon":
-        return {"value": _s(definitions.zcdp_to_dp_epsilon(a["rho"], a["delta"],
-                                                           tight=a["tight"]))}
+        return {"value": published(definitions.zcdp_to_dp_epsilon(a["rho"], a["delta"],
+                                                                  tight=a["tight"]))}
     if fn == "pure_to_rdp":
-        return {"value": _s(definitions.pure_to_rdp(a["eps"], a["alpha"]))}
+        return {"value": published(definitions.pure_to_rdp(a["eps"], a["alpha"]))}
     raise ValueError(f"unknown function {fn!r}")
 
 
@@ -274,41 +260,41 @@ def h_gaussian(a: dict[str, Any]) -> dict[str, Any]:
         # published (rounded up), and the value itself when it is above 1e-4000
         d = gaussian.gaussian_delta(a["eps"], a["sigma"], a["sensitivity"])
         with mpmath.workdps(numeric.DPS):
-            return {"value": _s(d) if d == 0 or d > mpmath.mpf(10) ** -4000 else None,
-                    "log": _s(mpmath.log(d)) if d > 0 else "-inf"}
+            return {"value": published(d) if d == 0 or d > mpmath.mpf(10) ** -4000 else None,
+                    "log": published(mpmath.log(d)) if d > 0 else "-inf"}
     if fn == "gaussian_epsilon":
-        return {"value": _s(gaussian.gaussian_epsilon(a["delta"], a["sigma"], a["sensitivity"]),
-                            15)}
+        return {"value": published(gaussian.gaussian_epsilon(a["delta"], a["sigma"], a["sensitivity"]),
+                                   15)}
     if fn == "calibrate_gaussian_sigma":
         c = gaussian.calibrate_gaussian_sigma(a["eps"], a["delta"], a["sensitivity"],
                                               digits=a["digits"])
-        return {"sigma": c.sigma, "deltaAtSigma": _s(c.delta_at_sigma, 15)}
+        return {"sigma": c.sigma, "deltaAtSigma": published(c.delta_at_sigma, 15)}
     if fn == "classical_gaussian_sigma":
-        return {"value": _s(gaussian.classical_gaussian_sigma(a["eps"], a["delta"],
-                                                              a["sensitivity"]))}
+        return {"value": published(gaussian.classical_gaussian_sigma(a["eps"], a["delta"],
+                                                                     a["sensitivity"]))}
     if fn == "classical_gaussian_epsilon":
-        return {"value": _s(gaussian.classical_gaussian_epsilon(a["delta"], a["sigma"],
-                                                                a["sensitivity"]))}
+        return {"value": published(gaussian.classical_gaussian_epsilon(a["delta"], a["sigma"],
+                                                                       a["sensitivity"]))}
     if fn == "gaussian_rdp":
-        return {"value": _s(gaussian.gaussian_rdp(a["alpha"], a["sigma"], a["sensitivity"]))}
+        return {"value": published(gaussian.gaussian_rdp(a["alpha"], a["sigma"], a["sensitivity"]))}
     if fn == "gaussian_zcdp":
-        return {"value": _s(gaussian.gaussian_zcdp(a["sigma"], a["sensitivity"]))}
+        return {"value": published(gaussian.gaussian_zcdp(a["sigma"], a["sensitivity"]))}
     if fn == "laplace_epsilon":
-        return {"value": _s(laplace.laplace_epsilon(a["scale"], a["sensitivity"]))}
+        return {"value": published(laplace.laplace_epsilon(a["scale"], a["sensitivity"]))}
     if fn == "laplace_scale":
-        return {"value": _s(laplace.laplace_scale(a["eps"], a["sensitivity"]))}
+        return {"value": published(laplace.laplace_scale(a["eps"], a["sensitivity"]))}
     raise ValueError(f"unknown function {fn!r}")
 
 
 def h_composition(a: dict[str, Any]) -> dict[str, Any]:
     fn = a["function"]
     if fn == "optimal_composition_epsilon":
-        return {"value": _s(composition.optimal_composition_epsilon(
+        return {"value": published(composition.optimal_composition_epsilon(
             a["eps"], a["delta"], a["k"], a["deltaTotal"]), 15)}
     if fn == "rdp_composition":
-        return {"value": _s(composition.rdp_composition(a["values"]))}
+        return {"value": published(composition.rdp_composition(a["values"]))}
     if fn == "zcdp_composition":
-        return {"value": _s(composition.zcdp_composition(a["values"]))}
+        return {"value": published(composition.zcdp_composition(a["values"]))}
     raise ValueError(f"unknown function {fn!r}")
 
 
@@ -318,51 +304,51 @@ def h_mechanisms(a: dict[str, Any]) -> dict[str, Any]:
     sens = a.get("sensitivity", 1)
     if fn == "theorem18_guarantee":
         e, d = ghazi.theorem18_guarantee(a["eps1"], a["eps2"], a["delta2"], a["delta3"])
-        return {"eps": _s(e), "delta": _s(d)}
+        return {"eps": published(e), "delta": published(d)}
     if fn == "poisson_mechanism_delta":
-        return {"delta": _s(ghazi.poisson_mechanism_delta(a["eps"], a["lambda"], sens))}
+        return {"delta": published(ghazi.poisson_mechanism_delta(a["eps"], a["lambda"], sens))}
     if fn == "negative_binomial_mechanism_delta":
-        return {"delta": _s(ghazi.negative_binomial_mechanism_delta(a["eps"], a["r"], a["p"],
-                                                                    sens))}
+        return {"delta": published(ghazi.negative_binomial_mechanism_delta(a["eps"], a["r"], a["p"],
+                                                                           sens))}
     if fn == "minimal_poisson_lambda":
         m = ghazi.minimal_poisson_lambda(a["eps"], a["delta"], sens, digits=10)
-        return {"value": m.value, "theoremValue": _s(m.theorem_value)}
+        return {"value": m.value, "theoremValue": published(m.theorem_value)}
     if fn == "minimal_negative_binomial_r":
         m = ghazi.minimal_negative_binomial_r(a["eps"], a["delta"], a.get("p"), sens, digits=10)
-        return {"value": m.value, "deltaAtValue": _s(m.delta_at_value, 15),
-                "theoremValue": _s(m.theorem_value)}
+        return {"value": m.value, "deltaAtValue": published(m.delta_at_value, 15),
+                "theoremValue": published(m.theorem_value)}
     if fn == "geometric_tail":
-        return {"value": _s(ghazi.geometric_tail(a["eps1"], sens))}
+        return {"value": published(ghazi.geometric_tail(a["eps1"], sens))}
     if fn == "correlated_mechanism_guarantee":
         e, d = ghazi.correlated_mechanism_guarantee(a["eps1"], a["eps2"], a["r"], a["p"], sens)
-        return {"eps": _s(e), "delta": _s(d)}
+        return {"eps": published(e), "delta": published(d)}
     if fn == "sampled_gaussian_rdp":
-        return {"rdp": _s(subsampling.sampled_gaussian_rdp(a["q"], a["sigma"], a["alpha"],
-                                                           method=a["method"]), 12)}
+        return {"rdp": published(subsampling.sampled_gaussian_rdp(a["q"], a["sigma"], a["alpha"],
+                                                                  method=a["method"]), 12)}
     if fn == "subsampled_gaussian_epsilon":
         e, o = subsampling.subsampled_gaussian_epsilon(a["q"], a["sigma"], a["steps"],
                                                        a["delta"], a["orders"])
-        return {"eps": _s(e, 12), "order": _s(o)}
+        return {"eps": published(e, 12), "order": published(o)}
     if fn == "subsampled_gaussian_rdp_curve":
-        return {"curve": [[_s(x), _s(y, 12)] for x, y in subsampling.subsampled_gaussian_rdp_curve(
-            a["q"], a["sigma"], a["steps"], a["orders"])]}
+        curve = subsampling.subsampled_gaussian_rdp_curve(a["q"], a["sigma"], a["steps"], a["orders"])
+        return {"curve": [[published(x), published(y, 12)] for x, y in curve]}
     if fn == "discrete_gaussian_delta":
-        return {"delta": _s(discrete.discrete_gaussian_delta(a["eps"], a["sigma"], a["vector"]),
-                            15)}
+        return {"delta": published(discrete.discrete_gaussian_delta(a["eps"], a["sigma"], a["vector"]),
+                                   15)}
     if fn == "calibrate_discrete_gaussian_sigma":
         c = discrete.calibrate_discrete_gaussian_sigma(a["eps"], a["delta"], a["vector"],
                                                        digits=a["digits"])
         return {"sigma": c.sigma}
     if fn == "discrete_laplace_epsilon":
-        return {"eps": _s(discrete.discrete_laplace_epsilon(a["scale"], a["l1Sensitivity"]))}
+        return {"eps": published(discrete.discrete_laplace_epsilon(a["scale"], a["l1Sensitivity"]))}
     if fn == "sum_log_ratio":
-        return {"bound": _s(distributed.sum_log_ratio(a["sigma2"], a["n"]))}
+        return {"bound": published(distributed.sum_log_ratio(a["sigma2"], a["n"]))}
     if fn == "distributed_subsampled_epsilon":
         b = distributed.subsampled_epsilon(a["q"], a["noiseMultiplier"], a["steps"], a["delta"],
                                            sigma2=a["sigma2"], others=a["others"],
                                            dimension=a["dimension"],
                                            drop_probability=a["dropProbability"])
-        return {"eps": _s(b.epsilon, 12), "delta": _s(b.delta, 12)}
+        return {"eps": published(b.epsilon, 12), "delta": published(b.delta, 12)}
     if fn == "pld_delta_bounds":
         lo, hi = pld.delta_bounds(a["q"], a["sigma"], a["steps"], a["eps"],
                                   **({"h": a["h"]} if "h" in a else {}),
@@ -492,6 +478,7 @@ HANDLERS: dict[str, Handler] = {
 
 HANDLERS = {op: memoised(h) for op, h in HANDLERS.items()}
 
+
 _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "seed_table": ("table", "n", "delta", "ns", "eps0s"),
     P + "shuffle_binary64": ("function", "eps", "eps0", "n", "delta", "variant", "alpha",
@@ -515,6 +502,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "budget_transcript": ("policy", "policyText", "queries"),
     P + "cohort_epsilon": ("model", "eps0", "n", "delta", "bound"),
 }
+
 
 HEADER = [
     "Privacy accounting, second file set (module dpspec.spec.accounting): the seeds' printed"
@@ -615,6 +603,7 @@ HEADER = [
     "Invalid: every input check of these functions (out-of-domain parameters, malformed numbers,"
     " unknown names, sizes beyond the evaluators' limits).",
 ]
+
 
 NOTES = {
     "Seed": "a table or number printed in a seed (DP draft, SA2 paper, MJTB+22), recomputed",

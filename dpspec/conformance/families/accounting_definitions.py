@@ -21,10 +21,9 @@ from typing import Any
 import mpmath
 
 from dpspec.conformance.families._groups import build_group, memoised, replaced
-from dpspec.conformance.families.accounting import AccountingFilesFamily
+from dpspec.conformance.families.accounting import AccountingFilesFamily, decimal_list, optional, published
 from dpspec.conformance.vectors import Handler, TestNumberer
 from dpspec.spec.accounting import definitions, laplace, numeric
-from dpspec.spec.accounting.numeric import compact, round_up
 
 SCHEMA = "accounting_definitions-v1.json"
 NAME = "accounting-definitions"
@@ -33,6 +32,7 @@ P = "accounting_definitions."
 #: mpmath values at 40 digits rounded up to 20 significant digits, compared relatively (no
 #: absolute floor: the tiny epsilons of nearly private curves are compared too)
 MP = (1e-15, 0.0)
+
 
 TOLERANCE: dict[str, tuple[float, float]] = {
     P + "hockey_stick": MP,
@@ -45,31 +45,6 @@ TOLERANCE: dict[str, tuple[float, float]] = {
 }
 
 
-def _s(x: Any) -> Any:
-    """An mpmath value rounded up to 20 significant digits (compact decimal string); a value
-    that is not finite by its name ("inf", "-inf", "nan"), as the spec returned it."""
-    if isinstance(x, mpmath.mpf):
-        if mpmath.isnan(x):
-            return "nan"
-        if mpmath.isinf(x):
-            return "inf" if x > 0 else "-inf"
-        return compact(round_up(x, 20))
-    return x
-
-
-def _opt(a: dict[str, Any], *names: str) -> dict[str, Any]:
-    """The optional arguments present in ``a`` (absent ones take the spec's default), renamed
-    from the vectors' camelCase where needed."""
-    return {n: a[n] for n in names if n in a}
-
-
-def _dist(a: dict[str, Any], name: str) -> list[str]:
-    v = a[name]
-    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-        raise ValueError(f"{name} must be a list of decimal strings")
-    return v
-
-
 def _flag(a: dict[str, Any], name: str) -> dict[str, Any]:
     if name not in a:
         return {}
@@ -80,24 +55,24 @@ def _flag(a: dict[str, Any], name: str) -> dict[str, Any]:
 
 # -- reference handlers -----------------------------------------------------------------------
 def h_hockey_stick(a: dict[str, Any]) -> dict[str, Any]:
-    p, q = _dist(a, "p"), _dist(a, "q")
-    return {"pq": _s(definitions.hockey_stick(p, q, a["eps"])),
-            "qp": _s(definitions.hockey_stick(q, p, a["eps"])),
-            "delta": _s(definitions.dp_delta(p, q, a["eps"]))}
+    p, q = decimal_list(a, "p"), decimal_list(a, "q")
+    return {"pq": published(definitions.hockey_stick(p, q, a["eps"])),
+            "qp": published(definitions.hockey_stick(q, p, a["eps"])),
+            "delta": published(definitions.dp_delta(p, q, a["eps"]))}
 
 
 def h_renyi(a: dict[str, Any]) -> dict[str, Any]:
-    p, q = _dist(a, "p"), _dist(a, "q")
-    return {"divergence": _s(definitions.renyi_divergence(p, q, a["alpha"]))}
+    p, q = decimal_list(a, "p"), decimal_list(a, "q")
+    return {"divergence": published(definitions.renyi_divergence(p, q, a["alpha"]))}
 
 
 def h_rdp_eps(a: dict[str, Any]) -> dict[str, Any]:
-    return {"eps": _s(definitions.rdp_to_dp_epsilon(a["rdp"], a["alpha"], a["delta"],
-                                                    **_flag(a, "improved")))}
+    return {"eps": published(definitions.rdp_to_dp_epsilon(a["rdp"], a["alpha"], a["delta"],
+                                                           **_flag(a, "improved")))}
 
 
 def h_rdp_delta(a: dict[str, Any]) -> dict[str, Any]:
-    return {"delta": _s(definitions.rdp_to_dp_delta(a["rdp"], a["alpha"], a["eps"]))}
+    return {"delta": published(definitions.rdp_to_dp_delta(a["rdp"], a["alpha"], a["eps"]))}
 
 
 def h_curve(a: dict[str, Any]) -> dict[str, Any]:
@@ -106,7 +81,7 @@ def h_curve(a: dict[str, Any]) -> dict[str, Any]:
     it was called with, in order; null for pairs). ``orders`` absent: the spec's default list."""
     kw: dict[str, Any] = _flag(a, "improved")
     if "orders" in a:
-        kw["orders"] = _dist(a, "orders")
+        kw["orders"] = decimal_list(a, "orders")
     if ("rho" in a) == ("pairs" in a):
         raise ValueError("give exactly one of rho (a zCDP curve) and pairs")
     seen: list[Any] | None = None
@@ -116,7 +91,7 @@ def h_curve(a: dict[str, Any]) -> dict[str, Any]:
 
         def curve(alpha: mpmath.mpf) -> mpmath.mpf:
             assert seen is not None
-            seen.append(_s(alpha))
+            seen.append(published(alpha))
             return definitions.zcdp_to_rdp(rho, alpha)
 
         eps, order = definitions.rdp_curve_to_dp(curve, a["delta"], **kw)
@@ -127,7 +102,7 @@ def h_curve(a: dict[str, Any]) -> dict[str, Any]:
             raise ValueError("pairs must be a list of [alpha, rdp] pairs")
         rows = [(x[0], mpmath.inf if x[1] == "inf" else x[1]) for x in pairs]
         eps, order = definitions.rdp_curve_to_dp(rows, a["delta"], **kw)
-    return {"eps": _s(eps), "alpha": _s(order), "evaluatedOrders": seen}
+    return {"eps": published(eps), "alpha": published(order), "evaluatedOrders": seen}
 
 
 def h_zcdp(a: dict[str, Any]) -> dict[str, Any]:
@@ -146,20 +121,20 @@ def h_zcdp(a: dict[str, Any]) -> dict[str, Any]:
             return f(x)
 
         result = inner(counted, lo, hi, **kw)
-        runs.append({"lo": _s(lo), "hi": _s(hi), "steps": calls[0] - 2})
+        runs.append({"lo": published(lo), "hi": published(hi), "steps": calls[0] - 2})
         return result
 
     with replaced(definitions, golden_section=search):
         eps = definitions.zcdp_to_dp_epsilon(a["rho"], a["delta"], **_flag(a, "tight"))
     if len(runs) > 1:  # pragma: no cover - the spec searches at most once
         raise RuntimeError("more than one search")
-    return {"eps": _s(eps), "search": runs[0] if runs else None}
+    return {"eps": published(eps), "search": runs[0] if runs else None}
 
 
 def h_laplace(a: dict[str, Any]) -> dict[str, Any]:
-    kw = _opt(a, "sensitivity")
-    return {"epsilon": _s(laplace.laplace_epsilon(a["scale"], **kw)),
-            "scale": _s(laplace.laplace_scale(a["eps"], **kw))}
+    kw = optional(a, "sensitivity")
+    return {"epsilon": published(laplace.laplace_epsilon(a["scale"], **kw)),
+            "scale": published(laplace.laplace_scale(a["eps"], **kw))}
 
 
 HANDLERS: dict[str, Handler] = {
@@ -172,7 +147,9 @@ HANDLERS: dict[str, Handler] = {
     P + "laplace": h_laplace,
 }
 
+
 HANDLERS = {op: memoised(h) for op, h in HANDLERS.items()}
+
 
 _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "hockey_stick": ("p", "q", "eps"),
@@ -183,6 +160,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "zcdp_to_dp": ("rho", "delta", "tight"),
     P + "laplace": ("scale", "eps", "sensitivity"),
 }
+
 
 HEADER = [
     "Privacy definitions and conversions (module dpspec.spec.accounting.definitions; laplace from"
@@ -228,6 +206,7 @@ HEADER = [
     "laplace: epsilon = sensitivity / scale and scale = sensitivity / eps ([DR14] Theorem 3.6);"
     " sensitivity (L1) default 1; scale, eps, sensitivity > 0.",
 ]
+
 
 NOTES = {
     "Boundary": "parameters on or next to a decision point (a limit of a domain, a zero mass, a"

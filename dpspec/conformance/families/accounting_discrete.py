@@ -25,13 +25,13 @@ from typing import Any
 import mpmath
 
 from dpspec.conformance.families._groups import build_group, counted_calls, memoised, replaced
-from dpspec.conformance.families.accounting import AccountingFilesFamily
+from dpspec.conformance.families.accounting import AccountingFilesFamily, optional, published
 from dpspec.conformance.vectors import (
     Handler,
     TestNumberer,
 )
 from dpspec.spec.accounting import discrete
-from dpspec.spec.accounting.numeric import compact, mpf, round_up
+from dpspec.spec.accounting.numeric import compact, mpf
 
 SCHEMA = "accounting_discrete-v1.json"
 NAME = "accounting-discrete"
@@ -43,6 +43,7 @@ MP = (1e-15, 0.0)
 #: integers (table sizes, work counts) and names: exact
 EXACT = (0.0, 0.0)
 
+
 TOLERANCE: dict[str, tuple[float, float]] = {
     P + "delta": MP,
     P + "work": EXACT,
@@ -51,19 +52,6 @@ TOLERANCE: dict[str, tuple[float, float]] = {
     P + "zcdp": MP,
     P + "laplace": MP,
 }
-
-
-def _s(x: Any) -> Any:
-    """An mpmath value rounded up to 20 significant digits (compact decimal string)."""
-    if isinstance(x, mpmath.mpf):
-        return compact(round_up(x, 20))
-    return x
-
-
-def _opt(a: dict[str, Any], **names: str) -> dict[str, Any]:
-    """The optional keyword arguments present in ``a`` (input name -> keyword); absent ones take
-    the spec's default."""
-    return {kw: a[n] for n, kw in names.items() if n in a}
 
 
 def _vec(a: dict[str, Any]) -> dict[str, Any]:
@@ -85,8 +73,8 @@ def h_delta(a: dict[str, Any]) -> dict[str, Any]:
     def w_once(*args: Any) -> Any:
         passes.append({"above": []})
         computed, allowance = once(*args)
-        passes[-1]["computed"] = _s(computed)
-        passes[-1]["allowance"] = _s(allowance)
+        passes[-1]["computed"] = published(computed)
+        passes[-1]["allowance"] = published(allowance)
         return computed, allowance
 
     def w_table(sigma: Any, tail: Any) -> Any:
@@ -94,12 +82,12 @@ def h_delta(a: dict[str, Any]) -> dict[str, Any]:
         # the target to 15 digits, rounded to nearest: the spec's first target 1e-45 is a module
         # constant whose binary value depends on the precision at import
         target = compact(mpmath.nstr(tail, 15, min_fixed=1, max_fixed=0))
-        passes[-1].update(target=target, K=k, tau=_s(tau), z=_s(z))
+        passes[-1].update(target=target, K=k, tau=published(tau), z=published(z))
         return k, w, tau, z
 
     def w_greater(threshold: Fraction, *rest: Any) -> Any:
         p = greater(threshold, *rest)
-        passes[-1]["above"].append([_rational(threshold), _s(p)])
+        passes[-1]["above"].append([_rational(threshold), published(p)])
         return p
 
     kw = _vec(a)
@@ -107,12 +95,12 @@ def h_delta(a: dict[str, Any]) -> dict[str, Any]:
         kw["tail"] = a["tail"]
     with replaced(discrete, _delta_once=w_once, _table=w_table, _prob_greater=w_greater):
         d = discrete.discrete_gaussian_delta(a["eps"], a["sigma"], **kw)
-    return {"delta": _s(d), "passes": passes}
+    return {"delta": published(d), "passes": passes}
 
 
 def h_work(a: dict[str, Any]) -> dict[str, Any]:
     """work_estimate; with ``limit`` true, the spec's refusal beyond MAX_WORK is applied first."""
-    kw = _opt(a, tail="tail")
+    kw = optional(a, tail="tail")
     w = discrete.work_estimate(a["sigma"], a["vector"], **kw)
     if a.get("limit", False):
         v = discrete._vector(a["vector"])
@@ -124,11 +112,11 @@ def h_work(a: dict[str, Any]) -> dict[str, Any]:
 def h_calibration(a: dict[str, Any]) -> dict[str, Any]:
     """The calibrated sigma, the bracket's upper end, delta at the published sigma and the number
     of delta evaluations made (counted by wrapping the module's function for the call)."""
-    kw = {**_vec(a), **_opt(a, digits="digits")}
+    kw = {**_vec(a), **optional(a, digits="digits")}
     with counted_calls(discrete, "discrete_gaussian_delta") as calls:
         cal = discrete.calibrate_discrete_gaussian_sigma(a["eps"], a["delta"], **kw)
-    return {"sigma": cal.sigma, "bracketHi": _s(cal.exact), "deltaAtSigma": _s(cal.delta_at_sigma),
-            "evaluations": calls[0]}
+    return {"sigma": cal.sigma, "bracketHi": published(cal.exact),
+            "deltaAtSigma": published(cal.delta_at_sigma), "evaluations": calls[0]}
 
 
 def h_bracket(a: dict[str, Any]) -> dict[str, Any]:
@@ -146,23 +134,23 @@ def h_bracket(a: dict[str, Any]) -> dict[str, Any]:
             raise ValueError("shape must be convex or concave")
 
         def f(x: mpmath.mpf) -> mpmath.mpf:
-            probes.append(_s(x))
+            probes.append(published(x))
             return (r / x) ** power - 1 if shape == "convex" else 1 - (x / r) ** power
 
         lo, hi = discrete._bracket(f, mpf(a["lo"]), mpf(a["hi"]), mpf(a["tol"]))
-    return {"probes": probes, "lo": _s(lo), "hi": _s(hi)}
+    return {"probes": probes, "lo": published(lo), "hi": published(hi)}
 
 
 def h_zcdp(a: dict[str, Any]) -> dict[str, Any]:
-    return {"rho": _s(discrete.discrete_gaussian_zcdp(a["sigma"], **_vec(a)))}
+    return {"rho": published(discrete.discrete_gaussian_zcdp(a["sigma"], **_vec(a)))}
 
 
 def h_laplace(a: dict[str, Any]) -> dict[str, Any]:
-    kw = _opt(a, l1Sensitivity="l1_sensitivity")
+    kw = optional(a, l1Sensitivity="l1_sensitivity")
     if a["direction"] == "epsilon":
-        return {"eps": _s(discrete.discrete_laplace_epsilon(a["scale"], **kw))}
+        return {"eps": published(discrete.discrete_laplace_epsilon(a["scale"], **kw))}
     if a["direction"] == "scale":
-        return {"scale": _s(discrete.discrete_laplace_scale(a["eps"], **kw))}
+        return {"scale": published(discrete.discrete_laplace_scale(a["eps"], **kw))}
     raise ValueError("direction must be epsilon or scale")
 
 
@@ -175,7 +163,9 @@ HANDLERS: dict[str, Handler] = {
     P + "laplace": h_laplace,
 }
 
+
 HANDLERS = {op: memoised(h) for op, h in HANDLERS.items()}
+
 
 _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "delta": ("eps", "sigma", "vector", "tail"),
@@ -185,6 +175,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "zcdp": ("sigma", "vector"),
     P + "laplace": ("direction", "scale", "eps", "l1Sensitivity"),
 }
+
 
 HEADER = [
     "Discrete Gaussian N_Z(0, sigma^2) (P[y] proportional to exp(-y^2/(2 sigma^2)) on the"
@@ -238,6 +229,7 @@ HEADER = [
     " P[y] proportional to exp(-|y|/t): eps = S1 / t (direction epsilon) and t = S1 / eps"
     " (direction scale), S1 = l1Sensitivity (default 1; epsilon refuses S1 < 0).",
 ]
+
 
 NOTES = {
     "Boundary": "parameters on or next to a decision point (a threshold met exactly, a limit met"

@@ -25,8 +25,8 @@ from typing import Any
 
 import mpmath
 
-from dpspec.conformance.families._groups import build_group, memoised, replaced
-from dpspec.conformance.families.accounting import AccountingFilesFamily
+from dpspec.conformance.families._groups import Call, build_group, memoised, recorded_calls
+from dpspec.conformance.families.accounting import AccountingFilesFamily, optional, published
 from dpspec.conformance.families.accounting_curves import binary64_rows
 from dpspec.conformance.vectors import (
     Case,
@@ -34,7 +34,7 @@ from dpspec.conformance.vectors import (
     TestNumberer,
 )
 from dpspec.spec.accounting import gaussian, numeric, seed_tables
-from dpspec.spec.accounting.numeric import DPS, compact, mpf, round_up
+from dpspec.spec.accounting.numeric import DPS, mpf
 
 SCHEMA = "accounting_gaussian-v1.json"
 NAME = "accounting-gaussian"
@@ -50,6 +50,7 @@ HP = (1e-34, 0.0)
 #: table rows are strings with a stated number of decimals (and integers): compared exactly
 EXACT = (0.0, 0.0)
 
+
 TOLERANCE: dict[str, tuple[float, float]] = {
     P + "delta": MP,
     P + "epsilon": MP,
@@ -62,78 +63,53 @@ TOLERANCE: dict[str, tuple[float, float]] = {
 HP_DIGITS = 36
 
 
-def _s(x: mpmath.mpf, digits: int = 20) -> str:
-    """An mpmath value rounded up (toward +infinity) to ``digits`` significant digits."""
-    return compact(round_up(x, digits))
-
-
-def _opt(a: dict[str, Any], *names: str) -> dict[str, Any]:
-    """The optional keyword arguments present in ``a`` (absent ones take the spec's default)."""
-    return {n: a[n] for n in names if n in a}
-
-
-class _Probes:
-    """The first argument of every call of ``gaussian.gaussian_delta`` made inside the block
-    (the spec's own function is wrapped, nothing is recomputed)."""
-
-    def __init__(self, position: int) -> None:
-        self.position = position
-        self.args: list[mpmath.mpf] = []
-
-    def __enter__(self) -> _Probes:
-        inner = gaussian.gaussian_delta
-
-        def probe(*args: Any, **kwargs: Any) -> Any:
-            with mpmath.workdps(DPS):
-                self.args.append(mpf(args[self.position]))
-            return inner(*args, **kwargs)
-
-        self._ctx = replaced(gaussian, gaussian_delta=probe)
-        self._ctx.__enter__()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self._ctx.__exit__(*exc)
+def _probes(calls: list[Call], position: int) -> list[mpmath.mpf]:
+    """Argument ``position`` of each recorded call of ``gaussian.gaussian_delta`` (the spec's own
+    calls, nothing recomputed), as mpmath values."""
+    with mpmath.workdps(DPS):
+        return [mpf(c.args[position]) for c in calls]
 
 
 # -- reference handlers -----------------------------------------------------------------------
 def h_delta(a: dict[str, Any]) -> dict[str, Any]:
     """ln(delta(eps)) rounded up to 20 digits; null when delta is 0."""
-    d = gaussian.gaussian_delta(a["eps"], a["sigma"], **_opt(a, "sensitivity"))
+    d = gaussian.gaussian_delta(a["eps"], a["sigma"], **optional(a, "sensitivity"))
     with mpmath.workdps(DPS):
-        return {"lnDelta": _s(mpmath.log(d)) if d > 0 else None}
+        return {"lnDelta": published(mpmath.log(d)) if d > 0 else None}
 
 
 def h_epsilon(a: dict[str, Any]) -> dict[str, Any]:
     """gaussian_epsilon, the number of delta evaluations it made and the largest eps it
     evaluated (the end of its doubling; 0 when it returned at eps = 0)."""
-    with _Probes(0) as p:
-        e = gaussian.gaussian_epsilon(a["delta"], a["sigma"], **_opt(a, "sensitivity"))
-    return {"eps": _s(e), "evaluations": len(p.args), "hi": _s(max(p.args))}
+    with recorded_calls(gaussian, "gaussian_delta") as calls:
+        e = gaussian.gaussian_epsilon(a["delta"], a["sigma"], **optional(a, "sensitivity"))
+    probes = _probes(calls, 0)
+    return {"eps": published(e), "evaluations": len(probes), "hi": published(max(probes))}
 
 
 def h_calibration(a: dict[str, Any]) -> dict[str, Any]:
     """Every field of calibrate_gaussian_sigma's result, the smallest and largest sigma it
     evaluated (its bracket before the bisection) and the number of delta evaluations."""
-    with _Probes(1) as p:
+    with recorded_calls(gaussian, "gaussian_delta") as calls:
         c = gaussian.calibrate_gaussian_sigma(a["eps"], a["delta"],
-                                              **_opt(a, "sensitivity", "digits"))
-    return {"sigma": c.sigma, "digits": c.digits, "exact": _s(c.exact, HP_DIGITS),
-            "deltaAtSigma": _s(c.delta_at_sigma, HP_DIGITS), "evaluations": len(p.args),
-            "lo": _s(min(p.args), HP_DIGITS), "hi": _s(max(p.args), HP_DIGITS)}
+                                              **optional(a, "sensitivity", "digits"))
+    probes = _probes(calls, 1)
+    return {"sigma": c.sigma, "digits": c.digits, "exact": published(c.exact, HP_DIGITS),
+            "deltaAtSigma": published(c.delta_at_sigma, HP_DIGITS), "evaluations": len(probes),
+            "lo": published(min(probes), HP_DIGITS), "hi": published(max(probes), HP_DIGITS)}
 
 
 def h_closed_forms(a: dict[str, Any]) -> dict[str, Any]:
     fn = a["function"]
-    kw = _opt(a, "sensitivity")
+    kw = optional(a, "sensitivity")
     if fn == "classical_sigma":
-        return {"value": _s(gaussian.classical_gaussian_sigma(a["eps"], a["delta"], **kw))}
+        return {"value": published(gaussian.classical_gaussian_sigma(a["eps"], a["delta"], **kw))}
     if fn == "classical_epsilon":
-        return {"value": _s(gaussian.classical_gaussian_epsilon(a["delta"], a["sigma"], **kw))}
+        return {"value": published(gaussian.classical_gaussian_epsilon(a["delta"], a["sigma"], **kw))}
     if fn == "rdp":
-        return {"value": _s(gaussian.gaussian_rdp(a["alpha"], a["sigma"], **kw))}
+        return {"value": published(gaussian.gaussian_rdp(a["alpha"], a["sigma"], **kw))}
     if fn == "zcdp":
-        return {"value": _s(gaussian.gaussian_zcdp(a["sigma"], **kw))}
+        return {"value": published(gaussian.gaussian_zcdp(a["sigma"], **kw))}
     raise ValueError(f"unknown function {fn!r}")
 
 
@@ -163,6 +139,7 @@ HANDLERS: dict[str, Handler] = {
     P + "seed_table": memoised(h_seed_table),
 }
 
+
 _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "delta": ("eps", "sigma", "sensitivity"),
     P + "epsilon": ("delta", "sigma", "sensitivity"),
@@ -170,6 +147,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "closed_forms": ("function", "eps", "delta", "sigma", "alpha", "sensitivity"),
     P + "seed_table": ("table", "n", "delta", "eps0", "target", "bound"),
 }
+
 
 HEADER = [
     "The Gaussian mechanism f(X) + N(0, sigma^2 I), f of L2 sensitivity S (`sensitivity`, default"
@@ -215,6 +193,7 @@ HEADER = [
     " 1000': n = 2 first, then 4, 8, ... until the bound holds, then bisection).",
     "Invalid: every input check of these functions.",
 ]
+
 
 NOTES = {
     "Seed": "a table or number printed in a seed (DP draft, SA2 paper), recomputed",

@@ -19,13 +19,12 @@ from typing import Any
 import mpmath
 
 from dpspec.conformance.families._groups import build_group, counted_calls, memoised, replaced
-from dpspec.conformance.families.accounting import AccountingFilesFamily
+from dpspec.conformance.families.accounting import AccountingFilesFamily, optional, published
 from dpspec.conformance.vectors import (
     Handler,
     TestNumberer,
 )
 from dpspec.spec.accounting import ghazi
-from dpspec.spec.accounting.numeric import compact, round_up
 
 SCHEMA = "accounting_ghazi-v1.json"
 NAME = "accounting-ghazi"
@@ -35,6 +34,7 @@ P = "accounting_ghazi."
 #: absolute floor: tail probabilities far below 1e-300 are published and compared too)
 MP = (1e-15, 0.0)
 
+
 TOLERANCE: dict[str, tuple[float, float]] = {
     P + "theorems": MP,
     P + "theorem18": MP,
@@ -42,35 +42,21 @@ TOLERANCE: dict[str, tuple[float, float]] = {
     P + "minimal_parameter": MP,
     P + "correlated": MP,
 }
-
-
-def _s(x: Any, digits: int = 20) -> Any:
-    """An mpmath value rounded up to ``digits`` significant digits (compact decimal string)."""
-    if isinstance(x, mpmath.mpf):
-        return compact(round_up(x, digits))
-    return x
-
-
-def _opt(a: dict[str, Any], *names: str) -> dict[str, Any]:
-    """The optional keyword arguments present in ``a`` (absent ones take the spec's default)."""
-    return {n: a[n] for n in names if n in a}
-
-
 # -- reference handlers -----------------------------------------------------------------------
 def h_theorems(a: dict[str, Any]) -> dict[str, Any]:
-    kw = _opt(a, "sensitivity")
+    kw = optional(a, "sensitivity")
     lam = ghazi.theorem11_lambda(a["eps"], a["delta"], **kw)
     p, r = ghazi.theorem13_parameters(a["eps"], a["delta"], **kw)
-    return {"lambda": _s(lam), "p": _s(p), "r": _s(r)}
+    return {"lambda": published(lam), "p": published(p), "r": published(r)}
 
 
 def h_theorem18(a: dict[str, Any]) -> dict[str, Any]:
     e, d = ghazi.theorem18_guarantee(a["eps1"], a["eps2"], a["delta2"], a["delta3"])
-    return {"eps": _s(e), "delta": _s(d)}
+    return {"eps": published(e), "delta": published(d)}
 
 
 def _mechanism(a: dict[str, Any]) -> mpmath.mpf:
-    kw = _opt(a, "sensitivity")
+    kw = optional(a, "sensitivity")
     if a["mechanism"] == "poisson":
         return ghazi.poisson_mechanism_delta(a["eps"], a["lambda"], **kw)
     if a["mechanism"] == "negative-binomial":
@@ -103,27 +89,27 @@ def h_mechanism_delta(a: dict[str, Any]) -> dict[str, Any]:
 
         def c(k: int) -> Any:
             v = cdf(k)
-            row["tails"].append(["cdf", k, _s(v)])
+            row["tails"].append(["cdf", k, published(v)])
             return v
 
         def f(k: int) -> Any:
             v = sf(k)
-            row["tails"].append(["sf", k, _s(v)])
+            row["tails"].append(["sf", k, published(v)])
             return v
 
         d = inner_shift(eps, s, log_ratio, c, f, sup)
-        row["delta"] = _s(d)
+        row["delta"] = published(d)
         return d
 
     with replaced(ghazi, _shift_delta=shift, _threshold=threshold):
         d = _mechanism(a)
-    return {"delta": _s(d), "shifts": shifts}
+    return {"delta": published(d), "shifts": shifts}
 
 
 def h_minimal(a: dict[str, Any]) -> dict[str, Any]:
     """The spec's minimal parameter and the number of mechanism-delta evaluations it made
     (counted by wrapping the module's function for the duration of the call)."""
-    kw = _opt(a, "sensitivity", "digits")
+    kw = optional(a, "sensitivity", "digits")
     mech = a["mechanism"]
     if mech == "poisson":
         name = "poisson_mechanism_delta"
@@ -138,15 +124,15 @@ def h_minimal(a: dict[str, Any]) -> dict[str, Any]:
             m = ghazi.minimal_poisson_lambda(a["eps"], a["delta"], **kw)
         else:
             m = ghazi.minimal_negative_binomial_r(a["eps"], a["delta"], **kw)
-    return {"value": m.value, "bracketHi": _s(m.exact), "deltaAtValue": _s(m.delta_at_value),
-            "theoremValue": _s(m.theorem_value), "evaluations": calls[0]}
+    return {"value": m.value, "bracketHi": published(m.exact), "deltaAtValue": published(m.delta_at_value),
+            "theoremValue": published(m.theorem_value), "evaluations": calls[0]}
 
 
 def h_correlated(a: dict[str, Any]) -> dict[str, Any]:
-    kw = _opt(a, "sensitivity")
+    kw = optional(a, "sensitivity")
     tail = ghazi.geometric_tail(a["eps1"], **kw)
     e, d = ghazi.correlated_mechanism_guarantee(a["eps1"], a["eps2"], a["r"], a["p"], **kw)
-    return {"geometricTail": _s(tail), "eps": _s(e), "delta": _s(d)}
+    return {"geometricTail": published(tail), "eps": published(e), "delta": published(d)}
 
 
 HANDLERS: dict[str, Handler] = {
@@ -157,7 +143,9 @@ HANDLERS: dict[str, Handler] = {
     P + "correlated": h_correlated,
 }
 
+
 HANDLERS = {op: memoised(h) for op, h in HANDLERS.items()}
+
 
 _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "theorems": ("eps", "delta", "sensitivity"),
@@ -166,6 +154,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "minimal_parameter": ("mechanism", "eps", "delta", "p", "sensitivity", "digits"),
     P + "correlated": ("eps1", "eps2", "r", "p", "sensitivity"),
 }
+
 
 HEADER = [
     "Shuffled-model counting of [GKMP20] (seed 004), module dpspec.spec.accounting.ghazi: a"
@@ -214,6 +203,7 @@ HEADER = [
     " theorem18(eps1, eps2, min(delta_NB(r, p)(eps2), 1), delta3) with delta_NB as in"
     " mechanism_delta; eps1 > 0.",
 ]
+
 
 NOTES = {
     "Boundary": "parameters on or next to a decision point (a validity limit, a threshold met"

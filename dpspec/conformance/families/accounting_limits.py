@@ -30,14 +30,14 @@ from typing import Any
 
 import mpmath
 
-from dpspec.conformance.families._groups import build_group, memoised, replaced
-from dpspec.conformance.families.accounting import AccountingFilesFamily
+from dpspec.conformance.families._groups import build_group, memoised, recorded_calls, replaced
+from dpspec.conformance.families.accounting import AccountingFilesFamily, published
 from dpspec.conformance.vectors import (
     Handler,
     TestNumberer,
 )
 from dpspec.spec.accounting import subsampling
-from dpspec.spec.accounting.numeric import compact, round_up
+from dpspec.spec.accounting.numeric import compact
 
 SCHEMA = "accounting_limits-v1.json"
 NAME = "accounting-limits"
@@ -50,21 +50,12 @@ EXACT = (1e-15, 0.0)
 #: absolutely
 QUAD = (1e-10, 1e-30)
 
+
 TOLERANCE: dict[str, tuple[float, float]] = {
     P + "sampled_gaussian_parts": QUAD,
     P + "sampled_gaussian_sum": EXACT,
     P + "pruned_search": QUAD,
 }
-
-
-def _s(x: Any, digits: int) -> Any:
-    """An mpmath value rounded up to ``digits`` significant digits (compact decimal string);
-    None stays None."""
-    if x is None:
-        return None
-    if not isinstance(x, mpmath.mpf):
-        raise TypeError("only mpmath values are published")
-    return compact(round_up(x, digits))
 
 
 class _QuadratureTrace:
@@ -81,36 +72,25 @@ class _QuadratureTrace:
     def quad(self, f: Any, points: list[Any], *args: Any, **kwargs: Any) -> Any:
         total = mpmath.quad(f, points, *args, **kwargs)
         finite = [p for p in points if mpmath.isfinite(p)]
-        self.calls.append({"points": [_s(mpmath.mpf(p), 13) for p in finite],
-                           "scaled": [_s(f(mpmath.mpf(p)), 13) for p in finite],
-                           "integral": _s(total, 13)})
+        self.calls.append({"points": [published(mpmath.mpf(p), 13) for p in finite],
+                           "scaled": [published(f(mpmath.mpf(p)), 13) for p in finite],
+                           "integral": published(total, 13)})
         return total
 
 
 def _observed(a: dict[str, Any]) -> tuple[mpmath.mpf, dict[str, Any], list[dict[str, Any]]]:
     """The spec's RDP and the log-moments it computed on the way (by wrapping its helpers for the
     duration of the call; nothing is recomputed here)."""
-    seen: dict[str, Any] = {"logA": None, "logB": None}
     trace = _QuadratureTrace()
-    inner_int, inner_a, inner_b = (subsampling._log_a_integer, subsampling._log_a_integral,
-                                   subsampling._log_b_integral)
-
-    def log_a_integer(q: Any, sigma: Any, alpha: int) -> Any:
-        seen["logA"] = v = inner_int(q, sigma, alpha)
-        return v
-
-    def log_a_integral(q: Any, sigma: Any, alpha: Any) -> Any:
-        seen["logA"] = v = inner_a(q, sigma, alpha)
-        return v
-
-    def log_b_integral(q: Any, sigma: Any, alpha: Any) -> Any:
-        seen["logB"] = v = inner_b(q, sigma, alpha)
-        return v
-
     kw = {"method": a["method"]} if "method" in a else {}
-    with replaced(subsampling, _log_a_integer=log_a_integer, _log_a_integral=log_a_integral,
-                  _log_b_integral=log_b_integral, mpmath=trace):
+    with recorded_calls(subsampling, "_log_a_integer") as by_sum, \
+            recorded_calls(subsampling, "_log_a_integral") as by_integral, \
+            recorded_calls(subsampling, "_log_b_integral") as backward, \
+            replaced(subsampling, mpmath=trace):
         r = subsampling.sampled_gaussian_rdp(a["q"], a["sigma"], a["alpha"], **kw)
+    log_a = [c.result for c in by_sum + by_integral]
+    seen = {"logA": log_a[-1] if log_a else None,
+            "logB": backward[-1].result if backward else None}
     return r, seen, trace.calls
 
 
@@ -118,7 +98,7 @@ def _observed(a: dict[str, Any]) -> tuple[mpmath.mpf, dict[str, Any], list[dict[
 def h_parts(a: dict[str, Any]) -> dict[str, Any]:
     """rdp, logA, logB (null when not computed) and the quadrature transcripts, in call order."""
     r, seen, calls = _observed(a)
-    return {"rdp": _s(r, 13), "logA": _s(seen["logA"], 13), "logB": _s(seen["logB"], 13),
+    return {"rdp": published(r, 13), "logA": published(seen["logA"], 13), "logB": published(seen["logB"], 13),
             "quadratures": calls}
 
 
@@ -127,24 +107,17 @@ def h_sum(a: dict[str, Any]) -> dict[str, Any]:
     r, seen, calls = _observed(a)
     if calls:
         raise ValueError("the finite-sum op takes integer orders only")
-    return {"rdp": _s(r, 20), "logA": _s(seen["logA"], 20)}
+    return {"rdp": published(r, 20), "logA": published(seen["logA"], 20)}
 
 
 def h_pruned(a: dict[str, Any]) -> dict[str, Any]:
     """(eps, order) of the moments accountant and the orders whose RDP the pruned search
     evaluated, in call order, each with its one-step RDP (the spec's calls, observed)."""
-    inner = subsampling.sampled_gaussian_rdp
-    evaluated: list[list[Any]] = []
-
-    def rdp(q: Any, sigma: Any, alpha: Any, **kw: Any) -> Any:
-        v = inner(q, sigma, alpha, **kw)
-        evaluated.append([compact(mpmath.nstr(alpha, 20)), _s(v, 13)])
-        return v
-
-    with replaced(subsampling, sampled_gaussian_rdp=rdp):
+    with recorded_calls(subsampling, "sampled_gaussian_rdp") as calls:
         e, order = subsampling.subsampled_gaussian_epsilon(a["q"], a["sigma"], a["steps"],
                                                            a["delta"], a["orders"])
-    return {"eps": _s(e, 13), "order": compact(mpmath.nstr(order, 20)), "evaluated": evaluated}
+    evaluated = [[compact(mpmath.nstr(c.args[2], 20)), published(c.result, 13)] for c in calls]
+    return {"eps": published(e, 13), "order": compact(mpmath.nstr(order, 20)), "evaluated": evaluated}
 
 
 HANDLERS: dict[str, Handler] = {
@@ -154,11 +127,13 @@ HANDLERS: dict[str, Handler] = {
 }
 HANDLERS = {op: memoised(h) for op, h in HANDLERS.items()}
 
+
 _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "sampled_gaussian_parts": ("q", "sigma", "alpha", "method"),
     P + "sampled_gaussian_sum": ("q", "sigma", "alpha", "method"),
     P + "pruned_search": ("q", "sigma", "steps", "delta", "orders"),
 }
+
 
 HEADER = [
     "The parts of the Renyi DP of the Poisson-subsampled Gaussian (module"
@@ -203,6 +178,7 @@ HEADER = [
     "Invalid: every input check (alpha <= 1, q outside [0, 1], sigma <= 0, an unknown method, a"
     " fractional alpha by the sum).",
 ]
+
 
 NOTES = {
     "Boundary": "parameters on or next to a decision point (a tie of the mark spacing, a"

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from dpspec.conformance.families._groups import build_group, counted_calls, memoised, replaced
+from dpspec.conformance.families._groups import build_group, counted_calls, memoised, recorded_calls
 from dpspec.conformance.families.accounting import AccountingFilesFamily
 from dpspec.conformance.vectors import Handler, TestNumberer, binary64_text
 from dpspec.spec.accounting import numeric, shuffle
@@ -111,28 +111,15 @@ def h_clone_delta(a: dict[str, Any]) -> dict[str, Any]:
 def h_search(a: dict[str, Any]) -> dict[str, Any]:
     """The epsilon search of clone_epsilon or rr_sum_epsilon with every delta evaluation."""
     fn = a["function"]
-    probes: list[tuple[float, float]] = []
     if fn == "clone_epsilon":
-        inner_clone = shuffle._clone_delta_on
-
-        def clone_on(x: float, *rest: Any) -> float:
-            v = inner_clone(x, *rest)
-            probes.append((x, v))
-            return v
-
-        with replaced(shuffle, _clone_delta_on=clone_on):
+        with recorded_calls(shuffle, "_clone_delta_on") as calls:
             r = shuffle.clone_epsilon(a["eps0"], a["n"], a["delta"], a["variant"])
+        probes = [(c.args[0], c.result) for c in calls]
     elif fn == "rr_sum_epsilon":
-        inner_pairs = shuffle._pairs_delta
-
-        def pairs_delta(pairs: Any, x: float) -> float:
-            v = inner_pairs(pairs, x)
-            probes.append((x, v))
-            return v
-
         kw = {k: a[k] for k in ("neighbours", "ones") if k in a}
-        with replaced(shuffle, _pairs_delta=pairs_delta):
+        with recorded_calls(shuffle, "_pairs_delta") as calls:
             r = shuffle.rr_sum_epsilon(a["eps0"], a["n"], a["delta"], **kw)
+        probes = [(c.args[1], c.result) for c in calls]
     else:
         raise ValueError(f"unknown function {fn!r}")
     target = r.delta

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from dpspec.conformance.families._groups import build_group, memoised
-from dpspec.conformance.families.accounting import AccountingFilesFamily
+from dpspec.conformance.families.accounting import AccountingFilesFamily, optional
 from dpspec.conformance.families.accounting_curves import binary64_rows
 from dpspec.conformance.vectors import (
     Handler,
@@ -42,6 +42,7 @@ ORDER = (1e-6, 1e-15)
 #: relative only, no absolute floor (each published value is far from any rounding residue)
 REL = (1e-7, 0.0)
 
+
 TOLERANCE: dict[str, tuple[float, float]] = {
     P + "rr_sum": B64,
     P + "renyi": B64,
@@ -54,20 +55,13 @@ TOLERANCE: dict[str, tuple[float, float]] = {
 def _f(x: float) -> str:
     return binary64_text(float(x))
 
-
-def _opt(a: dict[str, Any], **names: str) -> dict[str, Any]:
-    """The optional keyword arguments present in ``a`` (JSON name -> spec name); absent ones take
-    the spec's default."""
-    return {spec: a[js] for js, spec in names.items() if js in a}
-
-
 # -- reference handlers -----------------------------------------------------------------------
 def h_rr_sum(a: dict[str, Any]) -> dict[str, Any]:
     """The summed-RR curves: the neighbouring pairs, delta(eps), the smallest eps, and their
     worst cases over the compositions of the other users' bits."""
     fn = a["function"]
-    nb = _opt(a, neighbours="neighbours")
-    ones = _opt(a, ones="ones")
+    nb = optional(a, neighbours="neighbours")
+    ones = optional(a, ones="ones")
     if fn == "rr_sum_pairs":
         pairs = shuffle.rr_sum_pairs(a["eps0"], a["n"], **nb, **ones)
         return {"pairs": binary64_rows([{"p": [float(v) for v in p], "q": [float(v) for v in q]}
@@ -97,13 +91,13 @@ def h_renyi(a: dict[str, Any]) -> dict[str, Any]:
         return {"rdp": _f(shuffle.rr_clone_rdp(a["alpha"], a["eps0"], a["n"]))}
     if fn == "rr_sum_rdp":
         return {"rdp": _f(shuffle.rr_sum_rdp(a["alpha"], a["eps0"], a["n"],
-                                             **_opt(a, ones="ones")))}
+                                             **optional(a, ones="ones")))}
     raise ValueError(f"unknown function {fn!r}")
 
 
 def h_min_over_alpha(a: dict[str, Any]) -> dict[str, Any]:
     r = shuffle.rappor_histogram_rdp_epsilon(a["eps0"], a["n"], a["delta"],
-                                             **_opt(a, worstCase="worst_case"))
+                                             **optional(a, worstCase="worst_case"))
     return {"eps": _f(r.eps), "alpha": _f(r.extra["alpha"])}
 
 
@@ -134,7 +128,9 @@ HANDLERS: dict[str, Handler] = {
     P + "clone_histogram": h_clone_histogram,
 }
 
+
 HANDLERS = {op: memoised(h) for op, h in HANDLERS.items()}
+
 
 _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "rr_sum": ("function", "eps", "eps0", "n", "delta", "neighbours", "ones"),
@@ -143,6 +139,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "histogram": ("function", "eps", "eps0", "n", "delta"),
     P + "clone_histogram": ("function", "eps", "eps0", "n", "delta"),
 }
+
 
 HEADER = [
     "Summed binary randomized response and the symmetric-RAPPOR histogram (module"
@@ -179,6 +176,7 @@ HEADER = [
     " the unenumerated values of C are counted in full (twice, once per coordinate), delta capped"
     " at 1.",
 ]
+
 
 NOTES = {
     "Boundary": "parameters on or next to a decision point (a validity limit, a tie, the end of a"

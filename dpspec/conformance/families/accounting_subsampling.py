@@ -22,7 +22,7 @@ from typing import Any
 import mpmath
 
 from dpspec.conformance.families._groups import build_group, memoised
-from dpspec.conformance.families.accounting import AccountingFamily
+from dpspec.conformance.families.accounting import AccountingFamily, published
 from dpspec.conformance.jsonargs import any_value_ops
 from dpspec.conformance.vectors import (
     Case,
@@ -33,7 +33,7 @@ from dpspec.conformance.vectors import (
     family_schema,
 )
 from dpspec.spec.accounting import subsampling
-from dpspec.spec.accounting.numeric import DPS, compact, mpf, round_up
+from dpspec.spec.accounting.numeric import DPS, compact, mpf
 
 NAME = "accounting-subsampling"
 SCHEMA = "accounting_subsampling-v1.json"
@@ -46,6 +46,7 @@ EXACT = (1e-15, 0.0)
 #: published rounded up to 13 significant digits; a zero is compared within 1e-30
 QUAD = (1e-10, 1e-30)
 
+
 TOLERANCE: dict[str, tuple[float, float]] = {
     P + "poisson_amplification": EXACT,
     P + "without_replacement_amplification": EXACT,
@@ -56,36 +57,27 @@ TOLERANCE: dict[str, tuple[float, float]] = {
 #: outputs that are divergences or epsilons: never negative, whatever the tolerance
 NON_NEGATIVE = ("rdp", "eps")
 
-
-def _s(x: mpmath.mpf, digits: int = 20) -> str:
-    """An mpmath value rounded up (toward +infinity) to ``digits`` significant digits, as a
-    compact decimal string."""
-    if not isinstance(x, mpmath.mpf):
-        raise TypeError("only mpmath values are published")
-    return compact(round_up(x, digits))
-
-
 # -- reference handlers -----------------------------------------------------------------------
 def h_poisson(a: dict[str, Any]) -> dict[str, Any]:
     e, d = subsampling.poisson_amplification(a["eps"], a["delta"], a["q"])
-    return {"eps": _s(e), "delta": _s(d)}
+    return {"eps": published(e), "delta": published(d)}
 
 
 def h_wor(a: dict[str, Any]) -> dict[str, Any]:
     e, d = subsampling.without_replacement_amplification(a["eps"], a["delta"], a["m"], a["n"])
-    return {"eps": _s(e), "delta": _s(d)}
+    return {"eps": published(e), "delta": published(d)}
 
 
 def h_rdp(a: dict[str, Any]) -> dict[str, Any]:
     r = subsampling.sampled_gaussian_rdp(a["q"], a["sigma"], a["alpha"], method=a["method"])
-    return {"rdp": _s(r, 13)}
+    return {"rdp": published(r, 13)}
 
 
 def h_eps(a: dict[str, Any]) -> dict[str, Any]:
     e, order = subsampling.subsampled_gaussian_epsilon(a["q"], a["sigma"], a["steps"], a["delta"],
                                                        a["orders"])
     # the minimising order is one of the given decimals (or 0): published as given, exactly
-    return {"eps": _s(e, 13), "order": compact(mpmath.nstr(order, 20))}
+    return {"eps": published(e, 13), "order": compact(mpmath.nstr(order, 20))}
 
 
 HANDLERS: dict[str, Handler] = {
@@ -96,12 +88,14 @@ HANDLERS: dict[str, Handler] = {
 }
 HANDLERS = {op: memoised(handler) for op, handler in HANDLERS.items()}
 
+
 _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "poisson_amplification": ("eps", "delta", "q"),
     P + "without_replacement_amplification": ("eps", "delta", "m", "n"),
     P + "sampled_gaussian_rdp": ("q", "sigma", "alpha", "method"),
     P + "subsampled_gaussian_epsilon": ("q", "sigma", "steps", "delta", "orders"),
 }
+
 
 HEADER = [
     "Privacy amplification by subsampling and the moments accountant of the Poisson-subsampled"
@@ -144,6 +138,7 @@ HEADER = [
     "Invalid: every input check of these functions (out-of-domain parameters, a non-integer size,"
     " an unknown method, steps beyond 10^15, no orders).",
 ]
+
 
 NOTES = {
     "Seed": "the parameters of an example printed in the SA2 paper (sec. 2, Examples 5 and 6)",
