@@ -12,8 +12,9 @@ import pytest
 from dpspec.conformance.families.accounting_budget import FAMILY, HANDLERS
 from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import composition
+from tests.family_cases import generated_cases
 
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
+CASES = generated_cases(FAMILY)
 
 
 def _case(comment_start: str) -> Case:

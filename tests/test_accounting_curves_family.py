@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from dpspec.conformance.families.accounting_curves import FAMILY
 from dpspec.conformance.vectors import Case
+from tests.family_cases import generated_cases
 
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
+CASES = generated_cases(FAMILY)
 
 
 def _first(op: str, key: str, function: str | None = None) -> Case:

@@ -10,22 +10,14 @@ import copy
 import mpmath
 
 from dpspec.conformance.families.accounting_definitions import FAMILY, HANDLERS
-from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import definitions, numeric
+from tests.family_cases import find_case, generated_cases
 
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
-
-
-def _first(op: str, comment_part: str) -> Case:
-    for c in CASES:
-        if c.op == "accounting_definitions." + op and c.result == "valid" \
-                and comment_part in c.comment:
-            return c
-    raise AssertionError(f"no {op} case mentioning {comment_part!r}")
+CASES = generated_cases(FAMILY)
 
 
 def test_compare_rejects_a_perturbed_value() -> None:
-    case = _first("renyi_divergence", "alpha 2, full supports")
+    case = find_case(CASES, "accounting_definitions.renyi_divergence", "alpha 2, full supports")
     assert case.expected is not None
     assert FAMILY.compare(case, copy.deepcopy(case.expected)) is None
     value = mpmath.mpf(case.expected["divergence"])
@@ -36,13 +28,13 @@ def test_compare_rejects_a_perturbed_value() -> None:
 
 
 def test_infinite_divergence_is_named() -> None:
-    case = _first("renyi_divergence", "where Q has none")
+    case = find_case(CASES, "accounting_definitions.renyi_divergence", "where Q has none")
     assert case.expected == {"divergence": "inf"}
     assert FAMILY.compare(case, {"divergence": "1e300"}) is not None
 
 
 def test_a_point_without_mass_on_either_side_is_skipped() -> None:
-    case = _first("renyi_divergence", "both 0")
+    case = find_case(CASES, "accounting_definitions.renyi_divergence", "both 0")
     assert case.expected is not None
     # the same distributions without the empty point: the same divergence
     args = {"p": ["0.5", "0.5"], "q": ["0.25", "0.75"], "alpha": "3"}
@@ -50,7 +42,7 @@ def test_a_point_without_mass_on_either_side_is_skipped() -> None:
 
 
 def test_default_orders_are_published_and_compared_exactly() -> None:
-    case = _first("rdp_curve_to_dp", "the default orders")
+    case = find_case(CASES, "accounting_definitions.rdp_curve_to_dp", "the default orders")
     assert case.expected is not None
     orders = case.expected["evaluatedOrders"]
     assert len(orders) == len(definitions.DEFAULT_ORDERS)
@@ -64,25 +56,25 @@ def test_default_orders_are_published_and_compared_exactly() -> None:
 
 
 def test_tie_keeps_the_first_order() -> None:
-    case = _first("rdp_curve_to_dp", "the first (3) is kept")
+    case = find_case(CASES, "accounting_definitions.rdp_curve_to_dp", "the first (3) is kept")
     assert case.expected == {"eps": "0", "alpha": "3", "evaluatedOrders": None}
 
 
 def test_search_transcript() -> None:
-    capped = _first("zcdp_to_dp", "stops at 200 steps")
+    capped = find_case(CASES, "accounting_definitions.zcdp_to_dp", "stops at 200 steps")
     assert capped.expected is not None and capped.expected["search"]["steps"] == 200
-    usual = _first("zcdp_to_dp", "tight absent")
+    usual = find_case(CASES, "accounting_definitions.zcdp_to_dp", "tight absent")
     assert usual.expected is not None
     search = usual.expected["search"]
     assert search["lo"] == "1.000001" and 0 < search["steps"] < 200
     changed = copy.deepcopy(usual.expected)
     changed["search"]["steps"] += 1
     assert FAMILY.compare(usual, changed) is not None
-    assert _first("zcdp_to_dp", "tight false").expected["search"] is None  # type: ignore[index]
+    assert find_case(CASES, "accounting_definitions.zcdp_to_dp", "tight false").expected["search"] is None  # type: ignore[index]
 
 
 def test_delta_one_is_allowed_and_clamped() -> None:
-    case = _first("zcdp_to_dp", "clamped at 0")
+    case = find_case(CASES, "accounting_definitions.zcdp_to_dp", "clamped at 0")
     assert case.expected is not None
     assert case.expected["eps"] == "0" and case.expected["search"]["hi"] == "2"
     assert FAMILY.compare(case, {"eps": "-1", "search": case.expected["search"]}) is not None

@@ -10,21 +10,14 @@ import copy
 import mpmath
 
 from dpspec.conformance.families.accounting_discrete import FAMILY, HANDLERS
-from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import discrete
+from tests.family_cases import find_case, generated_cases
 
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
-
-
-def _first(op: str, comment_part: str, result: str = "valid") -> Case:
-    for c in CASES:
-        if c.op == op and c.result == result and comment_part in c.comment:
-            return c
-    raise AssertionError(f"no {op} case mentioning {comment_part!r}")
+CASES = generated_cases(FAMILY)
 
 
 def test_transcript_values_are_compared_relatively() -> None:
-    case = _first("accounting_discrete.delta", "several refinements")
+    case = find_case(CASES, "accounting_discrete.delta", "several refinements")
     assert case.expected is not None
     passes = case.expected["passes"]
     assert len(passes) >= 2 and passes[0]["computed"] == "0"
@@ -40,7 +33,7 @@ def test_transcript_values_are_compared_relatively() -> None:
 
 
 def test_table_size_and_thresholds_are_exact() -> None:
-    case = _first("accounting_discrete.delta", "K = 0")
+    case = find_case(CASES, "accounting_discrete.delta", "K = 0")
     assert case.expected is not None
     first = case.expected["passes"][0]
     assert first["K"] == 0 and first["z"] == "1"
@@ -54,19 +47,19 @@ def test_table_size_and_thresholds_are_exact() -> None:
 
 
 def test_work_limit_met_and_exceeded() -> None:
-    at = _first("accounting_discrete.work", "exactly 4000000")
+    at = find_case(CASES, "accounting_discrete.work", "exactly 4000000")
     assert at.expected == {"work": discrete.MAX_WORK}
     assert FAMILY.compare(at, {"work": discrete.MAX_WORK + 1}) is not None
-    above = _first("accounting_discrete.work", "one above", "invalid")
+    above = find_case(CASES, "accounting_discrete.work", "one above", "invalid")
     args = dict(above.args)
     args.pop("limit")
     assert HANDLERS["accounting_discrete.work"](args) == {"work": discrete.MAX_WORK + 1}
 
 
 def test_calibration_counts_and_sigma_bound() -> None:
-    case = _first("accounting_discrete.calibration", "not monotone")
+    case = find_case(CASES, "accounting_discrete.calibration", "not monotone")
     assert case.expected is not None
-    plain = _first("accounting_discrete.calibration", "defaults")
+    plain = find_case(CASES, "accounting_discrete.calibration", "defaults")
     assert plain.expected is not None
     # the restart after the scan costs more evaluations than a search without one
     assert case.expected["evaluations"] > plain.expected["evaluations"]
@@ -93,11 +86,11 @@ def test_handlers_restore_the_spec_functions() -> None:
 
 
 def test_bracket_probes_start_at_the_ends_and_are_compared_in_order() -> None:
-    case = _first("accounting_discrete.bracket", "no probe")
+    case = find_case(CASES, "accounting_discrete.bracket", "no probe")
     assert case.expected is not None
     assert case.expected["probes"] == ["1", "2"]
     assert (case.expected["lo"], case.expected["hi"]) == ("1", "2")
-    steep = _first("accounting_discrete.bracket", "steep")
+    steep = find_case(CASES, "accounting_discrete.bracket", "steep")
     assert steep.expected is not None
     probes = steep.expected["probes"]
     assert probes[:2] == ["1", "4"] and len(probes) > 4

@@ -11,17 +11,10 @@ import mpmath
 import pytest
 
 from dpspec.conformance.families.accounting_gaussian import FAMILY, HANDLERS, P
-from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import gaussian
+from tests.family_cases import find_case, generated_cases
 
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
-
-
-def _first(op: str, comment_part: str) -> Case:
-    for c in CASES:
-        if c.op == op and c.result == "valid" and comment_part in c.comment:
-            return c
-    raise AssertionError(f"no {op} case mentioning {comment_part!r}")
+CASES = generated_cases(FAMILY)
 
 
 def _ln_mills(eps: str, sigma: str, sens: str) -> mpmath.mpf:
@@ -33,8 +26,8 @@ def _ln_mills(eps: str, sigma: str, sens: str) -> mpmath.mpf:
 
 
 def test_far_tail_is_the_mills_bound_only_beyond_the_limit() -> None:
-    beyond = _first(P + "delta", "beyond 10^6")
-    inside = _first(P + "delta", "inside the limit (the formula")
+    beyond = find_case(CASES, P + "delta", "beyond 10^6")
+    inside = find_case(CASES, P + "delta", "inside the limit (the formula")
     assert beyond.expected is not None and inside.expected is not None
     with mpmath.workdps(40):
         got = mpmath.mpf(beyond.expected["lnDelta"])
@@ -44,26 +37,26 @@ def test_far_tail_is_the_mills_bound_only_beyond_the_limit() -> None:
 
 
 def test_ln_delta_is_compared_relatively() -> None:
-    case = _first(P + "delta", "a - b = -10^6 exactly")
+    case = find_case(CASES, P + "delta", "a - b = -10^6 exactly")
     assert case.expected is not None
     assert FAMILY.compare(case, copy.deepcopy(case.expected)) is None
     with mpmath.workdps(40):
         moved = mpmath.mpf(case.expected["lnDelta"]) * (1 + mpmath.mpf("1e-13"))
     assert FAMILY.compare(case, {"lnDelta": mpmath.nstr(moved, 25)}) is not None
-    one = _first(P + "delta", "+10^6 exactly")
+    one = find_case(CASES, P + "delta", "+10^6 exactly")
     assert one.expected == {"lnDelta": "0"}
     assert FAMILY.compare(one, {"lnDelta": "-1e-20"}) is not None
 
 
 def test_search_counts_are_exact_and_the_bracket_end_is_pinned() -> None:
-    eps = _first(P + "epsilon", "no doubling")
+    eps = find_case(CASES, P + "epsilon", "no doubling")
     assert eps.expected is not None and eps.expected["hi"] == "1"
     changed = copy.deepcopy(eps.expected)
     changed["evaluations"] += 1
     assert FAMILY.compare(eps, changed) is not None
-    early = _first(P + "epsilon", "eps 0 after one evaluation")
+    early = find_case(CASES, P + "epsilon", "eps 0 after one evaluation")
     assert early.expected == {"eps": "0", "evaluations": 1, "hi": "0"}
-    cal = _first(P + "calibration", "defaults 1 and 12")
+    cal = find_case(CASES, P + "calibration", "defaults 1 and 12")
     assert cal.expected is not None and cal.expected["digits"] == 12
     assert len(cal.expected["sigma"].replace(".", "").lstrip("0")) == 12
     with mpmath.workdps(50):
@@ -76,7 +69,7 @@ def test_search_counts_are_exact_and_the_bracket_end_is_pinned() -> None:
 
 
 def test_seed_rows_are_compared_exactly() -> None:
-    case = _first(P + "seed_table", "as printed")
+    case = find_case(CASES, P + "seed_table", "as printed")
     assert case.expected is not None
     rows = case.expected["rows"]
     assert [r["std_holds"] for r in rows] == [True, True, True]
@@ -84,7 +77,7 @@ def test_seed_rows_are_compared_exactly() -> None:
     changed = copy.deepcopy(case.expected)
     changed["rows"][0]["eps_renyi_route"] = "0.3160250000001"
     assert FAMILY.compare(case, changed) is not None
-    nxt = _first(P + "seed_table", "n 100001")
+    nxt = find_case(CASES, P + "seed_table", "n 100001")
     assert nxt.expected is not None
     assert [r["std_holds"] for r in nxt.expected["rows"]] == [False, False, False]
 

@@ -11,21 +11,14 @@ import pytest
 
 from dpspec.conformance.families._groups import counted_calls
 from dpspec.conformance.families.accounting_ghazi import FAMILY, HANDLERS
-from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import ghazi
+from tests.family_cases import find_case, generated_cases
 
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
-
-
-def _first(op: str, comment_part: str) -> Case:
-    for c in CASES:
-        if c.op == op and c.result == "valid" and comment_part in c.comment:
-            return c
-    raise AssertionError(f"no {op} case mentioning {comment_part!r}")
+CASES = generated_cases(FAMILY)
 
 
 def test_tiny_tails_are_compared_relatively() -> None:
-    case = _first("accounting_ghazi.mechanism_delta", "1e-311")
+    case = find_case(CASES, "accounting_ghazi.mechanism_delta", "1e-311")
     assert case.expected is not None
     tails = case.expected["shifts"][0]["tails"]
     name, k, value = tails[0]
@@ -37,7 +30,7 @@ def test_tiny_tails_are_compared_relatively() -> None:
 
 
 def test_thresholds_and_probes_are_compared_exactly() -> None:
-    case = _first("accounting_ghazi.mechanism_delta", "equals the level")
+    case = find_case(CASES, "accounting_ghazi.mechanism_delta", "equals the level")
     assert case.expected is not None
     first = case.expected["shifts"][0]["thresholds"][0]
     assert first["k"] == 2 and first["probes"] == [1, 3, 2]
@@ -50,7 +43,7 @@ def test_thresholds_and_probes_are_compared_exactly() -> None:
 
 
 def test_evaluation_count_and_rounded_value_are_exact() -> None:
-    case = _first("accounting_ghazi.minimal_parameter", "the answer is 1")
+    case = find_case(CASES, "accounting_ghazi.minimal_parameter", "the answer is 1")
     assert case.expected is not None
     assert case.expected["value"] == "1" and case.expected["evaluations"] == 2
     changed = copy.deepcopy(case.expected)

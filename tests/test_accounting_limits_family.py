@@ -17,23 +17,16 @@ from dpspec.conformance.families.accounting_limits import (
     h_pruned,
     h_sum,
 )
-from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import subsampling
 from dpspec.spec.accounting.definitions import rdp_to_dp_epsilon
+from tests.family_cases import find_case, generated_cases
 
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
+CASES = generated_cases(FAMILY)
 PARTS = "accounting_limits.sampled_gaussian_parts"
 SUM = "accounting_limits.sampled_gaussian_sum"
 PRUNED = "accounting_limits.pruned_search"
 #: the handlers without their memo: each call runs the spec again
 RAW = {PARTS: h_parts, SUM: h_sum, PRUNED: h_pruned}
-
-
-def _first(op: str, comment_part: str) -> Case:
-    for c in CASES:
-        if c.op == op and c.result == "valid" and comment_part in c.comment:
-            return c
-    raise AssertionError(f"no {op} case mentioning {comment_part!r}")
 
 
 def test_published_cases_match_and_invalid_ones_are_refused() -> None:
@@ -73,7 +66,7 @@ def test_log_b_is_published_only_for_fractional_orders() -> None:
 
 
 def test_compare_rejects_a_perturbed_or_missing_direction() -> None:
-    case = _first(PARTS, "z = -alpha")
+    case = find_case(CASES, PARTS, "z = -alpha")
     assert case.expected is not None
     assert FAMILY.compare(case, copy.deepcopy(case.expected)) is None
     changed = copy.deepcopy(case.expected)
@@ -88,7 +81,7 @@ def test_compare_rejects_a_perturbed_or_missing_direction() -> None:
 
 
 def test_compare_rejects_a_moved_split_point_or_scale() -> None:
-    case = _first(PARTS, "sigma = alpha = 2.5")
+    case = find_case(CASES, PARTS, "sigma = alpha = 2.5")
     assert case.expected is not None
     assert case.expected["quadratures"][0]["points"] == ["-100", "0", "2.5", "102.5"]
     changed = copy.deepcopy(case.expected)
@@ -100,7 +93,7 @@ def test_compare_rejects_a_moved_split_point_or_scale() -> None:
 
 
 def test_cancelling_sum_is_compared_at_its_tolerance() -> None:
-    case = _first(SUM, "q 1e-12")
+    case = find_case(CASES, SUM, "q 1e-12")
     assert case.expected is not None
     log_a = mpmath.mpf(case.expected["logA"])
     assert abs(log_a / (mpmath.e - 1) / mpmath.mpf("1e-24") - 1) < mpmath.mpf("1e-10")
@@ -111,7 +104,7 @@ def test_cancelling_sum_is_compared_at_its_tolerance() -> None:
 
 def test_a_sum_in_too_few_digits_is_caught() -> None:
     """The same sum carried at 30 instead of 50 digits fails the published logA."""
-    case = _first(SUM, "q 1e-12")
+    case = find_case(CASES, SUM, "q 1e-12")
     assert case.expected is not None
     with mpmath.workdps(30):
         short = subsampling._log_a_integer(mpmath.mpf("1e-12"), mpmath.mpf(1), 2)
@@ -166,7 +159,7 @@ def test_pruned_search_follows_the_published_skip_rule() -> None:
 
 
 def test_compare_rejects_an_extra_evaluation() -> None:
-    case = _first(PRUNED, "orders 32 and 64 are skipped")
+    case = find_case(CASES, PRUNED, "orders 32 and 64 are skipped")
     assert case.expected is not None
     assert [o for o, _ in case.expected["evaluated"]] == ["2", "3", "4", "8", "16"]
     changed = copy.deepcopy(case.expected)

@@ -15,21 +15,14 @@ from dpspec.conformance.families.accounting_shuffle_clone import (
     h_clone_delta,
     h_search,
 )
-from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import shuffle
+from tests.family_cases import find_case, generated_cases
 
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
-
-
-def _first(op: str, comment_part: str) -> Case:
-    for c in CASES:
-        if c.op == op and c.result == "valid" and comment_part in c.comment:
-            return c
-    raise AssertionError(f"no {op} case mentioning {comment_part!r}")
+CASES = generated_cases(FAMILY)
 
 
 def test_closed_form_value_is_the_binary64_rounded_up_and_exact() -> None:
-    case = _first("accounting_shuffle_clone.closed_form", "just above the 40-digit value")
+    case = find_case(CASES, "accounting_shuffle_clone.closed_form", "just above the 40-digit value")
     assert case.expected is not None
     value = float(case.expected["value"])
     with mpmath.workdps(40):
@@ -43,7 +36,7 @@ def test_closed_form_value_is_the_binary64_rounded_up_and_exact() -> None:
 
 
 def test_smallest_cohort_is_accepted() -> None:
-    case = _first("accounting_shuffle_clone.closed_form", "n 2, the smallest cohort: inside")
+    case = find_case(CASES, "accounting_shuffle_clone.closed_form", "n 2, the smallest cohort: inside")
     assert case.expected == {"valid": False, "limit": "-inf"}
 
 
@@ -64,8 +57,8 @@ def test_clone_window_matches_its_definition() -> None:
 
 
 def test_the_switch_to_the_recurrence_is_at_20000_atoms() -> None:
-    below = _first("accounting_shuffle_clone.clone_delta", "20000 atoms")
-    above = _first("accounting_shuffle_clone.clone_delta", "20001 atoms")
+    below = find_case(CASES, "accounting_shuffle_clone.clone_delta", "20000 atoms")
+    above = find_case(CASES, "accounting_shuffle_clone.clone_delta", "20001 atoms")
     assert below.expected is not None and above.expected is not None
     assert below.expected["recurrence"] is False and above.expected["recurrence"] is True
     changed = copy.deepcopy(above.expected)
@@ -74,10 +67,10 @@ def test_the_switch_to_the_recurrence_is_at_20000_atoms() -> None:
 
 
 def test_exact_zero_and_tiny_tails_are_compared_without_a_floor() -> None:
-    zero = _first("accounting_shuffle_clone.clone_delta", "eps = eps0: exactly 0")
+    zero = find_case(CASES, "accounting_shuffle_clone.clone_delta", "eps = eps0: exactly 0")
     assert zero.expected is not None and zero.expected["delta"] == "0"
     assert FAMILY.compare(zero, {"delta": "1e-39", "recurrence": False}) is not None
-    tail = _first("accounting_shuffle_clone.clone_support", "last n - 2")
+    tail = find_case(CASES, "accounting_shuffle_clone.clone_support", "last n - 2")
     assert tail.expected is not None
     lost = mpmath.mpf(tail.expected["lost"])
     assert 0 < lost < mpmath.mpf("1e-30")
@@ -88,7 +81,7 @@ def test_exact_zero_and_tiny_tails_are_compared_without_a_floor() -> None:
 
 
 def test_search_transcript_is_consistent_and_compared_entry_by_entry() -> None:
-    case = _first("accounting_shuffle_clone.search", "lower probe equals lo")
+    case = find_case(CASES, "accounting_shuffle_clone.search", "lower probe equals lo")
     assert case.expected is not None
     probes = case.expected["probes"]
     assert case.expected["evaluations"] == len(probes)

@@ -10,16 +10,9 @@ import copy
 import mpmath
 
 from dpspec.conformance.families.accounting_shuffle_rr import FAMILY, HANDLERS
-from dpspec.conformance.vectors import Case
+from tests.family_cases import find_case, generated_cases
 
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
-
-
-def _first(op: str, comment_part: str) -> Case:
-    for c in CASES:
-        if c.op == op and c.result == "valid" and comment_part in c.comment:
-            return c
-    raise AssertionError(f"no {op} case mentioning {comment_part!r}")
+CASES = generated_cases(FAMILY)
 
 
 def _scaled(text: str, factor: float) -> str:
@@ -27,7 +20,7 @@ def _scaled(text: str, factor: float) -> str:
 
 
 def test_compare_accepts_the_expected_and_rejects_a_perturbed_value() -> None:
-    case = _first("accounting_shuffle_rr.rr_sum", "the answer 1.28")
+    case = find_case(CASES, "accounting_shuffle_rr.rr_sum", "the answer 1.28")
     assert case.expected is not None
     assert FAMILY.compare(case, copy.deepcopy(case.expected)) is None
     changed = copy.deepcopy(case.expected)
@@ -39,7 +32,7 @@ def test_compare_accepts_the_expected_and_rejects_a_perturbed_value() -> None:
 
 
 def test_clone_mass_is_compared_without_an_absolute_floor() -> None:
-    case = _first("accounting_shuffle_rr.clone_histogram", "eps 21 above 2 eps0")
+    case = find_case(CASES, "accounting_shuffle_rr.clone_histogram", "eps 21 above 2 eps0")
     assert case.expected is not None
     value = case.expected["delta"]
     assert mpmath.mpf(value) < mpmath.mpf("1e-40")
@@ -50,7 +43,7 @@ def test_clone_mass_is_compared_without_an_absolute_floor() -> None:
 def test_clone_mass_matches_an_independent_sum() -> None:
     """eps0 10, n 10: C ~ Bin(9, 2/(e^10 + 1)) is enumerated in full; the published delta is
     twice the P-mass of the atoms (c, a) below 1e-40, recomputed here at 50 digits."""
-    case = _first("accounting_shuffle_rr.clone_histogram", "eps 21 above 2 eps0")
+    case = find_case(CASES, "accounting_shuffle_rr.clone_histogram", "eps 21 above 2 eps0")
     assert case.expected is not None
     with mpmath.workdps(50):
         e0 = mpmath.mpf(10)
@@ -72,14 +65,14 @@ def test_clone_mass_matches_an_independent_sum() -> None:
 
 
 def test_worst_delta_tie_keeps_the_first_composition() -> None:
-    case = _first("accounting_shuffle_rr.rr_sum", "every composition gives delta 0")
+    case = find_case(CASES, "accounting_shuffle_rr.rr_sum", "every composition gives delta 0")
     assert case.expected == {"delta": "0", "ones": 0}
     assert FAMILY.compare(case, {"delta": "0", "ones": 4}) is not None
 
 
 def test_mirrored_composition_has_the_same_renyi_divergence() -> None:
     """rho_2RR is a maximum over both directions, so ones = n - 2 equals ones = 1."""
-    case = _first("accounting_shuffle_rr.renyi", "ones 98 = n - 2")
+    case = find_case(CASES, "accounting_shuffle_rr.renyi", "ones 98 = n - 2")
     assert case.expected is not None
     mirror = HANDLERS["accounting_shuffle_rr.renyi"]({**case.args, "ones": 1})
     assert FAMILY.compare(case, mirror) is None
@@ -88,17 +81,17 @@ def test_mirrored_composition_has_the_same_renyi_divergence() -> None:
 
 
 def test_log_pmf_path_is_finite_where_the_linear_pmfs_underflow() -> None:
-    case = _first("accounting_shuffle_rr.renyi", "ones 199 = n - 1")
+    case = find_case(CASES, "accounting_shuffle_rr.renyi", "ones 199 = n - 1")
     assert case.expected is not None
     assert mpmath.mpf(case.expected["rdp"]) < 31
     assert FAMILY.compare(case, {"rdp": "inf"}) is not None
 
 
 def test_order_grid_ends() -> None:
-    first = _first("accounting_shuffle_rr.min_over_alpha", "the minimum lies inside (1.25, 1.5)")
+    first = find_case(CASES, "accounting_shuffle_rr.min_over_alpha", "the minimum lies inside (1.25, 1.5)")
     assert first.expected is not None
     assert mpmath.mpf("1.25") < mpmath.mpf(first.expected["alpha"]) < mpmath.mpf("1.5")
-    last = _first("accounting_shuffle_rr.min_over_alpha", "the last (1024)")
+    last = find_case(CASES, "accounting_shuffle_rr.min_over_alpha", "the last (1024)")
     assert last.expected is not None and last.expected["alpha"] == "1024"
     changed = {**first.expected, "alpha": "1.25"}
     assert FAMILY.compare(first, changed) is not None
@@ -106,10 +99,10 @@ def test_order_grid_ends() -> None:
 
 def test_deletion_answers_above_eps0() -> None:
     for op_part in ("the answer 1.28", "the answer 0.72"):
-        case = _first("accounting_shuffle_rr.rr_sum", op_part)
+        case = find_case(CASES, "accounting_shuffle_rr.rr_sum", op_part)
         assert case.expected is not None
         assert mpmath.mpf(case.expected["eps"]) > mpmath.mpf(case.args["eps0"])
-    case = _first("accounting_shuffle_rr.rr_sum", "the answer eps0 + ln 0.5")
+    case = find_case(CASES, "accounting_shuffle_rr.rr_sum", "the answer eps0 + ln 0.5")
     assert case.expected is not None
     with mpmath.workdps(30):
         want = 140 + mpmath.log(mpmath.mpf("0.5"))

@@ -7,8 +7,9 @@ import copy
 
 from dpspec.conformance.families.accounting_subsampling import FAMILY, HANDLERS, TOLERANCE
 from dpspec.conformance.vectors import Case
+from tests.family_cases import generated_cases
 
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
+CASES = generated_cases(FAMILY)
 
 
 def _case(comment_start: str) -> Case:

@@ -10,8 +10,9 @@ import pytest
 
 from dpspec.conformance.families.accounting_tables import FAMILY, HANDLERS
 from dpspec.conformance.vectors import Case
+from tests.family_cases import generated_cases
 
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
+CASES = generated_cases(FAMILY)
 
 
 def _first(op: str, function: str | None = None, table: str | None = None) -> Case:
