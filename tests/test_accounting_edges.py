@@ -363,6 +363,48 @@ def test_worst_composition_ties_are_broken_deterministically() -> None:
     assert d == round_up(shuffle_mp.rr_sum_delta("0.3", 2, 60, ones=57), 10)
 
 
+
+def test_binary64_worst_composition_reports_the_smaller_mirror() -> None:
+    # replacement: ones and n - 1 - ones give the same delta, so only the lower half is scanned
+    # and the reported maximiser is the smaller of its pair, like the exact curve's above
+    for n, eps0, eps in ((60, "2", "0.3"), (10, "2", "0.05"), (11, "2", "0.05"), (2, "1", "0.1")):
+        d, ones = shuffle.rr_sum_worst_delta(eps, eps0, n)
+        every = [shuffle.rr_sum_delta(eps, eps0, n, ones=k) for k in range(n)]
+        assert ones <= (n - 1) // 2
+        assert d == every[ones]
+        assert math.isclose(d, max(every), rel_tol=1e-12)
+    assert shuffle.rr_sum_worst_delta("0.3", "2", 60)[1] == shuffle_mp.rr_sum_worst_delta("0.3", 2, 60)[1]
+    # deletion has no mirror: every composition is scanned
+    assert shuffle.rr_sum_worst_delta("0.3", "2", 60, "deletion")[1] == 59
+
+
+@pytest.mark.parametrize("eps", ["700.5", "-700.5", "1e400", "-1e400"])
+def test_binary64_curves_refuse_an_eps_whose_exponential_overflows(eps: str) -> None:
+    # e^eps beyond a double made the hockey-stick sum nan (and the worst case -1) before
+    for call in (lambda: shuffle.rr_sum_delta(eps, "1", 10),
+                 lambda: shuffle.rr_sum_worst_delta(eps, "1", 10),
+                 lambda: shuffle.rappor_histogram_delta(eps, "1", 10),
+                 lambda: shuffle.rappor_histogram_clone_delta(eps, "1", 10)):
+        with pytest.raises(ValueError, match="700"):
+            call()
+    assert shuffle.rr_sum_delta("700", "1", 10, "deletion") > 0
+    assert shuffle.rr_sum_delta("-700", "1", 10) == pytest.approx(1.0)
+
+
+def test_deletion_search_bracket_stays_within_binary64() -> None:
+    # 4 eps0 + 50 exceeded 709 (e^eps overflowed) from eps0 164.75 on; the end is capped at 700
+    for eps0 in ("165", "200", "700"):
+        r = shuffle.rr_sum_epsilon(eps0, 10, "1e-6", "deletion")
+        assert math.isfinite(r.eps) and r.eps <= float(eps0)
+
+
+def test_seed_table_decimals_round_up_from_the_written_value() -> None:
+    # a decimal string is rounded at the value it writes, not at its binary neighbour
+    assert seed_tables._fixed("0.317", 6) == "0.317000"
+    assert seed_tables._fixed("0.3170000001", 6) == "0.317001"
+    assert seed_tables._fixed(0.317, 6) == "0.317001"  # the double 0.317 is above 0.317
+
+
 # -- parsing ----------------------------------------------------------------------------------------
 def test_digit_separators_are_refused() -> None:
     with pytest.raises(ValueError, match="separators"):

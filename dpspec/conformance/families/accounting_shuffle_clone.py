@@ -215,7 +215,9 @@ HEADER = [
     " significant digits.",
     "rr_limits: rr_sum_delta (exact delta(eps) of the sum of n binary randomized responses,"
     " n <= 10^7) and rr_sum_worst_delta (its maximum over the number `ones` of other users"
-    " holding a 1, with the maximising `ones`; n <= 3000), at and beyond their size limits.",
+    " holding a 1, with the maximising `ones`; n <= 3000), at and beyond their size limits;"
+    " eps within [-700, 700] (e^eps a finite double), refused beyond. Under replacement `ones`"
+    " and n - 1 - `ones` give the same delta, and the smaller of the pair is the one reported.",
 ]
 
 NOTES = {
@@ -362,6 +364,11 @@ def _search_doc() -> list[dict[str, Any]]:
                                                           "delta": "1e-3", "ones": 2,
                                                           "neighbours": "deletion"}, []),
     ], tc, [("delta 0", {"eps0": "1", "n": 10, "delta": "0"})]))
+    g.append(_group(op, {"function": "rr_sum_epsilon"}, [
+        ("deletion, n 10, eps0 200: the bracket's end 4 eps0 + 50 = 850 is capped at 700 (e^eps"
+         " must be a finite double); the answer is just below eps0",
+         {"eps0": "200", "n": 10, "delta": "1e-6", "neighbours": "deletion"}, ["Boundary"]),
+    ], tc, []))
     return g
 
 
@@ -377,6 +384,26 @@ def _rr_doc() -> list[dict[str, Any]]:
         _group(op, {"function": "rr_sum_worst_delta"}, [
             ("n 3000, the largest allowed", {"eps": "1", "eps0": "5", "n": 3000}, ["Boundary"]),
         ], tc, [("n 3001", {"eps": "1", "eps0": "5", "n": 3001})]),
+        # e^eps must be a finite double: |eps| <= 700 (EXP_MAX), refused beyond
+        _group(op, {"function": "rr_sum_delta"}, [
+            ("deletion, eps 700, the largest allowed: delta is P[all 10 report 1], the mass the"
+             " absent dataset lacks", {"eps": "700", "eps0": "1", "n": 10,
+                                       "neighbours": "deletion"}, ["Boundary"]),
+            ("eps -700, the smallest allowed: e^eps is tiny, delta is nearly the total mass 1",
+             {"eps": "-700", "eps0": "1", "n": 10}, ["Boundary"]),
+        ], tc, [("eps 700.5", {"eps": "700.5", "eps0": "1", "n": 10}),
+                ("eps 1e400 (infinite in binary64)", {"eps": "1e400", "eps0": "1", "n": 10}),
+                ("eps -700.5", {"eps": "-700.5", "eps0": "1", "n": 10})]),
+        # replacement: ones and n - 1 - ones are mirrors with equal delta; the smaller is reported
+        _group(op, {"function": "rr_sum_worst_delta"}, [
+            ("n 10 (9 others), eps0 2, eps 0.05: the maximum is at the mirror pair 4 / 5, the"
+             " last ones evaluated; 4 is reported", {"eps": "0.05", "eps0": "2", "n": 10},
+             ["Boundary"]),
+            ("n 11 (10 others), eps0 2, eps 0.05: the maximum is at ones 5, its own mirror, the"
+             " last ones evaluated", {"eps": "0.05", "eps0": "2", "n": 11}, ["Boundary"]),
+            ("n 60, eps0 2, eps 0.3: the maximum is at 2 (mirror 57), not at 0",
+             {"eps": "0.3", "eps0": "2", "n": 60}, []),
+        ], tc, [("eps 1e400", {"eps": "1e400", "eps0": "2", "n": 60})]),
     ]
 
 

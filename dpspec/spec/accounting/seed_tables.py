@@ -17,7 +17,7 @@ import mpmath
 
 from dpspec.spec.accounting import discrete, gaussian, shuffle, shuffle_mp, subsampling
 from dpspec.spec.accounting.definitions import rdp_curve_to_dp
-from dpspec.spec.accounting.numeric import DPS, mpf, round_fixed, round_up, smallest_int
+from dpspec.spec.accounting.numeric import DPS, mpf, round_fixed, round_up, smallest_int, to_fraction
 
 Row = dict[str, Any]
 
@@ -33,8 +33,10 @@ FIG1_N = (500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_0
 
 
 def _fixed(x: float | str | mpmath.mpf, places: int) -> str:
-    """``x`` rounded up (toward +infinity) to ``places`` decimals, exactly (no float step)."""
-    return round_fixed(mpf(x) if isinstance(x, str) else x, places, up=True)
+    """``x`` rounded up (toward +infinity) to ``places`` decimals, exactly: a float or mpf at the
+    value it holds, a decimal string at the value it writes (not through binary, where "0.317"
+    is a little above 0.317 and would round up to 0.317001)."""
+    return round_fixed(to_fraction(x, "value") if isinstance(x, str) else x, places, up=True)
 
 
 def dp_draft_table1(n: int = 100_000, delta: str = "1e-9") -> list[Row]:

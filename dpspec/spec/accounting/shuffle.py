@@ -89,6 +89,9 @@ RECURRENCE_ATOMS = 20_000
 MAX_EXACT_RR_N = 10_000_000
 #: largest n for the exhaustive worst case over compositions
 WORST_CASE_MAX_N = 3000
+#: largest |eps| and eps0 of the binary64 curves: e^700 ~ 1e304 still fits in a double, e^710
+#: does not (beyond, e^eps times a zero mass would be nan)
+EXP_MAX = 700.0
 
 Array = NDArray[np.float64]
 BOUNDS = ("closed", "fmt20", "fmt22", "exact-rr")
@@ -112,6 +115,15 @@ def _check(eps0: Real, n: int, delta: Real) -> tuple[float, int, float]:
     n = positive_int(n, "n", 2)
     d = float(probability(delta, "delta"))
     return e0, n, d
+
+
+def _curve_eps(eps: Real) -> float:
+    """The eps at which a binary64 curve is evaluated: at most EXP_MAX in absolute value, so that
+    e^eps is a finite double (a larger eps would turn the hockey-stick sum into nan)."""
+    e = float(mpf(eps, "eps"))
+    if not -EXP_MAX <= e <= EXP_MAX:
+        raise ValueError(f"eps must be within [-{EXP_MAX:g}, {EXP_MAX:g}] for the binary64 curves")
+    return e
 
 
 def _bisect_eps(delta_of: object, target: float, hi: float) -> float:
@@ -402,8 +414,8 @@ def rr_sum_pairs(eps0: Real, n: int, neighbours: str = "replacement", ones: int 
     n = positive_int(n, "n", 1)
     if n > MAX_EXACT_RR_N:
         raise ValueError(f"the binary64 exact curve is limited to n <= {MAX_EXACT_RR_N}")
-    if e0 > 700:
-        raise ValueError("eps0 above 700 overflows binary64")
+    if e0 > EXP_MAX:
+        raise ValueError(f"eps0 above {EXP_MAX:g} overflows binary64")
     ones = positive_int(ones, "ones", 0)
     if ones > n - 1:
         raise ValueError("ones must be <= n - 1")
@@ -431,7 +443,7 @@ def _pairs_delta(pairs: list[tuple[Array, Array]], eps: float) -> float:
 def rr_sum_delta(eps: Real, eps0: Real, n: int, neighbours: str = "replacement", ones: int = 0
                  ) -> float:
     """Exact delta(eps) (both directions) of the sum of n binary RRs for one dataset composition."""
-    return _pairs_delta(rr_sum_pairs(eps0, n, neighbours, ones), float(mpf(eps, "eps")))
+    return _pairs_delta(rr_sum_pairs(eps0, n, neighbours, ones), _curve_eps(eps))
 
 
 def rr_sum_epsilon(eps0: Real, n: int, delta: Real, neighbours: str = "replacement",
@@ -441,8 +453,8 @@ def rr_sum_epsilon(eps0: Real, n: int, delta: Real, neighbours: str = "replaceme
     pairs = rr_sum_pairs(e0, n, neighbours, ones)
     # replacement: the local guarantee eps0 bounds eps (delta(eps0) = 0). deletion: the output n
     # has no mass when the target is absent, so delta >= P[all n report 1] for every eps; search
-    # up to a generous bound and report infinity if delta is still missed there.
-    hi = e0 if neighbours == "replacement" else 4 * e0 + 50.0
+    # up to a generous bound (at most EXP_MAX) and report infinity if delta is still missed there.
+    hi = e0 if neighbours == "replacement" else min(4 * e0 + 50.0, EXP_MAX)
     eps = _bisect_eps(lambda x: _pairs_delta(pairs, x), d, hi)
     return ShuffleResult(eps, d, "exact-rr", "exact-rr", True,
                          f"exact curve of the sum of {n} binary RRs, {neighbours} neighbours, "
@@ -452,13 +464,19 @@ def rr_sum_epsilon(eps0: Real, n: int, delta: Real, neighbours: str = "replaceme
 
 def rr_sum_worst_delta(eps: Real, eps0: Real, n: int, neighbours: str = "replacement"
                        ) -> tuple[float, int]:
-    """``(max over compositions of delta(eps), maximising number of ones)``; n <= 3000."""
+    """``(max over compositions of delta(eps), maximising number of ones)``; n <= 3000.
+
+    Under replacement, ``ones`` and ``n - 1 - ones`` give the same delta (flip every bit and
+    mirror the sum), so only ``ones <= (n - 1) / 2`` are evaluated and the maximiser reported is
+    the smaller of its mirror pair: which of two equal binary64 sums comes out larger would
+    otherwise decide it. Under deletion every composition is evaluated.
+    """
     n = positive_int(n, "n", 1)
     if n > WORST_CASE_MAX_N:
         raise ValueError(f"the exhaustive worst case is limited to n <= {WORST_CASE_MAX_N}")
-    e = float(mpf(eps, "eps"))
+    e = _curve_eps(eps)
     best, arg = -1.0, 0
-    for ones in range(n):
+    for ones in range((n - 1) // 2 + 1 if neighbours == "replacement" else n):
         d = _pairs_delta(rr_sum_pairs(eps0, n, neighbours, ones), e)
         if d > best:
             best, arg = d, ones
@@ -472,7 +490,7 @@ def rr_sum_worst_epsilon(eps0: Real, n: int, delta: Real, neighbours: str = "rep
     if n > WORST_CASE_MAX_N:
         raise ValueError(f"the exhaustive worst case is limited to n <= {WORST_CASE_MAX_N}")
     all_pairs = [rr_sum_pairs(e0, n, neighbours, k) for k in range(n)]
-    hi = e0 if neighbours == "replacement" else 4 * e0 + 50.0
+    hi = e0 if neighbours == "replacement" else min(4 * e0 + 50.0, EXP_MAX)
     eps = _bisect_eps(lambda x: max(_pairs_delta(pp, x) for pp in all_pairs), d, hi)
     return ShuffleResult(eps, d, "exact-rr", "exact-rr", True,
                          f"exact worst case over all compositions of the other users' bits, "
@@ -597,7 +615,7 @@ def rappor_histogram_delta(eps: Real, eps0: Real, n: int) -> float:
     coordinate, and both directions coincide.
     """
     (p, q), = rr_sum_pairs(eps0, n, "replacement", 0)
-    return _product_delta(p, q, q, p, float(mpf(eps, "eps")))
+    return _product_delta(p, q, q, p, _curve_eps(eps))
 
 
 def rappor_histogram_epsilon(eps0: Real, n: int, delta: Real) -> ShuffleResult:
@@ -663,7 +681,7 @@ def rappor_histogram_clone_delta(eps: Real, eps0: Real, n: int) -> float:
     the symmetry ``a -> c + 1 - a`` has the same privacy-loss distribution. delta is computed
     from the two loss distributions exactly (sorted suffix sums), plus the unenumerated mass.
     """
-    e = float(mpf(eps, "eps"))
+    e = _curve_eps(eps)
     e0 = float(positive(eps0, "eps0"))
     n = positive_int(n, "n", 2)
     loss, prob, lost = _clone_loss_atoms(e0, n)
