@@ -70,3 +70,23 @@ INVALID = [(name, c) for name in sorted(FAMILIES) for c in _cases(name) if c.res
 def test_invalid_cases_are_refused(name: str, case: Case) -> None:
     with pytest.raises(FAMILIES[name][1]):
         _family(name).handlers()[case.op](dict(case.args))
+
+
+@pytest.mark.parametrize("want, got, same", [
+    ("0.1000000000000000000000000000000000000000001", "0.1", False),  # past the 40th digit
+    ("0.5", "0.50", True),
+    ("1/3", "0.3333333333333333333333333333333333333333333", False),
+    ("1e-9", 1e-9, True),
+    ("7", 7, True),
+    ("inf", "inf", True),
+])
+def test_exact_ops_compare_every_digit(want: str, got: object, same: bool) -> None:
+    # an op with tolerance (0, 0) compares its numbers as rationals, not at the working precision
+    family = AccountingFamily()
+    op = next(op for op, tol in family.tolerance.items() if tol == (0.0, 0.0))
+    case = Case("accounting/x.json", 1, op, {}, {"v": want}, "valid", "", [], None)
+    assert (family.compare(case, {"v": got}) is None) is same
+    # with a tolerance, 40 digits are enough
+    loose = next(op for op, tol in family.tolerance.items() if tol[0] > 0)
+    case = Case("accounting/x.json", 1, loose, {}, {"v": want}, "valid", "", [], None)
+    assert family.compare(case, {"v": got}) is None

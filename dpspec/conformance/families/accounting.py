@@ -37,7 +37,14 @@ from dpspec.spec.accounting import (
     subsampling,
 )
 from dpspec.spec.accounting.budget import Accountant, Query
-from dpspec.spec.accounting.numeric import DPS, compact, mpf, positive_int, round_up
+from dpspec.spec.accounting.numeric import (
+    DPS,
+    compact,
+    mpf,
+    positive_int,
+    round_up,
+    to_fraction,
+)
 
 SCHEMA = "accounting-v1.json"
 
@@ -474,6 +481,15 @@ def _compare(want: Any, got: Any, rel: float, ab: float, where: str) -> str | No
         return None
     if isinstance(want, str) and not isinstance(want, bool):
         try:
+            if rel == 0 and ab == 0:
+                # exact: as rationals, every digit (at DPS, two texts differing past the 40th
+                # digit would be equal)
+                w_exact = to_fraction(want)
+                if not isinstance(got, str | int | float) or isinstance(got, bool):
+                    return f"{where.rstrip('.')}: expected a number, got {got!r}"
+                if to_fraction(got if isinstance(got, str) else str(got)) == w_exact:
+                    return None
+                return f"{where.rstrip('.')}: expected exactly {want}, got {got}"
             with mpmath.workdps(DPS):
                 w = mpf(want)
                 if not isinstance(got, str | int | float) or isinstance(got, bool):
