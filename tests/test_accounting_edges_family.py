@@ -10,6 +10,7 @@ import copy
 import mpmath
 import pytest
 
+from dpspec.conformance.families._groups import counted_calls
 from dpspec.conformance.families.accounting_edges import FAMILY, HANDLERS, TOLERANCE
 from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import discrete
@@ -119,3 +120,13 @@ def test_handlers_restore_the_spec_functions() -> None:
             except REFUSED:
                 assert c.result == "invalid"
     assert (discrete._table, discrete.discrete_gaussian_delta) == before
+
+
+def test_the_work_limit_refuses_before_any_evaluation() -> None:
+    case = _first("accounting_edges.calibration", "just over the limit", "invalid")
+    assert "WorkLimit" in case.flags
+    with counted_calls(discrete, "discrete_gaussian_delta") as calls:
+        with pytest.raises(ValueError, match="table operations"):
+            discrete.calibrate_discrete_gaussian_sigma(case.args["eps"], case.args["delta"],
+                                                      case.args["vector"], case.args["digits"])
+    assert calls[0] == 0

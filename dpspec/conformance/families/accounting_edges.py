@@ -69,6 +69,8 @@ def h_refinement(a: dict[str, Any]) -> dict[str, Any]:
     kw = optional(a, "tail", vector="sensitivity")
     with recorded_calls(discrete, "_table") as tables:
         d = discrete.discrete_gaussian_delta(a["eps"], a["sigma"], **kw)
+    if not isinstance(d, mpmath.mpf):  # neither a delta nor a refusal: not an answer
+        raise AssertionError(f"discrete_gaussian_delta returned {d!r}")
     with mpmath.workdps(discrete.DPS_DISCRETE + 10):
         ln_delta = mpmath.log(d)
         passes = [{"lnTarget": published(mpmath.log(c.args[1])), "K": c.result[0]} for c in tables]
@@ -173,9 +175,11 @@ HEADER = [
     " digits (default 12), searched as the accounting-discrete family states (start [0.999 c, 1.001"
     " c] around the continuous Gaussian's 12-digit sigma c for L2 sensitivity |v|, widening,"
     " regula falsi on f(sigma) = ln(max(delta(sigma), 10^-100000)) - ln(delta), the scan of 32"
-    " points up to twice sigma). `tail` = the first truncation target handed to every evaluation"
-    " (10^-25 delta; the evaluation uses min(1e-45, tail)); `probes` = the sigma of every evaluation"
-    " of delta in order, the final one at the published sigma included.",
+    " points up to twice sigma); refused up front when one evaluation at twice c, at target"
+    " min(1e-45, 10^-25 delta), would exceed 4000000 table operations. `tail` = the first"
+    " truncation target handed to every evaluation (10^-25 delta; the evaluation uses min(1e-45,"
+    " tail)); `probes` = the sigma of every evaluation of delta in order, the final one at the"
+    " published sigma included.",
     "bracket: the search by itself from [lo, hi] to relative width tol on f = the piecewise-linear"
     " function through `knots` ([x, f(x)] pairs, x increasing; lo and hi within them, f(lo) > 0 >="
     " f(hi)): stop when hi - lo <= tol hi (at most 400 steps); a step probes the midpoint alone"
@@ -191,6 +195,8 @@ NOTES = {
                 " by a small factor, a value exactly on a comparison)",
     "Default": "an optional argument left out: the spec's default applies",
     "BadParameter": "an argument outside its domain; the implementation must reject it",
+    "WorkLimit": "valid parameters whose exact evaluation would take more than 4000000 table"
+                 " operations; the implementation must refuse up front",
     "NoConvergence": "valid parameters whose exact evaluation needs more refinement passes than"
                      " the spec allows; the implementation must refuse instead of answering",
 }
@@ -284,6 +290,10 @@ def _calibration_doc() -> list[dict[str, Any]]:
          "BadParameter"),
         ("zero vector", _cal("1", "1e-3", [0], 10),
          "BadParameter"),
+        ("eps 0.612, delta 1e-30, v (1, 1, 1): one evaluation at twice the continuous sigma, at"
+         " the target 1e-55 handed to it, would take 4020020 table operations, just over the"
+         " limit 4000000 (3940220 at 9^-25 delta, 3301484 at 1e-45): refused up front",
+         _cal("0.612", "1e-30", [1, 1, 1], 10), "WorkLimit"),
     ])]
 
 
