@@ -130,3 +130,13 @@ def test_the_work_limit_refuses_before_any_evaluation() -> None:
             discrete.calibrate_discrete_gaussian_sigma(case.args["eps"], case.args["delta"],
                                                       case.args["vector"], case.args["digits"])
     assert calls[0] == 0
+
+
+def test_half_width_tie_keeps_regula_falsi() -> None:
+    case = _first("accounting_edges.bracket", "exactly half")
+    assert case.expected is not None
+    probes = [mpmath.mpf(x) for x in case.expected["probes"]]
+    lo = probes[0]
+    # widths 31/64, 23/64, 31/128: the third step does not probe the midpoint of [lo, 1.7578125]
+    assert probes[2:4] == [mpmath.mpf("1.875"), mpmath.mpf("1.7578125")]
+    assert probes[4] != (lo + probes[3]) / 2

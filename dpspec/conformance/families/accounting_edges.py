@@ -311,6 +311,11 @@ def _bracket_doc() -> list[dict[str, Any]]:
         ("[1, 2], tol 1/16, f(1) = 1/1024, f(2) = -1: the estimate 1.00097... is clamped to"
          " lo + w = 1.03125, so its first probe is lo itself (skipped)",
          _br("1", "2", "0.0625", [["1", "0.0009765625"], ["2", "-1"]]), ["Boundary"]),
+        ("[1.515625, 2], tol 1/8, f = 0 on [1.625, 2]: each estimate is hi itself, clamped to"
+         " hi - w, and its first probe moves hi; after two steps the width 31/128 is exactly half"
+         " of the first 31/64, so the third step is regula falsi, not bisection",
+         _br("1.515625", "2", "0.125", [["1.515625", "1"], ["1.625", "0"], ["2", "0"]]),
+         ["Boundary"]),
     ], tc, [
         ("knots not increasing", _br("1", "2", "0.0625", [["1", "1"], ["1", "0"], ["2", "-1"]]),
          "BadParameter"),
