@@ -95,18 +95,32 @@ def test_certified_search_starts_where_its_estimate_says() -> None:
 
 
 def test_values_are_compared_relatively() -> None:
+    case = _first("rr_pairs", "both windows cut below")
+    assert case.expected is not None
+    with mpmath.workdps(40):
+        d = mpmath.mpf(case.expected["lost"])
+        assert 0 < d < mpmath.mpf("1e-60")
+        far = mpmath.nstr(d * (1 + mpmath.mpf("1e-12")), 25)
+        near = mpmath.nstr(d * (1 + mpmath.mpf("1e-17")), 25)
+    assert FAMILY.compare(case, dict(case.expected, lost=far)) is not None
+    assert FAMILY.compare(case, dict(case.expected, lost=near)) is None
+
+
+def test_bounds_with_a_cap_are_compared_exactly() -> None:
     case = _first("histogram_delta", "twice the lost mass")
     assert case.expected is not None
     with mpmath.workdps(40):
-        d = mpmath.mpf(case.expected["delta"])
-        assert d < mpmath.mpf("1e-60")
-        changed = {"delta": mpmath.nstr(d * (1 + mpmath.mpf("1e-12")), 25)}
-        ok = {"delta": mpmath.nstr(d * (1 + mpmath.mpf("1e-17")), 25)}
-    assert FAMILY.compare(case, changed) is not None
-    assert FAMILY.compare(case, ok) is None
+        near = mpmath.nstr(mpmath.mpf(case.expected["delta"]) * (1 + mpmath.mpf("1e-17")), 25)
+    assert FAMILY.compare(case, {"delta": near}) is not None
+    assert FAMILY.compare(case, copy.deepcopy(case.expected)) is None
 
 
 def test_capped_bounds_publish_one() -> None:
+    clone = _first("clone_curve", "capped at 1")
+    assert clone.expected is not None and clone.expected["delta"] == "1"
+    assert clone.expected["total"] > 1 << (3 * clone.expected["bits"])
+    changed = dict(clone.expected, delta="1.0000000000000000001")
+    assert FAMILY.compare(clone, changed) is not None
     assert _first("rr_delta", "passes 1, capped").expected == {"delta": "1"}
     assert _first("histogram_delta", "passes 1, capped").expected == {"delta": "1"}
 

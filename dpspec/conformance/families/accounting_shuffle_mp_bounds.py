@@ -38,13 +38,14 @@ P = "accounting_shuffle_mp_bounds."
 #: mpmath values at 50 digits, published rounded up to 20 significant digits: relative 1e-15
 #: (no absolute floor: the bounds near 1e-60 are compared too)
 MP = (1e-15, 0.0)
-#: the searches (every output a decimal on the search's grid or a name) and the delta bounds
-#: whose cap at 1 is tested (a bound of 1 + 1e-40 rounds up to 1.0000000000000000001, which a
-#: relative tolerance would accept): compared exactly
+#: the searches (every output a decimal on the search's grid or a name), the clone curve (its
+#: fixed-point total is exact, so is the bound read from it) and the delta bounds whose cap at 1
+#: is tested (a bound of 1 + 1e-40 rounds up to 1.0000000000000000001, which a relative
+#: tolerance would accept): compared exactly
 EXACT = (0.0, 0.0)
 
 TOLERANCE: dict[str, tuple[float, float]] = {
-    P + "clone_curve": MP,
+    P + "clone_curve": EXACT,
     P + "search": EXACT,
     P + "certified_epsilon": EXACT,
     P + "rr_pairs": MP,
@@ -387,6 +388,8 @@ def _clone_doc() -> list[dict[str, Any]]:
          cc(E45_100, "1", 100), ["Boundary"]),
         ("fmt22 eps0 1, n 100, eps with share = 45/101: an integer share (c + 1) only one step"
          " past the last count 99, which is never taken", cc(E45_101, "1", 100), ["Boundary"]),
+        ("fmt22 eps0 200, n 2, eps 0: the enclosure passes 1 by its rounding, capped at 1",
+         cc("0", "200", 2), ["Boundary"]),
         ("fmt22 eps0 3, n 2: one other user, a two-atom window", cc("0.2", "3", 2),
          ["Boundary"]),
         ("fmt22 eps0 0.5, n 5000, eps 0.05: the window does not start at 0",
