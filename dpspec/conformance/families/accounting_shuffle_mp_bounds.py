@@ -595,6 +595,20 @@ def _histogram_doc() -> list[dict[str, Any]]:
         ("n 1", hr("1", 1, "1e-6")),
         ("delta 0", hr("1", 100, "0")),
     ]))
+    # eps0 above about 115: p = 1/(e^eps0 + 1) is below 10^-50, and 1 - (1 - p) at the working
+    # precision is 0; the atom of mass p that only one side has (infinite privacy loss) must
+    # still be there
+    g.append(_group(P + "histogram_delta", [
+        ("eps0 200, n 2, eps 0: the pair differs by atoms of mass about e^-200, whose loss is"
+         " about 200 each way: delta is at least their share, here capped at 1",
+         hd("0", "200", 2), ["Boundary"]),
+        ("eps0 200, n 2, eps 399: below the largest product loss 2 eps0, so delta > 0",
+         hd("399", "200", 2), ["Boundary"]),
+    ], tc, []))
+    g.append(_group(P + "histogram_renyi", [
+        ("eps0 200, n 2, delta 1e-6: every order's divergence is about 2 eps0, clamped at"
+         " 2 eps0 = 400", hr("200", 2, "1e-6"), ["Boundary"]),
+    ], tc, []))
     return g
 
 
