@@ -261,6 +261,13 @@ def _curves_doc() -> list[dict[str, Any]]:
         ("two steps (composition mixes the edge buckets into the middle ones)",
          _with(A, steps=2, eps=["0", "1/2", "1", "2", "31/8", "4"], delta=["0.01"], digits=8),
          []),
+        ("q 1 (the loss is unbounded both ways: both grid tails carry mass), two steps",
+         _with(A, q="1", steps=2, eps=["0", "1/2", "1", "2", "3", "5"], delta=["0.01"],
+               digits=8), ["Boundary"]),
+        ("q 1, sigma 1, h 4 (the lowest bucket is heavier than the tail and kept), massBits 64,"
+         " tail 1e-9, two steps: the low tail (about 1e-17) stays in the lowest bucket",
+         {"q": "1", "sigma": "1", "steps": 2, "h": "4", "massBits": 64, "tail": "1e-9",
+          "eps": ["0", "1", "4"], "delta": []}, ["Boundary"]),
         ("q 1 (allowed), sigma 0.04, h 1: every loss above 256 ln 2, eps 0 and 2 below the lowest"
          " grid loss (235), 240 and 300 inside, 390 = top, 391 above",
          _with(HIGH, eps=["0", "2", "240", "300", "390", "391"], delta=["0.5"], digits=6),
