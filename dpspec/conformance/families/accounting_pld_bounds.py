@@ -202,10 +202,10 @@ NOTES = {
 
 #: a small grid: two directions of about 15 atoms, exact values of about 200 digits
 A: dict[str, Any] = {"q": "0.5", "sigma": "1", "steps": 1, "h": "1/4", "massBits": 32,
-                     "tail": "0.000999"}
+                     "tail": "0.0009995"}
 #: every loss above 177 = 256 ln 2 (q 1, sigma 0.04: losses from about 235 to 390)
 HIGH: dict[str, Any] = {"q": "1", "sigma": "0.04", "steps": 1, "h": "1", "massBits": 32,
-                        "tail": "0.000999"}
+                        "tail": "0.0009995"}
 
 
 def _with(base: dict[str, Any], **kw: Any) -> dict[str, Any]:
@@ -237,7 +237,7 @@ def _curves_doc() -> list[dict[str, Any]]:
     ties = _ties()
     eps_a = ["0", "1/8", "1/2", "21/8", "11/4", "3", "25/8", "15/4"]
     return [_group(op, [
-        ("q 0.5, sigma 1, one step, h 1/4, massBits 32 (the least allowed), tail 0.000999 (just"
+        ("q 0.5, sigma 1, one step, h 1/4, massBits 32 (the least allowed), tail 0.0009995 (just"
          " below the limit 1e-3): eps from 0 past the top loss 11/4 (the add direction's lower"
          " bound is one bucket at eps 1/2, the remove direction's at 21/8 to 3; none at 25/8);"
          " targets 0.5 (met at eps 0), 0.01 and 1e-3",
@@ -272,6 +272,10 @@ def _curves_doc() -> list[dict[str, Any]]:
          " grid loss (235), 240 and 300 inside, 390 = top, 391 above",
          _with(HIGH, eps=["0", "2", "240", "300", "390", "391"], delta=["0.5"], digits=6),
          ["Boundary"]),
+        ("q 0.001, sigma 5, tail 0.0009995: every grid loss below 1, the search's bracket is"
+         " [0, top + 1] with top < 1", {"q": "0.001", "sigma": "5", "steps": 1, "h": "1/4096",
+                                        "massBits": 32, "tail": "0.0009995", "eps": ["0"],
+                                        "delta": ["1e-5", "1e-3"], "digits": 6}, ["Boundary"]),
         ("q 0.01, sigma 1, four steps, h, massBits and tail absent (defaults), resolution 4",
          {"q": "0.01", "sigma": "1", "steps": 4, "resolution": 4, "eps": ["0", "1/2"],
           "delta": ["1e-3"], "digits": 6}, ["Default"]),
