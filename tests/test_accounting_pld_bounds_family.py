@@ -99,17 +99,21 @@ def test_the_search_ties_are_exact_ties() -> None:
     assert Fraction(at_inf.expected["epsilon"][0]["upper"]) <= top + 1
 
 
-def test_digits_one_stops_on_the_tie_and_the_step_cap_holds() -> None:
+def test_digits_one_stops_on_the_tie_and_digits_40_on_the_width() -> None:
     case = _first("accounting_pld_bounds.curves", "digits 1")
     assert case.expected is not None
     top = max(Fraction(t) for t in case.expected["top"])
     # hi = 10/16 (top + 1): the path fail, pass, pass, fail gives hi - lo = hi / 10 exactly
     assert Fraction(case.expected["epsilon"][0]["upper"]) == Fraction(10, 16) * (top + 1)
-    case = _first("accounting_pld_bounds.curves", "digits 200")
+    case = _first("accounting_pld_bounds.curves", "digits 40")
     assert case.expected is not None
     up = Fraction(case.expected["epsilon"][0]["upper"])
     low = Fraction(case.expected["epsilon"][0]["lower"])
-    assert up.denominator.bit_length() > 390 and low.denominator.bit_length() > 390
+    # bisection of [0, top + 1] (top + 1 = 15/4): the end points are dyadic, and 40 digits take
+    # well over 120 halvings but far fewer than the 400-step cap
+    for x in (up, low):
+        assert x.denominator & (x.denominator - 1) == 0
+        assert 120 < x.denominator.bit_length() < 200
 
 
 def test_high_losses_give_zero_weights_and_a_lower_bound_of_zero() -> None:
