@@ -643,6 +643,9 @@ def _searches_doc() -> list[dict[str, Any]]:
         ("x >= 2/3 from 1, 12 digits at a 10-digit working precision: a midpoint can round onto"
          " an end of the bracket, which ends the bisection", at("2/3", "1", 12, precision=10),
          ["Boundary"]),
+        ("x >= 0.5 from 0.5, 13 digits at a 10-digit working precision: the factor 1 - 10^-12"
+         " does not move the value at 10 digits, so the next grid value below is stepped to",
+         at("0.5", "0.5", 13, precision=10), ["Boundary"]),
     ], tc, [
         ("the predicate never holds", {"predicate": "never", "estimate": "1", "digits": 3}),
     ])]
