@@ -122,3 +122,16 @@ def test_a_boolean_is_not_a_number() -> None:
         HANDLERS["accounting_numeric.check"]({"check": "positive_int", "value": True})
     with pytest.raises(TypeError):
         HANDLERS["accounting_numeric.to_fraction"]({"value": False})
+
+
+def test_grid_searches_finer_than_the_working_precision_end() -> None:
+    # 12 or 13 digits searched at a 10-digit working precision: the search must still end, on a
+    # value of the requested grid, with every evaluated point published
+    for part in ("a midpoint can round onto", "does not move the value at 10 digits"):
+        case = _first("smallest_on_grid", part)
+        assert case.expected is not None and case.args["precision"] == 10
+        assert len(case.expected["value"].replace("0.", "", 1)) == case.args["digits"]
+        assert case.expected["probes"][-1] != case.expected["probes"][0]
+        changed = copy.deepcopy(case.expected)
+        changed["probes"].append(changed["probes"][-1])
+        assert FAMILY.compare(case, changed) is not None
