@@ -28,6 +28,7 @@ FAMILIES: dict[str, tuple[bool, tuple[type[Exception], ...]]] = {
     "accounting-gaussian": (True, ANY),
     "accounting-ghazi": (True, ANY),
     "accounting-limits": (True, ANY),
+    "accounting-numeric": (False, ANY),
     "accounting-pld-bounds": (False, ANY),
     "accounting-pld-grid": (False, ANY),
     "accounting-shuffle-clone": (True, ANY),
