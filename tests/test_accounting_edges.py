@@ -405,6 +405,21 @@ def test_seed_table_decimals_round_up_from_the_written_value() -> None:
     assert seed_tables._fixed(0.317, 6) == "0.317001"  # the double 0.317 is above 0.317
 
 
+
+def test_mpmath_rappor_bounds_keep_the_atoms_of_mass_below_the_working_precision() -> None:
+    # eps0 200: p = 1/(e^200 + 1) < 10^-50 and 1 - (1 - p) was 0 at 50 digits, so the atoms that
+    # carry the privacy loss vanished and delta(0) came out as 2.8e-87 instead of 1
+    assert shuffle_mp.rappor_histogram_delta("0", "200", 2) == 1
+    upper = shuffle_mp.rappor_histogram_delta("399", "200", 2)
+    assert upper >= shuffle.rappor_histogram_delta("399", "200", 2) > 0.26
+    assert shuffle_mp.rappor_histogram_rdp_epsilon("200", 2, "1e-6")[0] == "400.0000000"
+    [(with_one, with_zero)], _ = shuffle_mp.rr_pairs("200", 2, "replacement", 0,
+                                                     shuffle_mp.cutoff_for(None))
+    assert all(x > 0 for x in with_one + with_zero)
+    with pytest.raises(ArithmeticError, match="no mass"):
+        shuffle_mp._positive_atoms([mpmath.mpf(1), mpmath.mpf(0)], [mpmath.mpf(0.5)] * 2)
+
+
 # -- parsing ----------------------------------------------------------------------------------------
 def test_digit_separators_are_refused() -> None:
     with pytest.raises(ValueError, match="separators"):

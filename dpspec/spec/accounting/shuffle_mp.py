@@ -424,11 +424,22 @@ def _others(eps0: mpmath.mpf, n: int, ones: int, cutoff: mpmath.mpf) -> tuple[mp
     return p, _convolve(zeros, binom_window(ones, 1 - p, cutoff))
 
 
-def _shift(w: Window, p0: mpmath.mpf) -> list[mpmath.mpf]:
-    """PMF (on w.lo .. w.lo + len) of others + Bern(1 - p0): ``x[k] p0 + x[k - 1] (1 - p0)``."""
+def _shift(w: Window, p0: mpmath.mpf, p1: mpmath.mpf) -> list[mpmath.mpf]:
+    """PMF (on w.lo .. w.lo + len) of others + the target's report, which is 0 with probability
+    ``p0`` and 1 with probability ``p1 = 1 - p0``: ``x[k] p0 + x[k - 1] p1``. Both are passed,
+    because ``1 - (1 - p)`` is 0 at working precision once p < 10^-WPS (eps0 above about 115),
+    which dropped the atom that carries the privacy loss."""
     x = w.pmf
-    return [(x[k] if k < len(x) else MP(0)) * p0 + (x[k - 1] if k > 0 else MP(0)) * (1 - p0)
+    return [(x[k] if k < len(x) else MP(0)) * p0 + (x[k - 1] if k > 0 else MP(0)) * p1
             for k in range(len(x) + 1)]
+
+
+def _positive_atoms(p: list[mpmath.mpf], q: list[mpmath.mpf]) -> None:
+    """Refuse a pair with an atom that has no mass on one side (an infinite privacy loss, which
+    the suffix sums and Renyi sums below would silently leave out). Every atom of the summed-RR
+    pair is positive for eps0 > 0; this guards the bounds against a regression of that."""
+    if any(x <= 0 or y <= 0 for x, y in zip(p, q, strict=True)):
+        raise ArithmeticError("an atom of the summed-RR pair has no mass on one side")
 
 
 def rr_pairs(eps0: Real, n: int, neighbours: str, ones: int, cutoff: mpmath.mpf
@@ -441,8 +452,8 @@ def rr_pairs(eps0: Real, n: int, neighbours: str, ones: int, cutoff: mpmath.mpf
         raise ValueError("ones must be <= n - 1")
     e0 = positive(eps0, "eps0")
     p, others = _others(e0, n, ones, cutoff)
-    with_one = _shift(others, p)  # target reports 1 with probability 1 - p
-    with_zero = _shift(others, 1 - p)
+    with_one = _shift(others, p, 1 - p)  # target reports 1 with probability 1 - p
+    with_zero = _shift(others, 1 - p, p)
     if neighbours == "replacement":
         return [(with_one, with_zero)], others.lost
     if neighbours == "deletion":
@@ -518,7 +529,8 @@ class _RapporTable:
         with mpmath.workdps(WPS):
             [(p, q)], lost = rr_pairs(eps0, positive_int(n, "n", 2), "replacement", 0,
                                       cutoff_for(delta))
-            keep = [(x, y) for x, y in zip(p, q, strict=True) if x > 0 and y > 0]
+            _positive_atoms(p, q)
+            keep = list(zip(p, q, strict=True))
             self.p = [x for x, _ in keep]
             self.q = [y for _, y in keep]
             self.lost = lost
@@ -575,8 +587,8 @@ def rappor_histogram_rdp_epsilon(eps0: Real, n: int, delta: Real, digits: int = 
         e0 = positive(eps0, "eps0")
         cut = cutoff_for(d) * mpmath.exp(-(RDP_MAX_ORDER - 1) * e0)
         [(p, q)], lost = rr_pairs(e0, positive_int(n, "n", 2), "replacement", 0, cut)
-        keep = [(mpmath.log(x), mpmath.log(y)) for x, y in zip(p, q, strict=True)
-                if x > 0 and y > 0]
+        _positive_atoms(p, q)
+        keep = [(mpmath.log(x), mpmath.log(y)) for x, y in zip(p, q, strict=True)]
         ld = mpmath.log(1 / d)
 
     def conv(a: mpmath.mpf) -> mpmath.mpf:
