@@ -61,8 +61,8 @@ def _composed_kw(a: dict[str, Any]) -> dict[str, Any]:
 
 def exact_compare(want: Any, got: Any, where: str = "") -> str | None:
     """None if ``got`` is ``want`` exactly (the same objects, lists and strings, the same JSON
-    types), else where they first differ. The accounting compare parses numeric strings at 40
-    digits; these rationals have up to a few hundred, and every one of them is significant."""
+    types), else where they first differ: a bound is one rational in lowest terms with up to a
+    few hundred digits, and it is published as exactly that text."""
     if isinstance(want, dict):
         if not isinstance(got, dict) or sorted(got) != sorted(want):
             return f"{where or 'outputs'}: expected the keys {sorted(want)}"

@@ -81,8 +81,8 @@ def _fresh_cache() -> Any:
 
 
 def _rational(x: Fraction) -> dict[str, str]:
-    """An exact rational in lowest terms, numerator and denominator as hexadecimal strings (a
-    decimal "n/d" would be compared as a number, to 40 digits only)."""
+    """An exact rational in lowest terms, numerator and denominator as hexadecimal strings
+    (compared as strings, so exactly, like the integers)."""
     return {"numerator": _hex(x.numerator), "denominator": _hex(x.denominator)}
 
 
