@@ -12,18 +12,11 @@ import pytest
 
 from dpspec.conformance.families._groups import counted_calls
 from dpspec.conformance.families.accounting_edges import FAMILY, HANDLERS, TOLERANCE
-from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import discrete
+from tests.family_cases import find_case, generated_cases
 
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
+CASES = generated_cases(FAMILY)
 REFUSED = (ValueError, TypeError, ArithmeticError)
-
-
-def _first(op: str, comment_part: str, result: str = "valid") -> Case:
-    for c in CASES:
-        if c.op == op and c.result == result and comment_part in c.comment:
-            return c
-    raise AssertionError(f"no {result} {op} case mentioning {comment_part!r}")
 
 
 def test_every_op_has_a_tolerance_and_valid_and_invalid_cases() -> None:
@@ -42,11 +35,11 @@ def test_invalid_cases_are_refused() -> None:
 
 
 def test_the_64th_pass_is_the_last_one_allowed() -> None:
-    case = _first("accounting_edges.refinement", "64th pass")
+    case = find_case(CASES, "accounting_edges.refinement", "64th pass")
     assert case.expected is not None
     passes = case.expected["passes"]
     assert len(passes) == 64 and passes[-1]["K"] == 4 and passes[-2]["K"] == 3
-    refused = _first("accounting_edges.refinement", "65th pass", "invalid")
+    refused = find_case(CASES, "accounting_edges.refinement", "65th pass", "invalid")
     assert "NoConvergence" in refused.flags
     with pytest.raises(ArithmeticError, match="did not converge"):
         discrete.discrete_gaussian_delta(refused.args["eps"], refused.args["sigma"],
@@ -54,8 +47,8 @@ def test_the_64th_pass_is_the_last_one_allowed() -> None:
 
 
 def test_pass_counts_and_table_sizes_are_compared_exactly() -> None:
-    two = _first("accounting_edges.refinement", "a second pass")
-    one = _first("accounting_edges.refinement", "one pass")
+    two = find_case(CASES, "accounting_edges.refinement", "a second pass")
+    one = find_case(CASES, "accounting_edges.refinement", "one pass")
     assert two.expected is not None and one.expected is not None
     assert len(two.expected["passes"]) == 2 and len(one.expected["passes"]) == 1
     changed = copy.deepcopy(one.expected)
@@ -64,13 +57,13 @@ def test_pass_counts_and_table_sizes_are_compared_exactly() -> None:
     changed = copy.deepcopy(two.expected)
     changed["passes"][1]["K"] += 1
     assert FAMILY.compare(two, changed) is not None
-    table = _first("accounting_edges.table_size", "K = 6")
+    table = find_case(CASES, "accounting_edges.table_size", "K = 6")
     assert table.expected == {"work": 14}
     assert FAMILY.compare(table, {"work": 12}) is not None
 
 
 def test_numbers_are_compared_relatively() -> None:
-    case = _first("accounting_edges.refinement", "10^-25 of it")
+    case = find_case(CASES, "accounting_edges.refinement", "10^-25 of it")
     assert case.expected is not None
     target = mpmath.mpf(case.expected["passes"][1]["lnTarget"])
     # the refined target is 1e-25 times the first pass's delta, far below 1e-90 = target^2
@@ -82,7 +75,7 @@ def test_numbers_are_compared_relatively() -> None:
 
 
 def test_calibration_publishes_its_handed_target_and_every_evaluation() -> None:
-    case = _first("accounting_edges.calibration", "below 1e-45")
+    case = find_case(CASES, "accounting_edges.calibration", "below 1e-45")
     assert case.expected is not None
     assert case.expected["tail"] == "1e-55"
     probes = case.expected["probes"]
@@ -97,12 +90,12 @@ def test_calibration_publishes_its_handed_target_and_every_evaluation() -> None:
 
 
 def test_bracket_decisions_on_exact_functions() -> None:
-    zero = _first("accounting_edges.bracket", "is the root")
+    zero = find_case(CASES, "accounting_edges.bracket", "is the root")
     assert zero.expected is not None
     # f(1.46875) = 0 moves hi, and the next step does not probe hi = 1.46875 again
     assert zero.expected["hi"] == "1.46875"
     assert zero.expected["probes"].count("1.46875") == 1
-    clamped = _first("accounting_edges.bracket", "clamped")
+    clamped = find_case(CASES, "accounting_edges.bracket", "clamped")
     assert clamped.expected is not None
     # the probe at lo itself is skipped: lo is evaluated once, as the first probe
     assert clamped.expected["probes"] == ["1", "2", "1.0625"]
@@ -123,7 +116,7 @@ def test_handlers_restore_the_spec_functions() -> None:
 
 
 def test_the_work_limit_refuses_before_any_evaluation() -> None:
-    case = _first("accounting_edges.calibration", "just over the limit", "invalid")
+    case = find_case(CASES, "accounting_edges.calibration", "just over the limit", "invalid")
     assert "WorkLimit" in case.flags
     with counted_calls(discrete, "discrete_gaussian_delta") as calls:
         with pytest.raises(ValueError, match="table operations"):
@@ -133,7 +126,7 @@ def test_the_work_limit_refuses_before_any_evaluation() -> None:
 
 
 def test_half_width_tie_keeps_regula_falsi() -> None:
-    case = _first("accounting_edges.bracket", "exactly half")
+    case = find_case(CASES, "accounting_edges.bracket", "exactly half")
     assert case.expected is not None
     probes = [mpmath.mpf(x) for x in case.expected["probes"]]
     lo = probes[0]

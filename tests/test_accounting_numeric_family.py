@@ -10,21 +10,15 @@ import mpmath
 import pytest
 
 from dpspec.conformance.families.accounting_numeric import EXACT, FAMILY, HANDLERS, TOLERANCE
-from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import numeric
+from tests.family_cases import find_case, generated_cases
 
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
+CASES = generated_cases(FAMILY)
+P = "accounting_numeric."
 
 #: ops whose spec function has no input check of its own (a search given a callable)
 NO_REFUSAL = {"accounting_numeric.bisect_increasing", "accounting_numeric.bisect_int",
               "accounting_numeric.golden_section"}
-
-
-def _first(op: str, comment_part: str) -> Case:
-    for c in CASES:
-        if c.op == "accounting_numeric." + op and c.result == "valid" and comment_part in c.comment:
-            return c
-    raise AssertionError(f"no {op} case mentioning {comment_part!r}")
 
 
 def test_every_op_has_a_tolerance_and_cases() -> None:
@@ -47,39 +41,39 @@ def test_expected_outputs_compare_equal_to_themselves() -> None:
 
 
 def test_exact_texts_keep_their_trailing_zeros() -> None:
-    case = _first("round_sig", "trailing zero kept")
+    case = find_case(CASES, P + "round_sig", "trailing zero kept")
     assert case.expected == {"text": "1.50"}
     assert FAMILY.compare(case, {"text": "1.5"}) is not None
-    zero = _first("round_sig", "0 is 0")
+    zero = find_case(CASES, P + "round_sig", "0 is 0")
     assert zero.expected == {"text": "0"}
     assert FAMILY.compare(zero, {"text": "0.000000000"}) is not None
-    sci = _first("compact", "'1e21'")
+    sci = find_case(CASES, P + "compact", "'1e21'")
     assert FAMILY.compare(sci, {"text": "1000000000000000000000"}) is not None
 
 
 def test_rounding_direction_is_pinned() -> None:
-    up, down = _first("round_sig", "-1/3 up"), _first("round_sig", "-1/3 down")
+    up, down = find_case(CASES, P + "round_sig", "-1/3 up"), find_case(CASES, P + "round_sig", "-1/3 down")
     assert up.expected == {"text": "-0.3333333333"}
     assert down.expected == {"text": "-0.3333333334"}
     assert FAMILY.compare(up, down.expected) is not None
     # the excess of a value read at 250 digits over 1 is about 2e-199: rounding up must see it
-    tiny = _first("round_sig", "1 + 2^-660")
+    tiny = find_case(CASES, P + "round_sig", "1 + 2^-660")
     assert tiny.expected == {"text": "1.000000001"}
 
 
 def test_search_transcripts_are_exact() -> None:
-    case = _first("smallest_on_grid", "steps down")
+    case = find_case(CASES, P + "smallest_on_grid", "steps down")
     assert case.expected is not None and case.expected["value"] == "0.92"
     changed = copy.deepcopy(case.expected)
     changed["probes"] = changed["probes"][:-1]
     assert FAMILY.compare(case, changed) is not None
-    first = _first("smallest_int", "lo 5, threshold 7")
+    first = find_case(CASES, P + "smallest_int", "lo 5, threshold 7")
     assert first.expected == {"value": 7, "probes": [5, 10, 7, 6]}
     assert FAMILY.compare(first, {"value": 7, "probes": [5, 6, 7]}) is not None
 
 
 def test_mpmath_ops_use_their_tolerance() -> None:
-    case = _first("golden_section", "20 steps")
+    case = find_case(CASES, P + "golden_section", "20 steps")
     assert TOLERANCE[case.op] != EXACT and case.expected is not None
     rel = TOLERANCE[case.op][0]
     lo = case.expected["lo"]
@@ -96,7 +90,7 @@ def test_mpmath_ops_use_their_tolerance() -> None:
 
 
 def test_all_halvings_are_counted() -> None:
-    case = _first("bisect_increasing", "all 400 halvings")
+    case = find_case(CASES, P + "bisect_increasing", "all 400 halvings")
     assert case.expected is not None and case.expected["evaluations"] == 400
 
 
@@ -128,7 +122,7 @@ def test_grid_searches_finer_than_the_working_precision_end() -> None:
     # 12 or 13 digits searched at a 10-digit working precision: the search must still end, on a
     # value of the requested grid, with every evaluated point published
     for part in ("a midpoint can round onto", "does not move the value at 10 digits"):
-        case = _first("smallest_on_grid", part)
+        case = find_case(CASES, P + "smallest_on_grid", part)
         assert case.expected is not None and case.args["precision"] == 10
         assert len(case.expected["value"].replace("0.", "", 1)) == case.args["digits"]
         assert case.expected["probes"][-1] != case.expected["probes"][0]

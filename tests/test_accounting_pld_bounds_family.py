@@ -17,17 +17,10 @@ from dpspec.conformance.families.accounting_pld_bounds import (
     exact,
 )
 from dpspec.conformance.store import replay
-from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import pld
+from tests.family_cases import find_case, generated_cases
 
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
-
-
-def _first(op: str, comment_part: str) -> Case:
-    for c in CASES:
-        if c.op == op and c.result == "valid" and comment_part in c.comment:
-            return c
-    raise AssertionError(f"no {op} case mentioning {comment_part!r}")
+CASES = generated_cases(FAMILY)
 
 
 def test_every_op_has_an_exact_tolerance_and_valid_and_invalid_cases() -> None:
@@ -51,13 +44,13 @@ def _bump(text: str) -> str:
 
 
 def test_a_bound_moved_by_a_tiny_amount_is_rejected() -> None:
-    case = _first("accounting_pld_bounds.delta_bounds", "eps 0.5")
+    case = find_case(CASES, "accounting_pld_bounds.delta_bounds", "eps 0.5")
     assert case.expected is not None
     assert FAMILY.compare(case, copy.deepcopy(case.expected)) is None
     changed = copy.deepcopy(case.expected)
     changed["upper"] = _bump(changed["upper"])
     assert FAMILY.compare(case, changed) is not None
-    case = _first("accounting_pld_bounds.curves", "one step, h 1/4")
+    case = find_case(CASES, "accounting_pld_bounds.curves", "one step, h 1/4")
     assert case.expected is not None
     changed = copy.deepcopy(case.expected)
     changed["delta"][0]["lower"][1] = _bump(changed["delta"][0]["lower"][1])
@@ -68,13 +61,13 @@ def test_a_bound_moved_by_a_tiny_amount_is_rejected() -> None:
 
 
 def test_infinite_and_decimal_strings_are_compared_exactly() -> None:
-    case = _first("accounting_pld_bounds.curves", "the upper end is infinite")
+    case = find_case(CASES, "accounting_pld_bounds.curves", "the upper end is infinite")
     assert case.expected is not None
     assert case.expected["epsilon"][0]["upper"] == "inf"
     changed = copy.deepcopy(case.expected)
     changed["epsilon"][0]["upper"] = "1e300"
     assert FAMILY.compare(case, changed) is not None
-    case = _first("accounting_pld_bounds.decimal_bound", "a tie, down")
+    case = find_case(CASES, "accounting_pld_bounds.decimal_bound", "a tie, down")
     assert case.expected == {"bound": "0.12"}
     assert FAMILY.compare(case, {"bound": "0.13"}) is not None
 
@@ -86,9 +79,9 @@ def test_the_search_ties_are_exact_ties() -> None:
     floor = max(u.floor() for u in c.upper)
     top = max(u.top() for u in c.upper)
     assert c.delta(top + 1)[1] == floor
-    upper0 = _first("accounting_pld_bounds.curves", "upper bound at eps 0 exactly")
-    lower0 = _first("accounting_pld_bounds.curves", "lower bound at eps 0 exactly")
-    at_inf = _first("accounting_pld_bounds.curves", "mass at +inf exactly")
+    upper0 = find_case(CASES, "accounting_pld_bounds.curves", "upper bound at eps 0 exactly")
+    lower0 = find_case(CASES, "accounting_pld_bounds.curves", "lower bound at eps 0 exactly")
+    at_inf = find_case(CASES, "accounting_pld_bounds.curves", "mass at +inf exactly")
     assert Fraction(upper0.args["delta"][0]) == up0
     assert Fraction(lower0.args["delta"][0]) == lo0
     assert Fraction(at_inf.args["delta"][0]) == floor
@@ -100,12 +93,12 @@ def test_the_search_ties_are_exact_ties() -> None:
 
 
 def test_digits_one_stops_on_the_tie_and_digits_40_on_the_width() -> None:
-    case = _first("accounting_pld_bounds.curves", "digits 1")
+    case = find_case(CASES, "accounting_pld_bounds.curves", "digits 1")
     assert case.expected is not None
     top = max(Fraction(t) for t in case.expected["top"])
     # hi = 10/16 (top + 1): the path fail, pass, pass, fail gives hi - lo = hi / 10 exactly
     assert Fraction(case.expected["epsilon"][0]["upper"]) == Fraction(10, 16) * (top + 1)
-    case = _first("accounting_pld_bounds.curves", "digits 40")
+    case = find_case(CASES, "accounting_pld_bounds.curves", "digits 40")
     assert case.expected is not None
     up = Fraction(case.expected["epsilon"][0]["upper"])
     low = Fraction(case.expected["epsilon"][0]["lower"])
@@ -117,7 +110,7 @@ def test_digits_one_stops_on_the_tie_and_digits_40_on_the_width() -> None:
 
 
 def test_high_losses_give_zero_weights_and_a_lower_bound_of_zero() -> None:
-    case = _first("accounting_pld_bounds.curves", "every loss above 256 ln 2")
+    case = find_case(CASES, "accounting_pld_bounds.curves", "every loss above 256 ln 2")
     assert case.expected is not None
     rows = {r["eps"]: r for r in case.expected["delta"]}
     assert rows["240"]["lower"] == ["0", "0"]

@@ -13,15 +13,10 @@ import pytest
 from dpspec.conformance.families.accounting_pld_grid import FAMILY, HANDLERS, REJECTS, TOLERANCE
 from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import pld
+from tests.family_cases import find_case, generated_cases
 
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
-
-
-def _first(op: str, comment_part: str) -> Case:
-    for c in CASES:
-        if c.op == "accounting_pld_grid." + op and c.result == "valid" and comment_part in c.comment:
-            return c
-    raise AssertionError(f"no {op} case mentioning {comment_part!r}")
+CASES = generated_cases(FAMILY)
+P = "accounting_pld_grid."
 
 
 def _expected(case: Case) -> dict[str, Any]:
@@ -53,7 +48,7 @@ def test_invalid_cases_are_refused() -> None:
 
 
 def test_convolution_is_exact_and_slot_wide_enough() -> None:
-    case = _first("convolve", "97155")
+    case = find_case(CASES, P + "convolve", "97155")
     got = _expected(case)
     assert [int(x, 16) for x in got["product"]] == [32385, 64770, 97155, 64770, 32385]
     got["product"][2] = hex(97155 - 65536)  # what a two-byte slot would leave
@@ -64,7 +59,7 @@ def test_convolution_is_exact_and_slot_wide_enough() -> None:
 
 
 def test_big_integers_compare_exactly() -> None:
-    case = _first("exp_steps", "3 steps")
+    case = find_case(CASES, P + "exp_steps", "3 steps")
     got = _expected(case)
     assert int(got["F"][0], 16) == 1 << 256
     got["F"][3] = hex(int(got["F"][3], 16) + 1)
@@ -74,7 +69,7 @@ def test_big_integers_compare_exactly() -> None:
 def test_window_ties_are_inside() -> None:
     assert HANDLERS["accounting_pld_grid.window"]({"weights": [1, 2, 3, 4, 5], "tail": 3}) == {
         "lo": 2, "hi": 4}
-    case = _first("window", "everything below the tail")
+    case = find_case(CASES, P + "window", "everything below the tail")
     got = _expected(case)
     assert got == {"lo": 2, "hi": 2}
     got["hi"] = 1
@@ -82,7 +77,7 @@ def test_window_ties_are_inside() -> None:
 
 
 def test_grid_masses_compare_relatively() -> None:
-    case = _first("grid", "below log(1 - q)")
+    case = find_case(CASES, P + "grid", "below log(1 - q)")
     got = _expected(case)
     assert got["sa"][0] == "1" and got["sb"][0] == "1"
     v = got["remove"]["high"][0]
@@ -93,15 +88,15 @@ def test_grid_masses_compare_relatively() -> None:
 
 
 def test_grid_clamp_keeps_the_stated_range() -> None:
-    got = _expected(_first("grid", "maxBuckets 12"))
+    got = _expected(find_case(CASES, P + "grid", "maxBuckets 12"))
     assert (got["lo"], got["hi"]) == (-3, 9)
     assert len(got["sa"]) == 13 and len(got["remove"]["buckets"]) == 12
-    assert (_expected(_first("grid", "maxBuckets 28"))["lo"],
-            _expected(_first("grid", "maxBuckets 27"))["lo"]) == (-14, -13)
+    assert (_expected(find_case(CASES, P + "grid", "maxBuckets 28"))["lo"],
+            _expected(find_case(CASES, P + "grid", "maxBuckets 27"))["lo"]) == (-14, -13)
 
 
 def test_one_step_masses_are_exact() -> None:
-    case = _first("one_step", "remove, q 0.5")
+    case = find_case(CASES, P + "one_step", "remove, q 0.5")
     got = _expected(case)
     assert got["upper"]["offset"] == -3 and int(got["upper"]["inf"], 16) > 1
     got["upper"]["p"][0] = hex(int(got["upper"]["p"][0], 16) - 1)
@@ -109,7 +104,7 @@ def test_one_step_masses_are_exact() -> None:
 
 
 def test_composed_rationals_are_exact() -> None:
-    case = _first("composed", "massBits 64, eps 1")
+    case = find_case(CASES, P + "composed", "massBits 64, eps 1")
     got = _expected(case)
     assert got["massBits"] == 64
     n = int(got["upper"]["numerator"], 16)

@@ -18,16 +18,10 @@ from dpspec.conformance.families.accounting_shuffle_mp_bounds import (
 )
 from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import shuffle_mp
+from tests.family_cases import find_case, generated_cases
 
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
-
-
-def _first(op: str, comment_part: str) -> Case:
-    for c in CASES:
-        if c.op == "accounting_shuffle_mp_bounds." + op and c.result == "valid" \
-                and comment_part in c.comment:
-            return c
-    raise AssertionError(f"no {op} case mentioning {comment_part!r}")
+CASES = generated_cases(FAMILY)
+P = "accounting_shuffle_mp_bounds."
 
 
 def test_every_op_has_a_tolerance_and_valid_cases() -> None:
@@ -47,7 +41,7 @@ def test_invalid_cases_are_refused(case: Case) -> None:
 
 
 def test_fixed_point_total_is_compared_exactly() -> None:
-    case = _first("clone_curve", "ties exact")
+    case = find_case(CASES, P + "clone_curve", "ties exact")
     assert case.expected is not None
     total = case.expected["total"]
     assert isinstance(total, int) and total > 10 ** 100
@@ -70,7 +64,7 @@ def test_clone_bound_is_read_from_its_total() -> None:
 
 
 def test_search_transcript_is_compared_exactly() -> None:
-    case = _first("search", "rr deletion eps0 1, n 20")
+    case = find_case(CASES, P + "search", "rr deletion eps0 1, n 20")
     assert case.expected is not None
     at = case.expected["evaluatedAt"]
     assert at[0] == "54.0" and at[1] == "0.0"  # the cap check, then the test at 0
@@ -84,18 +78,18 @@ def test_search_transcript_is_compared_exactly() -> None:
 
 
 def test_certified_search_starts_where_its_estimate_says() -> None:
-    floor = _first("certified_epsilon", "estimate 1e-35")
-    above = _first("certified_epsilon", "estimate 100")
+    floor = find_case(CASES, P + "certified_epsilon", "estimate 1e-35")
+    above = find_case(CASES, P + "certified_epsilon", "estimate 100")
     assert floor.expected is not None and above.expected is not None
     assert floor.expected["evaluatedAt"][1] == "1.01e-30"
     assert mpmath.mpf(above.expected["evaluatedAt"][1]) < 1
-    capped = _first("certified_epsilon", "cap 0.3 below")
+    capped = find_case(CASES, P + "certified_epsilon", "cap 0.3 below")
     assert capped.expected is not None and capped.expected["eps"] == "0.300"
     assert "0.3" not in capped.expected["evaluatedAt"]
 
 
 def test_values_are_compared_relatively() -> None:
-    case = _first("rr_pairs", "both windows cut below")
+    case = find_case(CASES, P + "rr_pairs", "both windows cut below")
     assert case.expected is not None
     with mpmath.workdps(40):
         d = mpmath.mpf(case.expected["lost"])
@@ -107,7 +101,7 @@ def test_values_are_compared_relatively() -> None:
 
 
 def test_bounds_with_a_cap_are_compared_exactly() -> None:
-    case = _first("histogram_delta", "twice the lost mass")
+    case = find_case(CASES, P + "histogram_delta", "twice the lost mass")
     assert case.expected is not None
     with mpmath.workdps(40):
         near = mpmath.nstr(mpmath.mpf(case.expected["delta"]) * (1 + mpmath.mpf("1e-17")), 25)
@@ -116,13 +110,13 @@ def test_bounds_with_a_cap_are_compared_exactly() -> None:
 
 
 def test_capped_bounds_publish_one() -> None:
-    clone = _first("clone_curve", "capped at 1")
+    clone = find_case(CASES, P + "clone_curve", "capped at 1")
     assert clone.expected is not None and clone.expected["delta"] == "1"
     assert clone.expected["total"] > 1 << (3 * clone.expected["bits"])
     changed = dict(clone.expected, delta="1.0000000000000000001")
     assert FAMILY.compare(clone, changed) is not None
-    assert _first("rr_delta", "passes 1, capped").expected == {"delta": "1"}
-    assert _first("histogram_delta", "passes 1, capped").expected == {"delta": "1"}
+    assert find_case(CASES, P + "rr_delta", "passes 1, capped").expected == {"delta": "1"}
+    assert find_case(CASES, P + "histogram_delta", "passes 1, capped").expected == {"delta": "1"}
 
 
 OBSERVED = ("smallest_on_grid", "certified_epsilon", "rr_pairs", "_rr_delta_on", "golden_section",
@@ -145,7 +139,7 @@ def test_handlers_restore_the_spec_functions() -> None:
 
 
 def test_worst_delta_is_the_specs_string() -> None:
-    case = _first("rr_worst_delta", "n 6, digits 4")
+    case = find_case(CASES, P + "rr_worst_delta", "n 6, digits 4")
     assert case.expected is not None and case.expected["delta"] == "0.1126"
     changed = {"delta": mpmath.mpf("0.1126"), "ones": case.expected["ones"]}
     assert FAMILY.compare(case, changed) is not None

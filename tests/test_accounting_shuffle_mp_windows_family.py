@@ -23,9 +23,10 @@ from dpspec.conformance.families.accounting_shuffle_mp_windows import (
 )
 from dpspec.conformance.vectors import Case
 from dpspec.spec.accounting import shuffle_mp
+from tests.family_cases import generated_cases
 
 VECTORS = Path(__file__).resolve().parents[1] / "vectors"
-CASES = [c for f in FAMILY.files() for c in FAMILY.cases(f.path, f.doc)]
+CASES = generated_cases(FAMILY)
 
 
 def _first(op: str, comment_part: str) -> Case:
