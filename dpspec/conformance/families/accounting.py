@@ -419,9 +419,16 @@ class AccountingFamily(Family):
     def cases(self, path: str, doc: Any) -> list[Case]:
         return with_tolerances(super().cases(path, doc), self.tolerance)
 
+    #: whether an op with tolerance (0, 0) must give the expected outputs as the same JSON values
+    #: (the same texts: "1.50" is not "1.5") rather than the same numbers
+    exact_ops_as_json = False
+
     def compare(self, case: Case, provided: dict[str, Any]) -> str | None:
         assert case.expected is not None
         rel, ab = self.tolerance.get(case.op, (0.0, 0.0))
+        if self.exact_ops_as_json and rel == 0 and ab == 0:
+            return None if provided == case.expected else (
+                f"expected {case.expected!r}, got {provided!r}")
         return _compare(case.expected, provided, rel, ab, "")
 
     def files(self) -> list[VectorFile]:
