@@ -31,7 +31,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from dpspec.conformance.jsonargs import DEC
+from dpspec.conformance.jsonargs import COUNT, DEC, hex_arg
 from dpspec.conformance.vectors import (
     Family,
     Handler,
@@ -43,6 +43,7 @@ from dpspec.conformance.vectors import (
 )
 from dpspec.spec.rational import RationalError
 from dpspec.spec.samplers import SAMPLERS
+from dpspec.spec.samplers.counts import binomial
 from dpspec.spec.samplers.lazy import exp_neg_bounds, exp_neg_fixed
 from dpspec.spec.samplers.params import rational_in
 from dpspec.spec.tape import RandomTape
@@ -53,6 +54,9 @@ MAX_P = 4096
 
 EXP_OPS = ("samplers_limits.exp_neg_bounds", "samplers_limits.exp_neg_fixed")
 REFUSE = "samplers_limits.refuse"
+STREAM = "samplers_limits.binomial_stream"
+#: The longest explicit tape stream accepted, in bytes.
+MAX_STREAM = 4096
 
 
 def _exp_args(args: dict[str, Any]) -> tuple[Fraction, int]:
@@ -101,6 +105,83 @@ def h_refuse(args: dict[str, Any]) -> dict[str, Any]:
     return {"sample": [str(x) for x in sample] if sampler.vector else str(sample)}
 
 
+class _Exhausted(Exception):
+    """The steps asked for a bit beyond the explicit stream."""
+
+
+class _Stream:
+    """The tape's byte source replaced by explicit bytes (then zeros to the end of the last
+    refill; a further request ends the run: the steps needed more than was given)."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self._at = 0
+
+    def next(self, n: int) -> bytes:
+        if self._at >= len(self._data) and self._data:
+            raise _Exhausted
+        if not self._data:
+            raise _Exhausted
+        chunk = self._data[self._at:self._at + n]
+        self._at += n
+        return chunk + bytes(n - len(chunk))
+
+
+def _stream_tape(data: bytes) -> RandomTape:
+    """A RandomTape whose byte stream is ``data`` instead of the seeded XOF (the same bits(k)
+    and uniform(n): bits are taken least significant first from consecutive bytes)."""
+    tape = RandomTape.__new__(RandomTape)
+    tape.tag = "explicit"
+    tape._xof = _Stream(data)  # type: ignore[assignment]
+    tape._buf = 0
+    tape._nbits = 0
+    tape.bits_consumed = 0
+    return tape
+
+
+def h_binomial_stream(args: dict[str, Any]) -> dict[str, Any]:
+    """binomial(n, p) drawn from the explicit stream: the sample and the bits consumed, or
+    "exhausted" (bitsConsumed null) when the steps need a bit past the end of the stream."""
+    extra = sorted(set(args) - {"n", "p", "stream"})
+    if extra:
+        raise ValueError(f"unknown arguments {extra}")
+    for key in ("n", "p"):
+        if key not in args:
+            raise ValueError(f"missing parameter {key}")
+        if not isinstance(args[key], str):
+            raise RationalError(f"{key} must be a rational string")
+    data = hex_arg(args, "stream")
+    if len(data) > MAX_STREAM:
+        raise ValueError(f"stream must have at most {MAX_STREAM} bytes")
+    tape = _stream_tape(data)
+    try:
+        sample = binomial(tape, args["n"], args["p"])
+    except _Exhausted:
+        return {"sample": "exhausted", "bitsConsumed": None}
+    if tape.bits_consumed > 8 * len(data):
+        return {"sample": "exhausted", "bitsConsumed": None}
+    return {"sample": str(sample), "bitsConsumed": tape.bits_consumed}
+
+
+#: binomial(513, 1/2) uses the mode envelope (n p = 256.5 > 256): M = 257, d = 12, a = 245,
+#: b = 269 < n, right ratio rho(269) = 244/270, so the right geometric (m = 3 digits) must give
+#: G = n - b - 1 = 243 = 3 + 8 * 30 for the candidate k = n, which happens with probability
+#: about 10^-11 per sample from a seeded tape. This stream was built by feeding, to each lazy
+#: comparison in turn, ones (the comparison gives 0) or zeros (it gives 1) in the order of the
+#: steps: the middle coin 0, the right coin 1, thirty trials 1 then one 0 (V = 30), the digits
+#: 1, 1, 0 (R = 3), and the acceptance test 1; 543 bits in all.
+STEERED_513 = "03" + "00" * 7 + "21" + "00" * 59
+
+#: (n, p, stream, comment)
+STREAMS: list[tuple[str, str, str, str]] = [
+    ("513", "1/2", STEERED_513, "the right tail proposes k = n = 513 (top) and the acceptance"
+     " test accepts it: the sample is n (the check 'k > top' must not reject k = top)"),
+    ("513", "1/2", STEERED_513[:-2], "the same stream one byte short: the steps run past its"
+     " end"),
+    ("513", "1/2", "", "an empty stream: the first coin already needs a bit"),
+    ("40", "1/3", "5a" * 64, "a small binomial (the gaps) from a fixed stream"),
+]
+
 #: (gamma, p, flag, comment): each case is published for both enclosures.
 EXP_CASES: list[tuple[str, int, str, str]] = [
     ("1/2", 405, "HalvingBoundary", "gamma = 1/2 exactly: z = 1/2 is not halved (s = 0);"
@@ -128,7 +209,7 @@ EXP_CASES: list[tuple[str, int, str, str]] = [
     ("1/65536", 5, "GridGamma", "gamma = 2^-16, p = 5: z on the grid, lo = 2^p - 1"),
     ("0", 64, "Shortcut", "gamma = 0: exp(0) = 1 exactly, lo = hi = 2^p"),
     ("64", 64, "Shortcut", "gamma = p: the shortcut (0, 1), as exp(-p) < 2^-p"),
-    ("127/2", 64, "Rounded", "gamma = p - 1/2, just below the shortcut: evaluated"),
+    ("127/2", 64, "GridGamma", "gamma = p - 1/2, just below the shortcut: evaluated"),
     ("1000/3", 512, "Rounded", "gamma = 1000/3 at p = 512: nine halvings and squarings"),
 ]
 
@@ -156,6 +237,12 @@ EXP_INVALID: list[tuple[dict[str, Any], str, str]] = [
     ({"gamma": 0.5, "p": 64}, "NotRational", "gamma given as a JSON number"),
 ]
 
+STREAM_INVALID: list[tuple[dict[str, Any], str, str]] = [
+    ({"n": "513", "p": "3/2", "stream": "00"}, "OutOfRange", "p = 3/2 is outside [0, 1]"),
+    ({"n": "-1", "p": "1/2", "stream": "00"}, "OutOfRange", "n = -1 is outside n >= 0"),
+    ({"n": "513", "p": "1/2", "stream": "0"}, "OutOfRange", "stream is not whole bytes of hex"),
+]
+
 HEADER = [
     "dpspec sampler limits: the enclosures of exp(-gamma) of the lazy profile"
     " (dpspec.spec.samplers.lazy) and the order of the samplers' parameter checks.",
@@ -173,6 +260,10 @@ HEADER = [
     " ceil (u) of the previous term times z / (k 2^w): the lower sum subtracts u for odd k and"
     " adds d for even k, and returns after an odd k with u <= 1; the upper sum subtracts d, adds"
     " u, and returns after an even k with u <= 1. Then square s times and shift as above.",
+    "samplers_limits.binomial_stream(n, p, stream): binomial(n, p) of the samplers family with"
+    " the tape's byte stream replaced by the bytes of `stream` (bits taken least significant"
+    " first, as from the seeded stream); sample 'exhausted' (bitsConsumed null) when the steps"
+    " need a bit past the end of the stream, else the sample and the bits consumed.",
     "samplers_limits.refuse(sampler, parameters): the named sampler must refuse the parameters"
     " with the flag of the first failing check in its stated order (for discrete_gaussian_vector:"
     " sigma^2 > 0, then 1 <= dim <= 2^20, then the cost cap sigma^2 <= 2^512).",
@@ -184,6 +275,7 @@ NOTES = {
     "GridGamma": "gamma 2^(w-s) is an integer: z's two roundings coincide.",
     "Shortcut": "gamma = 0 or gamma >= p: fixed bounds, no series.",
     "Rounded": "gamma 2^(w-s) is not an integer: z is rounded down and up.",
+    "TopCandidate": "The mode envelope proposes k = top (= n) itself, which is a valid value.",
     "CheckOrder": "The flag of the first failing check in the sampler's stated order.",
     "OutOfRange": "A parameter outside its domain.",
     "NotRational": "A parameter is not a JSON string (the samplers' grammar, step 1).",
@@ -196,7 +288,8 @@ class SamplersLimitsFamily(Family):
     summary = "exp(-gamma) enclosures of the lazy profile at their limits; check order"
 
     def handlers(self) -> dict[str, Handler]:
-        return {EXP_OPS[0]: h_exp_neg_bounds, EXP_OPS[1]: h_exp_neg_fixed, REFUSE: h_refuse}
+        return {EXP_OPS[0]: h_exp_neg_bounds, EXP_OPS[1]: h_exp_neg_fixed, REFUSE: h_refuse,
+                STREAM: h_binomial_stream}
 
     def schemas(self) -> dict[str, dict[str, Any]]:
         exp_args = {"properties": {"gamma": {"type": ["string", "number"]},
@@ -208,8 +301,15 @@ class SamplersLimitsFamily(Family):
         refuse_args = {"properties": {"sampler": {"type": "string"}, **params}}
         refuse_out = {"type": "object", "required": ["sample"], "additionalProperties": False,
                       "properties": {"sample": {}}}
+        stream_args = {"properties": {"n": {"type": ["string", "number"]},
+                                      "p": {"type": ["string", "number"]},
+                                      "stream": {"type": "string"}}}
+        stream_out = {"type": "object", "required": ["sample", "bitsConsumed"],
+                      "additionalProperties": False,
+                      "properties": {"sample": {"anyOf": [DEC, {"const": "exhausted"}]},
+                                     "bitsConsumed": {"anyOf": [COUNT, {"type": "null"}]}}}
         ops = {EXP_OPS[0]: (exp_args, exp_out), EXP_OPS[1]: (exp_args, exp_out),
-               REFUSE: (refuse_args, refuse_out)}
+               REFUSE: (refuse_args, refuse_out), STREAM: (stream_args, stream_out)}
         return {SCHEMA: family_schema(SCHEMA, "sampler limit vectors", ops)}
 
     def files(self) -> list[VectorFile]:
@@ -231,6 +331,15 @@ class SamplersLimitsFamily(Family):
             _refused(h_refuse, inputs, flag, comment)
             tests.append(test_entry(tc(), comment, inputs, None, "invalid", [flag, "CheckOrder"]))
         groups.append({"op": REFUSE, "params": {}, "tests": tests})
+        tests = []
+        for n, prob, stream, comment in STREAMS:
+            inputs = {"n": n, "p": prob, "stream": stream}
+            tests.append(test_entry(tc(), comment, inputs, h_binomial_stream(dict(inputs)),
+                                    "valid", ["TopCandidate"] if "top" in comment else []))
+        for inputs, flag, comment in STREAM_INVALID:
+            _refused(h_binomial_stream, inputs, flag, comment)
+            tests.append(test_entry(tc(), comment, inputs, None, "invalid", [flag]))
+        groups.append({"op": STREAM, "params": {}, "tests": tests})
         return [self.vector_file("samplers-limits/limits.json",
                                    algorithm="dpspec sampler limits", schema=SCHEMA,
                                    header=HEADER, notes=NOTES, groups=groups)]
