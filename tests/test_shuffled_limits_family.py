@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 
+import mpmath
 import pytest
 
 from dpspec.conformance.families.shuffled_limits import FAMILY, HANDLERS
@@ -90,3 +91,24 @@ def test_recorded_functions_are_restored() -> None:
                      ("eps 50", "shl.privacy.largest_eps0")):
         HANDLERS[op](dict(find_case(CASES, op, part).args))
     assert (bary_linf._count_window, divisible.Poisson.sf, privacy._largest_eps0) == before
+
+
+def test_slack_delta_tolerances_see_one_term_past_the_support() -> None:
+    case = find_case(CASES, "shl.exact.slack_delta", "inside the slack")
+    want = case.expected
+    assert want is not None
+    assert FAMILY.compare(case, copy.deepcopy(want)) is None
+    d64, dmp = float(want["delta64"]), want["deltaMp"]
+    # one term of (a^2 - a e^eps) G beyond the support is about 4e-13 relative
+    assert FAMILY.compare(case, {**want, "delta64": repr(d64 * (1 + 4e-13))}) is not None
+    assert FAMILY.compare(case, {**want, "delta64": repr(d64 * (1 + 1e-15))}) is None
+    with mpmath.workdps(50):
+        far, near = (mpmath.nstr(mpmath.mpf(dmp) * (1 + mpmath.mpf(x)), 40) for x in ("1e-20", "1e-31"))
+    assert FAMILY.compare(case, {**want, "deltaMp": far}) is not None
+    assert FAMILY.compare(case, {**want, "deltaMp": near}) is None
+
+
+def test_fragmented_atoms_are_exact() -> None:
+    case = find_case(CASES, "shl.fragmented.binomial_atoms", "m = 43")
+    assert case.expected is not None
+    assert FAMILY.compare(case, {**case.expected, "atoms": "43"}) is not None

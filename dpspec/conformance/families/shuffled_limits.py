@@ -42,7 +42,7 @@ from dpspec.conformance.vectors import (
     VectorFile,
     family_schema,
 )
-from dpspec.spec.shuffled import bary_linf, divisible, exact, params, privacy
+from dpspec.spec.shuffled import bary_linf, divisible, exact, fragmented, params, privacy
 from dpspec.spec.shuffled.divisible import (
     Divisible,
     NegativeBinomial,
@@ -64,6 +64,12 @@ REL_TOL = {
     "delta": mpmath.mpf("1e-9"),
     # difference_pmf to dps = 5 digits
     "value": mpmath.mpf("1e-4"),
+    # correlated_delta inside its 10^-12 slack below ln(1/a) on D3 = Poisson(0): a few products
+    # and one difference of binary64 numbers near 1 (each within 2 ulps), so the result is
+    # within 1e-15 relative of the exact value of the same operations
+    "delta64": mpmath.mpf("1e-14"),
+    # correlated_delta_mp at 40 digits (worked at 50; 1 - a loses 13 of them)
+    "deltaMp": mpmath.mpf("1e-28"),
 }
 
 
@@ -163,6 +169,27 @@ def h_correlated_delta(args: dict[str, Any]) -> dict[str, Any]:
     return {"delta": repr(float(v))}
 
 
+def h_slack_delta(args: dict[str, Any]) -> dict[str, Any]:
+    """exact.correlated_delta (binary64) and exact.correlated_delta_mp (40 digits) at the same
+    rational eps and a, D3 = Poisson(0): with eps in the 10^-12 slack that correlated_delta allows
+    below ln(1/a) and a close enough to 1 that ``a e^eps < a^2``, every G(m) - a e^eps G(m-1)
+    beyond D3's support is positive, so the number of terms summed past the support shows."""
+    eps, a = _rat(args, "epsilon"), _rat(args, "a")
+    d3 = Poisson(0)
+    v64 = exact.correlated_delta(float(eps), a, d3)
+    vmp = exact.correlated_delta_mp(eps, a, d3)
+    with mpmath.workdps(40):
+        return {"delta64": repr(float(v64)), "deltaMp": mpmath.nstr(vmp, 32)}
+
+
+def h_fragmented_atoms(args: dict[str, Any]) -> dict[str, Any]:
+    """fragmented._binomial_atoms(m, f) at fragmented.DPS digits: first index and count."""
+    m, f = int_arg(args, "m"), _rat(args, "f")
+    with mpmath.workdps(fragmented.DPS):
+        k0, probs, _ = fragmented._binomial_atoms(m, mpmath.mpf(f.numerator) / f.denominator)
+    return {"k0": str(k0), "atoms": str(len(probs))}
+
+
 def h_minimal_d3(args: dict[str, Any]) -> dict[str, Any]:
     """exact.minimal_correlated_d3(eps, delta, a) (binary64 eps and delta): its D3."""
     d = exact.minimal_correlated_d3(float(args["epsilon"]), float(args["delta"]), _rat(args, "a"))
@@ -192,7 +219,9 @@ HANDLERS: dict[str, Handler] = {
     "shl.difference_pmf": h_difference_pmf,
     "shl.exact.pmf_array": h_pmf_array,
     "shl.exact.correlated_delta": h_correlated_delta,
+    "shl.exact.slack_delta": h_slack_delta,
     "shl.exact.minimal_d3": h_minimal_d3,
+    "shl.fragmented.binomial_atoms": h_fragmented_atoms,
     "shl.params.design_exact": h_design_exact,
     "shl.privacy.largest_eps0": h_largest_eps0,
 }
@@ -287,6 +316,11 @@ class ShuffledLimitsFamily(Family):
             "shl.exact.pmf_array": ({"properties": {"d3": _DIST}}, obj({"support": DEC})),
             "shl.exact.correlated_delta": (
                 {"properties": {"epsilon": _STR, "a": RAT, "d3": _DIST}}, obj({"delta": _STR})),
+            "shl.exact.slack_delta": (
+                {"properties": {"epsilon": RAT, "a": RAT}},
+                obj({"delta64": _STR, "deltaMp": _STR})),
+            "shl.fragmented.binomial_atoms": (
+                {"properties": {"m": DEC, "f": RAT}}, obj({"k0": DEC, "atoms": DEC})),
             "shl.exact.minimal_d3": (
                 {"properties": {"epsilon": _STR, "delta": _STR, "a": RAT}}, obj({"d3": _DIST})),
             "shl.params.design_exact": (
@@ -365,6 +399,12 @@ def _groups() -> list[dict[str, Any]]:
             "BadParameter"),
            ("a = 1", {"epsilon": "1", "a": "1", "d3": {"family": "poisson", "lambda": "1"}},
             "BadParameter")])
+    g.add("shl.exact.slack_delta",
+          [("a = 1 - 10^-13, eps = -5 10^-13: inside the slack, a e^eps < a^2",
+            {"epsilon": "-1/2000000000000", "a": "9999999999999/10000000000000"})])
+    g.add("shl.fragmented.binomial_atoms",
+          [("m = 43, f = 1/10: the first atom above the kept ones is 3.87e-41, just below the "
+            "10^-40 floor", {"m": "43", "f": "1/10"})])
     g.add("shl.exact.minimal_d3", [],
           [("delta = 1", {"epsilon": "1", "delta": "1", "a": "1/2"}, "BadParameter"),
            ("delta = 3/2", {"epsilon": "1", "delta": "1.5", "a": "1/2"}, "BadParameter"),
