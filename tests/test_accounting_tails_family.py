@@ -145,3 +145,20 @@ def test_an_accepted_invalid_case_is_reported() -> None:
     accepting = dict(case.args)
     accepting["delta"] = "0.5"
     assert HANDLERS[case.op](accepting)["upper"] != "inf"
+
+
+def test_figure1_rows_have_two_integer_digits_and_a_changed_decimal_is_rejected() -> None:
+    case = find_case(CASES, P + "figure1", "eps0 12 and 15")
+    assert case.expected is not None
+    rows = case.expected["rows"]
+    assert len(rows) == len(case.args["ns"]) * len(case.args["eps0s"])
+    for row in rows:
+        for key in ("fmt20", "fmt22", "exact_rr"):
+            whole, frac = row[key].split(".")
+            # 8 significant digits: two before the point, the 6 printed decimals after it
+            assert len(whole) == 2 and len(frac) == 6, row
+            assert 10 < Fraction(row[key]) <= Fraction(row["eps0"])
+    changed = copy.deepcopy(case.expected)
+    last = changed["rows"][0]["fmt20"]
+    changed["rows"][0]["fmt20"] = last[:-1] + str((int(last[-1]) + 1) % 10)
+    assert FAMILY.compare(case, changed) is not None

@@ -16,10 +16,15 @@ limit that the ordinary cases (accounting-pld-bounds) stay clear of:
   at the digits;
 * the bracket end of the search for the lower end: a lower bound that is still above the target
   at ``top + 1`` (top = the highest atom of the upper bounds) makes the lower end that bracket
-  end, while the upper end is infinite.
+  end, while the upper end is infinite;
+* the default grid width when ``sqrt(T v) / resolution`` is a power of two exactly (the floor of
+  an exact integer logarithm);
+* the MJTB+22 (seed 002) sec. 3.1.2 Figure 1 table at local epsilons of 10 and more, where the
+  8 certified significant digits of an aggregate eps are exactly its 6 printed decimals.
 
 Everything published is the exact rational the spec computes (``"n/d"``, an integer, or
-``"inf"``), compared exactly, as in accounting-pld-bounds.
+``"inf"``) or, for the Figure 1 rows, the spec's own decimal strings, compared exactly, as in
+accounting-pld-bounds.
 """
 
 from __future__ import annotations
@@ -29,10 +34,11 @@ from typing import Any
 
 from dpspec.conformance.families._groups import build_group, memoised
 from dpspec.conformance.families.accounting import AccountingFilesFamily, optional
+from dpspec.conformance.families.accounting_curves import binary64_rows
 from dpspec.conformance.families.accounting_pld_bounds import exact, exact_compare
 from dpspec.conformance.vectors import Case, Handler, TestNumberer
-from dpspec.spec.accounting import pld
-from dpspec.spec.accounting.numeric import to_fraction
+from dpspec.spec.accounting import numeric, pld, seed_tables
+from dpspec.spec.accounting.numeric import mpf, to_fraction
 
 SCHEMA = "accounting_tails-v1.json"
 NAME = "accounting-tails"
@@ -46,6 +52,7 @@ TOLERANCE: dict[str, tuple[float, float]] = {
     P + "epsilon_upper": EXACT,
     P + "epsilon": EXACT,
     P + "grid_width": EXACT,
+    P + "figure1": EXACT,
 }
 
 _COMPOSED_KW = {"h": "h", "massBits": "mass_bits", "tail": "tail"}
@@ -81,11 +88,19 @@ def h_grid_width(a: dict[str, Any]) -> dict[str, Any]:
                                               **optional(a, "resolution")))}
 
 
+def h_figure1(a: dict[str, Any]) -> dict[str, Any]:
+    """seed_tables.mjtb_figure1 at the given cohort sizes and eps0 values."""
+    e0s = tuple(float(numeric.positive(e, "eps0")) for e in a["eps0s"])
+    ns = tuple(numeric.positive_int(n, "n", 2) for n in a["ns"])
+    return {"rows": binary64_rows(seed_tables.mjtb_figure1(ns, float(mpf(a["delta"])), e0s))}
+
+
 HANDLERS: dict[str, Handler] = {
     P + "upper_far": h_upper_far,
     P + "epsilon_upper": h_epsilon_upper,
     P + "epsilon": h_epsilon,
     P + "grid_width": h_grid_width,
+    P + "figure1": h_figure1,
 }
 
 HANDLERS = {op: memoised(h) for op, h in HANDLERS.items()}
@@ -96,6 +111,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "epsilon_upper": (*_GRID, "delta", "digits"),
     P + "epsilon": (*_GRID, "delta", "digits"),
     P + "grid_width": ("q", "sigma", "steps", "resolution"),
+    P + "figure1": ("ns", "delta", "eps0s"),
 }
 
 HEADER = [
@@ -136,6 +152,14 @@ HEADER = [
     " v = 1/sigma^2 and s is an exact power of two: the width is s itself (floor of an exact"
     " integer), not the power of two below it, which a computation that rounds log2(s) down by"
     " one unit of its last place would give.",
+    "figure1: the MJTB+22 (seed 002) sec. 3.1.2 Figure 1 table of dpspec.spec.accounting."
+    "seed_tables.mjtb_figure1 at the given cohort sizes `ns` (integers >= 2) and local epsilons"
+    " `eps0s` (> 0), delta as given: per (eps0, n) the closed-form bound when its condition holds,"
+    " the [FMT20] and [FMT22] clone bounds and the exact binary randomized-response curve, each"
+    " certified in mpmath to 8 significant digits (rounded up) and printed with 6 decimals"
+    " (rounded up). With eps0 of 10 or more the aggregate eps has two integer digits, so the 8"
+    " digits are exactly the 6 printed decimals: a certification to fewer digits changes the last"
+    " printed decimal. Rows as accounting-tables' seed_table rows.",
 ]
 
 NOTES = {
@@ -237,9 +261,22 @@ def _width_doc() -> list[dict[str, Any]]:
     ], tc)]
 
 
+def _figure_doc() -> list[dict[str, Any]]:
+    tc = TestNumberer()
+    return [_group(P + "figure1", [
+        ("eps0 12 and 15, cohorts of 3 and 10, delta 1e-6: every aggregate eps is above 10, so"
+         " its 8 certified digits are the 6 printed decimals",
+         {"ns": [3, 10], "delta": "1e-6", "eps0s": ["12", "15"]}, ["Boundary"]),
+    ], tc, [
+        ("eps0 0", {"ns": [3], "delta": "1e-6", "eps0s": ["0"]}),
+        ("a cohort of 1", {"ns": [1], "delta": "1e-6", "eps0s": ["12"]}),
+    ])]
+
+
 _FILES = {
     "tails": ("far ends of the certified PLD bounds and of the eps(delta) search", _far_doc),
     "width": ("the default grid width at exact powers of two", _width_doc),
+    "figure1": ("MJTB+22 Figure 1 with two-digit aggregate epsilons", _figure_doc),
 }
 
 
