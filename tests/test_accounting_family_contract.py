@@ -37,6 +37,7 @@ FAMILIES: dict[str, tuple[bool, tuple[type[Exception], ...]]] = {
     "accounting-shuffle-rr": (True, ANY),
     "accounting-subsampling": (False, ANY),
     "accounting-tables": (False, (ValueError,)),
+    "accounting-tails": (False, ANY),
 }
 
 
