@@ -32,6 +32,7 @@ FAMILIES: dict[str, tuple[bool, tuple[type[Exception], ...]]] = {
     "accounting-pld-bounds": (False, ANY),
     "accounting-pld-grid": (False, ANY),
     "accounting-shuffle-clone": (True, ANY),
+    "accounting-shuffle-limits": (True, ANY),
     "accounting-shuffle-mp-bounds": (False, ANY),
     "accounting-shuffle-mp-windows": (False, ANY),
     "accounting-shuffle-rr": (True, ANY),
