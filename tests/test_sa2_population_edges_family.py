@@ -7,12 +7,13 @@ samplers where that is cheap, the compare is exact and invalid cases are refused
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import numpy as np
 import pytest
 
 from dpspec.conformance.families._groups import recorded_calls
-from dpspec.conformance.families.sa2_population_edges import FAMILY, HANDLERS, _candidates
+from dpspec.conformance.families.sa2_population_edges import FAMILY, HANDLERS
 from dpspec.spec.sa2 import population
 from dpspec.spec.sa2.ideal import exact
 from dpspec.spec.sa2.randomizers import Randomizer
@@ -28,6 +29,12 @@ OP = "sa2pope."
 def _stream_bits(seed_hex: str, tag: str, n: int) -> list[int]:
     raw = XofTurboShake128(bytes.fromhex(seed_hex), tape_dst(tag), b"").next((n + 7) // 8)
     return [int(b) for b in np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")[:n]]
+
+
+def _candidates(seed: bytes, tag: str, k: int, count: int) -> Any:
+    """The first ``count`` ``k``-bit candidates of a stream (first bit least significant)."""
+    bits = np.asarray(_stream_bits(seed.hex(), tag, count * k), dtype=np.int64)
+    return bits.reshape(count, k) @ (np.int64(1) << np.arange(k, dtype=np.int64))
 
 
 def test_every_op_has_valid_cases_and_invalid_ones_are_refused() -> None:

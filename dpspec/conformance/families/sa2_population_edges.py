@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.conformance.families._groups import Groups, recorded_calls
+from dpspec.conformance.families._groups import Groups
 from dpspec.conformance.families.sa2 import vector_deployment
 from dpspec.conformance.jsonargs import HEX, RAT, hex_arg
 from dpspec.conformance.vectors import (
@@ -233,6 +233,23 @@ def _rj(name: str, k: int, flip: str, **extra: str) -> dict[str, Any]:
 #: a uniform(k) with 62-bit candidates that are accepted about half the time
 BIG_K = 2**61 + 1
 
+# Inputs found by a search over tags and devices, fixed here so that what is generated does not
+# depend on the engine's routes; tests/test_sa2_population_edges_family.py checks each property.
+#: a tag whose first 2^22 two-bit candidates end on a rejected one (value 3), and the number of
+#: accepted candidates among them: a uniform(3) count whose first block is cut at 2^22
+TIE = ("sa2-population-edges/tie/1", 3143905)
+#: a tag, a probability and a count whose chain of trials from the stream's start ends exactly
+#: at position 2^22 (the first block of start positions) while more trials are asked for
+WALK = ("sa2-population-edges/walk/0", "1/3", 2_200_000)
+#: a tag whose bits 0 and 1 differ and a probability (denominator below 2^61) whose binary
+#: expansion agrees with the stream's bits 1 .. 72: the first trial reads one bit, the second
+#: more than 64 and answers 1
+LONG = ("sa2-population-edges/long/0", "124918582369522537/355428374466540894")
+#: devices whose RR(k = 2^61 + 1, flip 1/2) coins run past the first 64 bytes of their tape on
+#: seed 'sa2-population-edges/randomize' (a flip of 1, then nine or more rejected candidates),
+#: and devices whose coins fit
+OVERFLOWING, FITTING = [34, 208, 451], [0, 1, 2]
+
 
 def _groups() -> list[dict[str, Any]]:
     groups = Groups(HANDLERS)
@@ -241,9 +258,9 @@ def _groups() -> list[dict[str, Any]]:
     seed = vector_seed("sa2-population-edges/stream").hex()
     bs = {"seed": seed, "tag": "sa2-population-edges/stream"}
     trim = population.TRIM
-    tie_tag, tie_count = _block_tie(seed)
-    walk_tag, walk_p, walk_count = _window_landing(seed)
-    long_tag, long_p = _long_second_trial(seed)
+    tie_tag, tie_count = TIE
+    walk_tag, walk_p, walk_count = WALK
+    long_tag, long_p = LONG
     group("sa2pope.bitstream", [
         ("2^21 uniform(256) draws consume exactly 2^24 bits: nothing is dropped yet, bit 3 and "
          "the last consumed bit are still readable",
@@ -293,7 +310,7 @@ def _groups() -> list[dict[str, Any]]:
 
     rseed = vector_seed("sa2-population-edges/randomize").hex()
     big = _rj("randomized_response", BIG_K, "1/2")
-    over, fits = _overflowing_devices(rseed)
+    over, fits = OVERFLOWING, FITTING
     devs = sorted(over + fits)
     group("sa2pope.randomize", [
         (f"k = 2^61 + 1: devices {over} need more than the 64 bytes read up front "
@@ -360,76 +377,6 @@ def _groups() -> list[dict[str, Any]]:
         ("equal sums, one report rejected",
          {"devices": [2, 5], "protocolSum": [1, 1], "engineSum": [1, 1], "accepted": 1})])
     return groups.groups
-
-
-def _candidates(seed: bytes, tag: str, k: int, count: int) -> Any:
-    """The first ``count`` ``k``-bit candidates of a stream (first bit least significant)."""
-    bits = population.BitStream(seed, tag).window(0, count * k).astype(np.int64)
-    return bits.reshape(count, k) @ (np.int64(1) << np.arange(k, dtype=np.int64))
-
-
-def _block_tie(seed_hex: str) -> tuple[str, int]:
-    """A tag whose first 2^22 two-bit candidates end on a rejected one (value 3), and the number
-    of accepted candidates among them (a uniform(3) count whose first block is cut at 2^22)."""
-    seed = bytes.fromhex(seed_hex)
-    for i in range(64):
-        tag = f"sa2-population-edges/tie/{i}"
-        values = _candidates(seed, tag, 2, population.BLOCK)
-        if int(values[-1]) == 3:
-            return tag, int((values < 3).sum())
-    raise AssertionError("no tag found")
-
-
-def _window_landing(seed_hex: str) -> tuple[str, str, int]:
-    """A tag and a probability whose chain of trials, from the stream's start, ends exactly at
-    position 2^22 (the first block of start positions) while more trials are asked for."""
-    seed = bytes.fromhex(seed_hex)
-    count = 2_200_000
-    for i in range(64):
-        tag = f"sa2-population-edges/walk/{i}"
-        p = Fraction(1, 3)
-        stream = population.BitStream(seed, tag)
-        length, _ = stream._trials(p.numerator, p.denominator, population.BLOCK)
-        lengths = length.tolist()
-        rel = t = 0
-        while rel < population.BLOCK and t < count and lengths[rel]:
-            rel += lengths[rel]
-            t += 1
-        if rel == population.BLOCK and t < count:
-            return tag, str(p), count
-    raise AssertionError("no tag found")
-
-
-def _long_second_trial(seed_hex: str) -> tuple[str, str]:
-    """A tag whose bits 0 and 1 differ and a probability below 2^61 in denominator whose binary
-    expansion agrees with the stream's bits 1 .. 72: the first trial reads one bit, the second
-    more than 64; the tag is kept when the second trial's answer is 1."""
-    seed = bytes.fromhex(seed_hex)
-    for i in range(200):
-        tag = f"sa2-population-edges/long/{i}"
-        bits = [int(v) for v in population.BitStream(seed, tag).window(0, 73)]
-        if bits[0] == bits[1]:
-            continue
-        u72 = sum(b << (71 - j) for j, b in enumerate(bits[1:73]))
-        p = Fraction(2 * u72 + 1, 2**73).limit_denominator(2**61 - 1)
-        stream = population.BitStream(seed, tag)
-        if stream.bernoullis(p, 2).tolist() == [bits[0] == 0, True]:
-            return tag, str(p)
-    raise AssertionError("no tag found")
-
-
-def _overflowing_devices(seed_hex: str) -> tuple[list[int], list[int]]:
-    """Three devices whose RR(k = 2^61 + 1, flip 1/2) coins do not fit in the first 64 bytes of
-    their tape, then three whose coins do (the spec's randomizer tells which)."""
-    seed = bytes.fromhex(seed_hex)
-    r = Randomizer.from_json(_rj("randomized_response", BIG_K, "1/2"))
-    devices = list(range(600))
-    with recorded_calls(population, "RandomTape") as calls:
-        population.randomize(r, seed, devices, [0] * len(devices))
-    over = [int(str(c.args[1]).split("/")[2]) for c in calls]
-    assert len(over) >= 3
-    fits = [i for i in devices if i not in over]
-    return over[:3], fits[:3]
 
 
 class Sa2PopulationEdgesFamily(Family):
