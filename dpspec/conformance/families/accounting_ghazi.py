@@ -376,6 +376,10 @@ def _minimal_doc() -> list[dict[str, Any]]:
     ]), _group(op, [
         ("Poisson eps 2, delta 0.1, digits 30: the most digits allowed (the answer is ln 10)",
          {"mechanism": "poisson", "eps": "2", "delta": "0.1", "digits": 30}, ["Boundary"]),
+        ("NB eps 1, p 0.9, digits 1: the bracket reaches lo = 9.755859375, hi = 9.765625, where"
+         " hi - lo = 10^-(digits + 2) hi exactly (a tie of dyadic values): the search stops there",
+         {"mechanism": "negative-binomial", "eps": "1", "delta": "1.4436844402444654708e-8",
+          "p": "0.9", "sensitivity": 1, "digits": 1}, ["Boundary"]),
     ], tc)]
 
 
