@@ -13,6 +13,7 @@ from fractions import Fraction
 import mpmath
 import pytest
 
+from dpspec.conformance.families._groups import recorded_calls
 from dpspec.conformance.families.accounting_discrete_limits import FAMILY, HANDLERS, TOLERANCE
 from dpspec.spec.accounting import discrete, numeric
 from tests.family_cases import find_case, generated_cases
@@ -118,3 +119,16 @@ def test_handlers_restore_the_spec_functions() -> None:
         HANDLERS[op]({"eps": "1", "sigma": "1.5"})
     after = (discrete._delta_once, discrete.discrete_gaussian_delta)
     assert before == after
+
+
+def test_delta_30_cases_have_little_cancellation() -> None:
+    """The 30-digit tolerance needs e^eps P[S > b] <= 0.99 P[S > a] in the last pass."""
+    for c in CASES:
+        if c.op != P + "delta_30" or c.result != "valid":
+            continue
+        with recorded_calls(discrete, "_prob_greater") as calls:
+            discrete.discrete_gaussian_delta(c.args["eps"], c.args["sigma"],
+                                             c.args.get("vector", (1,)))
+        with mpmath.workdps(40):
+            pa, pb = calls[-2].result, calls[-1].result * mpmath.exp(mpmath.mpf(c.args["eps"]))
+            assert pb <= mpmath.mpf("0.99") * pa, c.comment

@@ -13,10 +13,11 @@ Three kinds of case:
   Laplace conversions, the eps and sigma a delta evaluation starts from (``sigma =
   sqrt(sigma^2)`` read from the exact square), and the first truncation target a calibration
   hands to every evaluation (``10^-25 delta``).
-* delta(eps) at 30 significant digits, relative tolerance 1e-27, in cases without cancellation
-  (e^eps P[S > b] at most 0.9 of P[S > a]) where the bound added for the truncated tables is a
-  visible part of the result (1e-23 to 1e-20 of delta): the 40-digit computation determines
-  these digits, and the result must be the computed difference *plus* that bound.
+* delta(eps) at 30 significant digits, relative tolerance 1e-27, in cases with little
+  cancellation (e^eps P[S > b] at most 0.99 of P[S > a], so the difference loses at most 2.3 of
+  the 40 digits) where the bound added for the truncated tables is a visible part of the result
+  (1e-25 to 1e-20 of delta): the 40-digit computation determines these digits, and the result
+  must be the computed difference *plus* that bound.
 * The calibration's bracket search (the regula falsi of ``discrete._bracket``) run to its limit
   of 400 steps, and the refusal of a non-finite host number (binary64 infinity, Decimal
   Infinity) by a function that reports bad parameters as null
@@ -210,9 +211,10 @@ HEADER = [
     " digits) and the number of evaluations.",
     "delta_30: delta(eps) = P[S > a] - e^eps P[S > b] plus the allowance for the truncated tables"
     " and the rounding (the accounting-discrete family's `delta`), rounded up to 30 significant"
-    " digits, compared to 1e-27 relative: in these cases e^eps P[S > b] is at most 0.9 P[S > a],"
-    " so the 40-digit computation determines 30 digits, and the allowance (published to 20 digits"
-    " as `allowance`) is between 1e-23 and 1e-20 of delta, so adding it shows.",
+    " digits, compared to 1e-27 relative: in these cases e^eps P[S > b] is at most 0.99 P[S > a]"
+    " (the difference loses at most 2.3 of the 40 digits), so the computation determines 30"
+    " digits, and the allowance (published to 20 digits as `allowance`) is between 1e-25 and"
+    " 1e-20 of delta, so adding it shows.",
     "bracket_steps: the calibration's bracket search (regula falsi, Illinois, probes tol hi / 4"
     " either side of each estimate, a bisection step when two steps fail to halve the bracket;"
     " stated in full by the accounting-discrete family's `bracket`) on f(x) = 1 - x / root from"
