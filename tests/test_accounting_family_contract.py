@@ -24,6 +24,7 @@ FAMILIES: dict[str, tuple[bool, tuple[type[Exception], ...]]] = {
     "accounting-curves": (False, ANY),
     "accounting-definitions": (True, (ValueError,)),
     "accounting-discrete": (True, ANY),
+    "accounting-discrete-limits": (True, ANY),
     "accounting-edges": (True, ANY),
     "accounting-gaussian": (True, ANY),
     "accounting-ghazi": (True, ANY),
