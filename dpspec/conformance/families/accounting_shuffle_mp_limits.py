@@ -200,6 +200,20 @@ BELOW_ONE = ("0.9999999999999999999999999999999999999999999999999999999999999999
 #: for eps at 200 digits by mpmath.findroot; printed to 130 digits, read at the curve's 100)
 THIRD_PLUS = ("0.31055009012619999257950351911530200900978595115955540473484377327980889330103"
               "27074655281959689257880454581796884129657418692109695")
+#: fmt22, eps0 = 1, n = 20 (bits 269, share enclosed at scale 2^333, 100 digits): an eps at which
+#: the lower end of the enclosure of share, floor(share (1 - 1e-95) 2^333), is exactly one unit
+#: above 2^333/3 rounded down (found by walking 100-digit neighbours): so 3 (lower end) > 2^333
+#: only just and every count with c + 1 a multiple of 3 is decided
+ONE_UNIT_ABOVE_THIRD = ("0.31055009012619999257950351911530200900978595115955540473484377327980889"
+                        "330103272639947985306786711451090431044")
+#: the same curve at an eps where the lower end is half a unit (at 2^333) below the first integer
+#: above 2^333/5: counts with c + 1 a multiple of 5 are undecided
+HALF_UNIT_BELOW_FIFTH = ("0.5694451960428426786130418038475808048189774727957783226794032140621866"
+                         "6226628984344743334218806298803150374309")
+#: fmt20, eps0 = 0.1, n = 64: the window starts at the count 2, and at this eps the lower end of
+#: share's enclosure at 2^335 is (2^335 + 1)/3 exactly, so 3 (lower end) - 1 is 2^335: m_2 = 1
+FIRST_AT_THIRD = ("0.033308662535447828788094917065177131471919031183258460101215294629870361"
+                  "3019369266546382591603434094996771329636")
 
 #: rr_sum_epsilon(eps0 1, n 20, digits 4) with delta 1e-3 is 0.6872; this target is the
 #: hockey-stick sum at 0.6872 plus the mass outside the window, without the rounding allowance
@@ -259,6 +273,12 @@ def _limits_doc() -> list[dict[str, Any]]:
         ("fmt20 eps0 0.1, n 65, eps 1e-80: decided", cc("1e-80", "0.1", 65, "fmt20"), []),
         ("fmt22 eps0 1, n 20, share = 1/3 + 1e-80: m_c = (c + 1)/3 decided for c + 1 a multiple"
          " of 3", cc(THIRD_PLUS, "1", 20), ["Boundary"]),
+        ("fmt22 eps0 1, n 20: share's lower end one unit above 2^-333 floor(2^333/3)",
+         cc(ONE_UNIT_ABOVE_THIRD, "1", 20), ["Boundary"]),
+        ("fmt22 eps0 1, n 20: share's lower end half a unit below 1/5", cc(HALF_UNIT_BELOW_FIFTH,
+                                                                           "1", 20), ["Boundary"]),
+        ("fmt20 eps0 0.1, n 64: at the first count 2, 3 (share's lower end) = 1 + 2^-335",
+         cc(FIRST_AT_THIRD, "0.1", 64, "fmt20"), ["Boundary"]),
     ], tc, [
         ("n 1", cc("0.5", "1", 1)),
     ]))
