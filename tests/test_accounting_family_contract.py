@@ -35,6 +35,7 @@ FAMILIES: dict[str, tuple[bool, tuple[type[Exception], ...]]] = {
     "accounting-shuffle-clone": (True, ANY),
     "accounting-shuffle-limits": (True, ANY),
     "accounting-shuffle-mp-bounds": (False, ANY),
+    "accounting-shuffle-mp-limits": (True, ANY),
     "accounting-shuffle-mp-windows": (False, ANY),
     "accounting-shuffle-rr": (True, ANY),
     "accounting-subsampling": (False, ANY),
