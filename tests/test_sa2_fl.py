@@ -134,6 +134,45 @@ def test_the_noise_multiplier_is_a_lower_bound_next_to_a_decimal(below: Fraction
     assert Fraction(z) ** 2 <= 1 - below
 
 
+def _floor_12_digits(z2: Fraction) -> Fraction:
+    """The largest decimal with 12 significant digits whose square is at most z2 > 0, by integer
+    square roots: floor(sqrt(z2) 10^e) = isqrt(floor(z2 10^(2 e)))."""
+    e = 0
+    while math.isqrt(z2.numerator * 100**e // z2.denominator) >= 10**12:
+        e -= 1
+    while math.isqrt(z2.numerator * 100**e // z2.denominator) < 10**11:
+        e += 1
+    return Fraction(math.isqrt(z2.numerator * 100**e // z2.denominator)) / Fraction(10) ** e
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(10**11, 10**12 - 1), st.integers(11, 16), st.integers(2, 10**4),
+       st.integers(-2, 2))
+def test_the_noise_multiplier_is_the_exact_floor_to_12_digits(m: int, scale: int, B: int,
+                                                                nudge: int) -> None:
+    """z rounded down is the largest 12-significant-digit decimal whose square is at most z^2,
+    whatever the 40-digit root does, for z near m / 10^scale (s2 chosen so that z is that
+    decimal exactly, nudge 0, or 1e-45 relative above or below it): the 40-digit root of an
+    exact 12-digit z can round below it, and the published value must still be z itself."""
+    base = GaussianVector(1, Fraction(1), 0, Fraction(1), 30)
+    want = Fraction(m, 10**scale) * (1 + Fraction(nudge, 10**45))
+    r = GaussianVector(1, Fraction(1), 0,
+                       want * want * base.norm_bound() / (B - 1) / base.fixed_point_variance(), 30)
+    z2 = r.multiplier_squared(B)
+    text = fl.noise_multiplier(r, B)
+    assert Fraction(text) == _floor_12_digits(z2)
+    if z2 == want * want and nudge >= 0:
+        assert Fraction(text) == Fraction(m, 10**scale)
+
+
+def test_the_noise_multiplier_of_an_exact_12_digit_z_is_z() -> None:
+    """z = 0.401 exactly (B = 13, s2 = 85063729/750000, t = 30): the 40-digit square root
+    rounds just below 0.401; the published multiplier is 0.401000000000 (sa2-fl-edges)."""
+    r = GaussianVector(1, Fraction(1), 0, Fraction(85063729, 750000), 30)
+    assert r.multiplier_squared(13) == Fraction(401, 1000) ** 2
+    assert fl.noise_multiplier(r, 13) == "0.401000000000"
+
+
 def test_the_statement_is_the_distributed_accountant_at_a_rounded_down_multiplier() -> None:
     z = fl.noise_multiplier(R4, 500)
     assert F(z) ** 2 <= R4.multiplier_squared(500) < (F(z) + F(1, 10**11)) ** 2

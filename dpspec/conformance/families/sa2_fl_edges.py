@@ -137,8 +137,8 @@ HEADER = [
     " from the tape (seed, tag); report = encoded + noise if its squared norm (normSquared) is"
     " <= normBound, else null (not uploaded).",
     "sa2fle.multiplier: multiplierSquared = (B - 1) s2 / normBound; noiseMultiplier = its"
-    " square root computed with mpmath at 40 decimal digits and rounded DOWN to 12 significant"
-    " digits; dropProbability = e^-t computed at 40 digits and rounded UP to 12 significant"
+    " square root rounded DOWN to 12 significant digits, exactly (the largest 12-digit decimal"
+    " whose square is at most multiplierSquared); dropProbability = e^-t computed at 40 digits and rounded UP to 12 significant"
     " digits, as an exact rational.",
     "sa2fle.statement: fl.statement (the module docstring): B = 1 gives no guarantee (epsilon"
     " inf, delta 1); s2 < 4 is invalid; otherwise the subsampled distributed discrete Gaussian"
@@ -378,6 +378,13 @@ def _groups() -> list[dict[str, Any]]:
         ("z^2 = 1 - 1e-41 exactly (B = 101, s2 = 4/100 (1 - 1e-41), normBound 4): the 40-digit "
          "square root rounds up onto 1, z rounded down is still 0.999999999999",
          {"randomizer": gv(1, "1", 0, Fraction(4, 100) * (1 - Fraction(1, 10**41)), 1), "B": "101"},
+         ["Precision"]),
+    ])
+    groups.add("sa2fle.multiplier", [
+        ("z = 0.401 exactly (z^2 = 160801/10^6: B = 13, d = 1, C = 1, f = 0, s2 = "
+         "85063729/750000, t = 30): a 12-digit z is published as itself, 0.401000000000, although "
+         "its 40-digit square root rounds below it",
+         {"randomizer": gv(1, "1", 0, Fraction(85063729, 750000), 30), "B": "13"},
          ["Precision"]),
     ])
     return groups.groups

@@ -235,19 +235,26 @@ class GaussianVector:
 
 
 def noise_multiplier(randomizer: GaussianVector, B: int) -> str:
-    """``z``, rounded down to :data:`MULTIPLIER_DIGITS` significant digits, as a decimal string.
+    """``z``, rounded down to :data:`MULTIPLIER_DIGITS` significant digits, as a decimal string:
+    the largest such decimal whose square is at most ``z^2`` (compared exactly).
 
-    A lower bound on the exact ``z`` whatever the rounding of the 40-digit square root: when ``z``
-    lies within about 1e-40 below a 12-digit decimal, the root can round up onto it, and the
-    decimal is then stepped down (its square is compared with ``z^2`` exactly). A larger ``z``
-    would understate the epsilon computed from it."""
+    The 40-digit square root only gives the start: when ``z`` lies within about 1e-40 of a
+    12-digit decimal the root can round onto either side of it, so the decimal is stepped down
+    while its square exceeds ``z^2`` (a larger ``z`` would understate the epsilon computed from
+    it) and up while the next decimal's square does not (so that an exact 12-digit ``z`` is
+    published as itself, whatever the working precision)."""
     z2 = randomizer.multiplier_squared(B)
     with mpmath.workdps(40):
         text = round_down(mpmath.sqrt(mpmath.mpf(z2.numerator) / z2.denominator),
                           MULTIPLIER_DIGITS)
     while Fraction(text) ** 2 > z2:
         text = format(grid_step_down(Decimal(text), MULTIPLIER_DIGITS), "f")
-    return text
+    while True:
+        g = Decimal(text)
+        up = format(g + Decimal(1).scaleb(g.adjusted() - MULTIPLIER_DIGITS + 1), "f")
+        if Fraction(up) ** 2 > z2:
+            return text
+        text = up
 
 
 def drop_probability(randomizer: GaussianVector) -> Fraction:
