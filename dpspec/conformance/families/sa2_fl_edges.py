@@ -138,8 +138,8 @@ HEADER = [
     " <= normBound, else null (not uploaded).",
     "sa2fle.multiplier: multiplierSquared = (B - 1) s2 / normBound; noiseMultiplier = its"
     " square root rounded DOWN to 12 significant digits, exactly (the largest 12-digit decimal"
-    " whose square is at most multiplierSquared); dropProbability = e^-t computed at 40 digits and rounded UP to 12 significant"
-    " digits, as an exact rational.",
+    " whose square is at most multiplierSquared); dropProbability = e^-t computed at 40 digits"
+    " and rounded UP to 12 significant digits, as an exact rational.",
     "sa2fle.statement: fl.statement (the module docstring): B = 1 gives no guarantee (epsilon"
     " inf, delta 1); s2 < 4 is invalid; otherwise the subsampled distributed discrete Gaussian"
     " accountant (dpspec.spec.accounting.distributed.subsampled_epsilon, mpmath) at rate q"
