@@ -117,3 +117,34 @@ def test_prime_draw_skips_a_prime_one_mod_65537() -> None:
         assert p.bit_length() == 20 and (p - 1) % 65537 != 0
     case = find_case(CASES, "sa2pe.prime_draw", "skipped")
     assert fam.FAMILY.compare(case, {"prime": "917519"}) is not None
+
+
+@pytest.mark.parametrize("bits", [2048, 1024])
+def test_largest_blind_draws_r_equal_to_n_minus_1(bits: int) -> None:
+    """The LargestBlind cases: the request's first candidate for r - 1 is n - 2, so the spec's
+    r = 1 + uniform(n - 1) takes r = n - 1 (a uniform(n - 2) would reject it and read on), and
+    inv = r^-1 mod n is n - 1 itself."""
+    from dpspec.spec.sa2 import tokens
+    from dpspec.spec.tape import RandomTape
+
+    seed, n = fam._largest_blind(bits)
+    tape = RandomTape(seed, "sa2/client/0/token")
+    tape.bits(8 * (tokens.NONCE_LEN + tokens.SALT_LEN))
+    assert tape.uniform(n - 1) == n - 2
+    case = next(c for c in generated_cases(fam.FAMILY)
+                if c.op == "sa2pe.token_request" and c.args.get("seed") == seed.hex())
+    assert case.expected is not None and int(case.expected["inv"], 16) == n - 1
+    assert int(case.args["modulus"], 16) == n and n.bit_length() == bits
+
+
+def test_largest_blind_1024_seed_index_is_the_first_that_qualifies() -> None:
+    """LARGEST_BLIND_SEED[1024] is the first index whose tape qualifies (the 2048-bit search
+    takes several thousand primality tests; its index is checked by _largest_blind itself)."""
+    for i in range(fam.LARGEST_BLIND_SEED[1024]):
+        saved = fam.LARGEST_BLIND_SEED[1024]
+        fam.LARGEST_BLIND_SEED[1024] = i
+        try:
+            with pytest.raises(AssertionError):
+                fam._largest_blind(1024)
+        finally:
+            fam.LARGEST_BLIND_SEED[1024] = saved

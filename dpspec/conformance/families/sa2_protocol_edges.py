@@ -18,7 +18,9 @@ One file, ``sa2-protocol-edges/protocol_bounds.json``; every op calls the spec f
 * ``sa2pe.token_check``: a token whose EMSA-PSS encoding is valid except for the bit just above
   ``emBits`` (RFC 8017 sec. 9.1.2 step 6).
 * ``sa2pe.token_request``: the device's blinding coins for a modulus ``n = 2^k + 1``, where
-  ``uniform(n - 1)`` draws ``k`` bits (``uniform(n)`` would draw ``k + 1``).
+  ``uniform(n - 1)`` draws ``k`` bits (``uniform(n)`` would draw ``k + 1``), and for a prime
+  modulus ``n = c + 2`` built from the tape's first candidate ``c``, so that ``r = n - 1``, the
+  largest blind (sec. 4.2 of RFC 9474: ``r`` uniform in ``[1, n)``).
 * ``sa2pe.attest``: the attester's key id ``SHA-256(I2OSP(n) || I2OSP(e, 4))`` for an exponent
   that does not fit in 4 bytes (no key id: every request refused).
 * ``sa2pe.provision``: the simulation keys ``provision(seed, issuerBits)`` draws.
@@ -38,6 +40,7 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
+import sympy
 
 from dpspec.conformance.families._groups import Groups, compare_keys
 from dpspec.conformance.families.sa2 import (
@@ -300,6 +303,7 @@ NOTES = {
     "Default": "BatchOutcome's aggregated defaults to the accepted count.",
     "TopBit": "The bit just above emBits is set.",
     "PowerOfTwo": "n - 1 is a power of two.",
+    "LargestBlind": "The first candidate of r = 1 + uniform(n - 1) is n - 2, accepted: r = n - 1.",
     "KeyId": "The exponent does not fit the 4-byte key id.",
     "SkippedPrime": "A prime p with p = 1 mod 65537 is not a valid RSA prime for e = 65537.",
     "FarTail": "The upper tail is far below 1e-50.",
@@ -541,7 +545,35 @@ def _groups() -> list[dict[str, Any]]:
         (f"q = {q}", {"q": q, "eps": "40", "delta": "1/100000", "tasks": 1}, "BadRate")
         for q in ("0", "3/2")
     ])
+
+    groups.add("sa2pe.token_request", [
+        (f"n = c + 2 for the first {bits}-bit candidate c of r's draw (odd, top bit set): "
+         "uniform(n - 1) accepts c = n - 2, so r = n - 1, the largest value r can take",
+         {"modulus": format(n, "x"), "exponent": "65537", "seed": seed.hex(),
+          "taskId": vector_seed("sa2/task").hex()}, ["LargestBlind"])
+        for bits in (2048, 1024)
+        for seed, n in [_largest_blind(bits)]
+    ], params={"tag": "sa2/client/0/token"})
     return groups.groups
+
+
+#: the seed index i of :func:`_largest_blind` per modulus size (the first that qualifies)
+LARGEST_BLIND_SEED = {2048: 6630, 1024: 38}
+
+
+def _largest_blind(bits: int) -> tuple[bytes, int]:
+    """Seed ``request/largest/{bits}/{i}`` (``i`` from :data:`LARGEST_BLIND_SEED`), whose request
+    tape (tag ``sa2/client/0/token``), after the nonce and salt (80 x ``uniform(256)``, 8 bits
+    each), offers a ``bits``-bit candidate ``c`` with its top bit set and ``n = c + 2`` prime (so
+    that every encoded message is invertible mod ``n``), and that modulus:
+    ``r = 1 + uniform(n - 1)`` then draws ``c`` itself on its first try."""
+    seed = _label(f"request/largest/{bits}/{LARGEST_BLIND_SEED[bits]}")
+    tape = RandomTape(seed, "sa2/client/0/token")
+    tape.bits(8 * (tokens.NONCE_LEN + tokens.SALT_LEN))
+    c = tape.bits(bits)
+    if not (c >> (bits - 1) and (c + 2).bit_length() == bits and sympy.isprime(c + 2)):
+        raise AssertionError(f"seed index {LARGEST_BLIND_SEED[bits]} does not qualify")
+    return seed, c + 2
 
 
 def _token_groups(groups: Groups, dep: protocol.Deployment) -> None:
