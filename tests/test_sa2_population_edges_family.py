@@ -15,7 +15,7 @@ import pytest
 from dpspec.conformance.families._groups import recorded_calls
 from dpspec.conformance.families.sa2_population_edges import FAMILY, HANDLERS
 from dpspec.spec.sa2 import population
-from dpspec.spec.sa2.ideal import exact
+from dpspec.spec.sa2.ideal import Sa2Error, exact
 from dpspec.spec.sa2.randomizers import Randomizer
 from dpspec.spec.samplers import bernoulli
 from dpspec.spec.tape import RandomTape, tape_dst
@@ -178,3 +178,34 @@ def test_audit_larger_than_the_participants() -> None:
     audit = case.expected["audit"]
     assert case.args["auditSize"] > case.expected["participants"]
     assert audit["devices"] == case.expected["participantIndex"] and audit["agrees"]
+
+
+@pytest.mark.parametrize("part", ["RAPPOR k = 3, no devices", "RAPPOR k = 4 with a flip",
+                                  "no devices and no values", "denominator 2^62 + 1 (at least",
+                                  "the exact route's bound"])
+def test_exact_route_equals_the_scalar_randomizer(part: str) -> None:
+    """The exact route's reports are the scalar randomizer's, one device at a time (RAPPOR: the
+    raw bits of rappor_bits); its flip denominators are at least 2^61, or there are no devices."""
+    case = find_case(CASES, OP + "randomize", part)
+    assert case.expected is not None
+    r = Randomizer.from_json(case.args["randomizer"])
+    assert not case.args["devices"] or r.flip.denominator >= population.MAX_DENOMINATOR
+    seed = bytes.fromhex(case.args["seed"])
+    tapes = [(v, RandomTape(seed, f"sa2/client/{i}/randomizer"))
+             for i, v in zip(case.args["devices"], case.args["values"], strict=True)]
+    if r.name == "rappor":
+        want: list[Any] = [[int(b) for b in r.rappor_bits(v, t)] for v, t in tapes]
+    else:
+        want = [r.apply(v, t) for v, t in tapes]
+    assert case.expected["reports"] == want
+    assert HANDLERS[case.op](dict(case.args)) == case.expected
+    if want:
+        changed = copy.deepcopy(case.expected)
+        changed["reports"] = changed["reports"][:-1]
+        assert FAMILY.compare(case, changed) is not None
+
+
+def test_an_unsupported_randomizer_is_refused() -> None:
+    case = find_case(CASES, OP + "release", "gaussian_vector", result="invalid")
+    with pytest.raises(Sa2Error, match="does not replay randomizer gaussian_vector"):
+        HANDLERS[case.op](dict(case.args))

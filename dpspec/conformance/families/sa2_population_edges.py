@@ -16,6 +16,9 @@ paths; this one reaches the places where the blocked reads meet their bounds:
 * the synthetic data of ``dpspec sa2 simulate`` over more than one block of devices;
 * local randomizers whose coins do not fit in the bits read up front per device (a
   ``uniform(k)`` with 62-bit candidates): the device is replayed by the exact randomizer;
+* the exact route of ``randomize`` (no devices, or a flip whose denominator is 2^61 or more),
+  RAPPOR included (its raw bits, one row per device), and a recipe whose randomizer the engine
+  does not replay (refused);
 * the decoded sum in chunks of its default size, and with ``workers = 0`` (one process);
 * the release with its defaults (no malicious device, no network loss), RAPPOR without an
   overweight bound, the release that subtracts the unsummed reports from the first pass or sums
@@ -65,6 +68,8 @@ HEADER = [
     "randomize: device i's report R(x_i) on its own tape 'sa2/client/{i}/randomizer' (a flip coin",
     "Bernoulli(flip), then uniform(k) if it is 1); with k = 2^61 + 1 some devices' coins run past",
     "the first 64 bytes of their tape (the engine replays those one by one; same reports).",
+    "With no devices or a flip denominator of 2^61 or more every device takes the exact route;",
+    "RAPPOR reports are then the k raw bits per device (heavy rows included).",
     "decodedSum: the sum of Dec(R(x_i)) over devices 0 .. clients-1 with x_i = 7 i mod k, in",
     "chunks (chunk, default 20000) and `workers` processes (one when workers <= 1); progress lists",
     "the [stage, done, total] events.",
@@ -135,6 +140,8 @@ def h_randomize(args: dict[str, Any]) -> dict[str, Any]:
     # no length check here: the invalid cases are refused by the spec's randomizer itself
     values = _ints(args["values"], "values")
     out = population.randomize(r, hex_arg(args, "seed"), devices, values)
+    if r.name == "rappor":  # one row of k raw bits per device (heavy rows included)
+        return {"reports": [[int(b) for b in row] for row in out]}
     return {"reports": [int(v) for v in out]}
 
 
@@ -163,7 +170,7 @@ def h_decoded(args: dict[str, Any]) -> dict[str, Any]:
 
 def _recipe(args: dict[str, Any]) -> protocol.Recipe:
     dep = _dep()
-    r = Randomizer.from_json(args["randomizer"])
+    r = protocol.parse_randomizer(args["randomizer"])  # a recipe may name any randomizer
     over: dict[str, Any] = {}
     if args.get("fixedSize"):
         over["sampling"] = "fixed_size"
@@ -181,7 +188,11 @@ def _recipe(args: dict[str, Any]) -> protocol.Recipe:
 def h_release(args: dict[str, Any]) -> dict[str, Any]:
     recipe = _recipe(args)
     seed = hex_arg(args, "seed")
-    data = population.synthetic_data(seed, recipe.randomizer.k, _int(args, "clients"))
+    # the engine refuses any randomizer it does not replay (the federated-learning path's
+    # gaussian_vector) before it reads the data: two buckets stand in for it
+    r = recipe.randomizer
+    k = r.k if isinstance(r, Randomizer) else 2
+    data = population.synthetic_data(seed, k, _int(args, "clients"))
     events: list[list[Any]] = []
     progress = _recorder(events) if args.get("progress") else None
     kwargs: dict[str, Any] = {}
@@ -376,6 +387,36 @@ def _groups() -> list[dict[str, Any]]:
          {"devices": [2, 5], "protocolSum": [1, 1], "engineSum": [2, 0], "accepted": 2}),
         ("equal sums, one report rejected",
          {"devices": [2, 5], "protocolSum": [1, 1], "engineSum": [1, 1], "accepted": 1})])
+
+    # appended after the groups above (their tcIds stay as they were): the exact route of
+    # randomize, one device at a time, for valid inputs (sec. 3 of the SA2 paper: R(x_i) on
+    # device i's own tape, whatever route computes it)
+    group("sa2pope.randomize", [
+        ("no devices and no values (the exact route): no reports",
+         {"seed": rseed, "randomizer": _rj("randomized_response", 4, "1/2"),
+          "devices": [], "values": []}),
+        ("RAPPOR k = 3, no devices and no values (the exact route): no rows",
+         {"seed": rseed, "randomizer": _rj("rappor", 3, "1/4"), "devices": [], "values": []}),
+        ("RAPPOR k = 4 with a flip of denominator 2^62 + 1 (the exact route): the raw bits of "
+         "devices 2 and 9",
+         {"seed": rseed, "randomizer": _rj("rappor", 4, f"{2**61 - 1}/{2**62 + 1}"),
+          "devices": [2, 9], "values": [0, 3]}),
+        ("a flip with denominator 2^62 + 1 (at least 2^61: the exact route), devices 3 and 7",
+         {"seed": rseed, "randomizer": _rj("randomized_response", 4, f"{2**61}/{2**62 + 1}"),
+          "devices": [3, 7], "values": [1, 2]}),
+        ("binary randomized response with a flip of denominator 2^61 (the exact route's bound "
+         "itself), devices 0 .. 5",
+         {"seed": rseed,
+          "randomizer": _rj("binary_randomized_response", 2, f"{2**60 + 3}/{2**61}"),
+          "devices": list(range(6)), "values": [i % 2 for i in range(6)]})])
+
+    # a recipe whose randomizer the engine does not replay (sec. 4.1 of the SA2 paper: the recipe
+    # names R; the federated-learning path's Gaussian vector randomizer has its own protocol run)
+    gauss = {"name": "gaussian_vector", "dimension": 2, "clipNorm": "1/4", "fractionalBits": 8,
+             "noiseVariance": "1"}
+    group("sa2pope.release", [], [
+        ("a recipe naming the gaussian_vector randomizer: the engine does not replay it",
+         {**rel, "clients": 10, "randomizer": gauss}, "Unsupported")])
     return groups.groups
 
 
@@ -405,7 +446,9 @@ class Sa2PopulationEdgesFamily(Family):
             notes={"Gone": "Bits before the dropped (consumed) part of the stream are refused.",
                    "BadLength": "devices and values must have the same length.",
                    "BadValue": "Each device's value must lie in [0, k).",
-                   "WrongKeys": "The recipe's keys must be those of the deployment."},
+                   "WrongKeys": "The recipe's keys must be those of the deployment.",
+                   "Unsupported": "The engine replays only the randomizers of "
+                                  "dpspec.spec.sa2.randomizers; any other recipe is refused."},
             groups=_groups())]
 
 
