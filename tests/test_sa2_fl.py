@@ -138,11 +138,11 @@ def _floor_12_digits(z2: Fraction) -> Fraction:
     """The largest decimal with 12 significant digits whose square is at most z2 > 0, by integer
     square roots: floor(sqrt(z2) 10^e) = isqrt(floor(z2 10^(2 e)))."""
     e = 0
-    while math.isqrt(z2.numerator * 100**e // z2.denominator) >= 10**12:
+    while math.isqrt((Fraction(z2) * Fraction(100) ** e).__floor__()) >= 10**12:
         e -= 1
-    while math.isqrt(z2.numerator * 100**e // z2.denominator) < 10**11:
+    while math.isqrt((Fraction(z2) * Fraction(100) ** e).__floor__()) < 10**11:
         e += 1
-    return Fraction(math.isqrt(z2.numerator * 100**e // z2.denominator)) / Fraction(10) ** e
+    return Fraction(math.isqrt((Fraction(z2) * Fraction(100) ** e).__floor__())) / Fraction(10) ** e
 
 
 @settings(max_examples=60, deadline=None)
@@ -171,6 +171,17 @@ def test_the_noise_multiplier_of_an_exact_12_digit_z_is_z() -> None:
     r = GaussianVector(1, Fraction(1), 0, Fraction(85063729, 750000), 30)
     assert r.multiplier_squared(13) == Fraction(401, 1000) ** 2
     assert fl.noise_multiplier(r, 13) == "0.401000000000"
+
+
+def test_the_noise_multiplier_ignores_the_callers_decimal_context() -> None:
+    """The step up to the next 12-digit decimal is exact even when the caller has lowered the
+    decimal precision below 12 digits (it would round back and never end)."""
+    import decimal
+
+    r = GaussianVector(1, Fraction(1), 0, Fraction(85063729, 750000), 30)
+    with decimal.localcontext() as ctx:
+        ctx.prec = 6
+        assert fl.noise_multiplier(r, 13) == "0.401000000000"
 
 
 def test_the_statement_is_the_distributed_accountant_at_a_rounded_down_multiplier() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import mpmath
 import pytest
 
 from dpspec.conformance.families import sa2_protocol_edges as fam
@@ -26,9 +27,9 @@ def test_compare_is_exact_except_the_stated_tolerances() -> None:
     want = case.expected
     assert want is not None
     assert fam.FAMILY.compare(case, copy.deepcopy(want)) is None
-    sf = float(want["sf"])
-    assert fam.FAMILY.compare(case, {"sf": repr(sf * (1 + 1e-17))}) is None
-    assert fam.FAMILY.compare(case, {"sf": repr(sf * (1 + 1e-12))}) is not None
+    sf = mpmath.mpf(want["sf"])
+    assert fam.FAMILY.compare(case, {"sf": mpmath.nstr(sf * (1 + mpmath.mpf("5e-16")), 25)}) is None
+    assert fam.FAMILY.compare(case, {"sf": mpmath.nstr(sf * (1 + mpmath.mpf("1e-12")), 25)}) is not None
     assert fam.FAMILY.compare(case, {"sf": "0"}) is not None
     sigma = find_case(CASES, "sa2pe.sampagg_sigma", "sigma below 1/4")
     assert fam.FAMILY.compare(sigma, {"sigma": "0.17887"}) is None

@@ -12,7 +12,7 @@ Every case here sits on a tie or on the last representable value before one:
   just below it (refused);
 * the fixed-point clone curve at eps one unit of the working precision below eps0, where the
   threshold ``alpha - e^eps beta`` is exactly 0 or so small that the enclosure of the share is
-  [0, 2^-tb]; at eps = 1e-150, where every even count is undecided from the first atom of the
+  [0, 2^-tb]; at eps = 1e-150, where every odd count is undecided from the first atom of the
   window on; and at a share 1e-80 above 1/3, decided at the spec's scale 2^-(bits + 64) but not at
   a coarser one;
 * the certified epsilon search with a target delta that lies between a curve's hockey-stick sum
@@ -68,7 +68,8 @@ def h_binom_window(a: dict[str, Any]) -> dict[str, Any]:
 
 
 def h_clone_limits(a: dict[str, Any]) -> dict[str, Any]:
-    delta = mpf(a["delta"]) if "delta" in a else None
+    with mpmath.workdps(shuffle_mp.WPS):
+        delta = mpf(a["delta"]) if "delta" in a else None
     pc, cutoff, bits, atoms = shuffle_mp.clone_limits(a["eps0"], a["n"], a["variant"], delta)
     return {"pc": published(pc), "cutoff": published(cutoff), "bits": bits, "atoms": atoms}
 
@@ -132,6 +133,12 @@ HEADER = [
     " implementation meets exactly. Local randomizer eps0-DP, n users; the clone pair of [FMT20]"
     " (clone probability e^-eps0) and [FMT22] (2/(e^eps0 + 1)); summed binary randomized response"
     " (MJTB+22 sec. 3.1.2); the symmetric-RAPPOR histogram (sec. 4.3 of the DP draft).",
+    "Reference arithmetic: the ties (the eps0 limits, the one-unit-below and share cases) are"
+    " decided by the last bits of mpmath's exp, log and sqrt at the stated precision (mpmath 1.3,"
+    " the same under the oldest and the newest dependencies CI checks). mpmath does not promise"
+    " correct rounding of exp and log, so an implementation with other arithmetic (e.g. MPFR) may"
+    " decide such a tie the other way: a difference there says the arithmetic differs, not that"
+    " the bound is wrong; the values away from the ties do not depend on it.",
     "Encodings: numbers are decimal strings, sizes and fixed-point integers JSON integers (exact)."
     " A long decimal input is the exact decimal expansion of the binary number it was printed"
     " from, read at the precision the spec reads it at. mpmath values are published rounded up"

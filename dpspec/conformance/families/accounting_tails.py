@@ -4,11 +4,12 @@
 Three places where the accountant's fixed-point arithmetic and its eps(delta) search reach a
 limit that the ordinary cases (accounting-pld-bounds) stay clear of:
 
-* the upper bound at eps between 163 and 177.4 (= 256 ln 2): ``e^eps 2^64`` then has more than
-  90 decimal digits, more than the spec evaluates it with (``MASS_DPS + 40`` digits), so the
-  integer bracket of ``e^eps`` carries the working precision in its last digits, while the grid
-  weights ``e^-l 2^256`` of the losses above eps are still non-zero and multiply it (the
-  evaluation of the split/merge dominating pair of [DGKKM22] / [ZDW22] Def. 7, Thm 10);
+* the upper bound at eps 150 to 160, just below the point (eps about 163) where ``e^eps 2^64``
+  gets more than the 90 decimal digits the spec evaluates it with (``MASS_DPS + 40``): the integer
+  bracket of ``e^eps`` is still exact to the unit, and the grid weights ``e^-l 2^256`` of the
+  losses above eps are non-zero and multiply it (the evaluation of the split/merge dominating pair
+  of [DGKKM22] / [ZDW22] Def. 7, Thm 10). Above eps 163 the bracket's last digits would be those
+  of mpmath's 90-digit ``exp`` (not a certified bracket there), so no case goes beyond 160;
 * the 400-step cap of the bisection for eps(delta): a target delta equal to the upper bound at a
   grid loss ``l`` exactly makes the bound jump at ``l`` (the term of the atom at ``l`` leaves the
   sum there, [ZDW22] sec. 3 evaluation), so the search for the upper end converges to ``l`` from
@@ -17,8 +18,8 @@ limit that the ordinary cases (accounting-pld-bounds) stay clear of:
 * the bracket end of the search for the lower end: a lower bound that is still above the target
   at ``top + 1`` (top = the highest atom of the upper bounds) makes the lower end that bracket
   end, while the upper end is infinite;
-* the default grid width when ``sqrt(T v) / resolution`` is a power of two exactly (the floor of
-  an exact integer logarithm);
+* the default grid width (2^floor(log2 s)) away from the powers of two, where its 30-digit
+  logarithm decides nothing;
 * the MJTB+22 (seed 002) sec. 3.1.2 Figure 1 table at local epsilons of 10 and more, where the
   8 certified significant digits of an aggregate eps are exactly its 6 printed decimals.
 
@@ -128,11 +129,11 @@ HEADER = [
     " op: " + "; ".join(f"{op.split('.', 1)[1]} ({r:g}, {ab:g})"
                         for op, (r, ab) in sorted(TOLERANCE.items())) + ".",
     "upper_far: composed() once; `top` per direction [remove, add] the loss of the upper bound's"
-    " highest grid atom; `upper` per eps the upper bound of each direction. At eps above about"
-    " 163, e^eps 2^64 exceeds 10^90: its bracket floor(e^eps 2^64) - 1 is the one of e^eps"
-    " evaluated at 90 significant digits (mpmath, MASS_DPS + 40 = 90 digits), whose last digits"
-    " then matter; below 256 ln 2 = 177.4 the weights floor(e^-l 2^256) of the losses l above"
-    " eps are not zero, so that bracket reaches the bound.",
+    " highest grid atom; `upper` per eps the upper bound of each direction. The eps go up to 160,"
+    " where e^eps 2^64 still has fewer than 90 digits (the spec evaluates e^eps at MASS_DPS + 40"
+    " = 90 significant digits, so its integer bracket is exact to the unit), and the weights"
+    " floor(e^-l 2^256) of the losses l above eps are not zero, so that bracket reaches the"
+    " bound.",
     "epsilon_upper: Curves.epsilon(delta, digits) (digits default 12), the upper end only. The"
     " search: ok(e) = (max upper bound at e <= delta); 0 if ok(0); else hi = max(top, 0) + 1,"
     " infinite if not ok(hi); else lo = 0 and bisect, mid = (lo + hi) / 2, hi = mid if ok(mid)"
@@ -148,10 +149,8 @@ HEADER = [
     " A target delta outside (0, 1) is invalid.",
     "grid_width: default_grid_width(q, sigma, steps, resolution) (resolution default 500), the"
     " grid width composed() takes when h is left out: 2^k with k = floor(log2(s)), s ="
-    " sqrt(steps v) / resolution, v = log(1 + q^2 (e^(1/sigma^2) - 1)). The cases have q = 1, so"
-    " v = 1/sigma^2 and s is an exact power of two: the width is s itself (floor of an exact"
-    " integer), not the power of two below it, which a computation that rounds log2(s) down by"
-    " one unit of its last place would give.",
+    " sqrt(steps v) / resolution, v = log(1 + q^2 (e^(1/sigma^2) - 1)), for s well away from a"
+    " power of two (at an exact power of two the 30-digit logarithm's last digit decides k).",
     "figure1: the MJTB+22 (seed 002) sec. 3.1.2 Figure 1 table of dpspec.spec.accounting."
     "seed_tables.mjtb_figure1 at the given cohort sizes `ns` (integers >= 2) and local epsilons"
     " `eps0s` (> 0), delta as given: per (eps0, n) the closed-form bound when its condition holds,"
@@ -202,16 +201,15 @@ def grid_target(base: dict[str, Any], loss: Fraction) -> str:
 def _far_doc() -> list[dict[str, Any]]:
     tc = TestNumberer()
     g = [_group(P + "upper_far", [
-        ("q 1, sigma 0.05, one step, h 1, massBits 32, tail 0.0009995: eps 160 (bracket of e^eps"
-         " exact to the unit), 170 and 175 (beyond 10^90: the bracket's last digits are those of"
-         " the 90-digit e^eps), 177 (just below 256 ln 2, the last losses with non-zero weights)",
-         _with(FAR, eps=["160", "170", "175", "177"]), ["Boundary"]),
-        ("the same, two steps (losses to about 600): eps 170 and 176", _with(FAR, steps=2,
-                                                                           eps=["170", "176"]),
+        ("q 1, sigma 0.05, one step, h 1, massBits 32, tail 0.0009995: eps 150, 155 and 160"
+         " (the bracket of e^eps exact to the unit; losses with non-zero weights above each)",
+         _with(FAR, eps=["150", "155", "160"]), ["Boundary"]),
+        ("the same, two steps (losses to about 600): eps 155 and 160", _with(FAR, steps=2,
+                                                                           eps=["155", "160"]),
          ["Boundary"]),
     ], tc, [
-        ("steps 0", _with(FAR, steps=0, eps=["170"])),
-        ("q 0", _with(FAR, q="0", eps=["170"])),
+        ("steps 0", _with(FAR, steps=0, eps=["160"])),
+        ("q 0", _with(FAR, q="0", eps=["160"])),
     ])]
     half = grid_target(A, Fraction(1, 2))
     quarter = grid_target(A, Fraction(1, 4))
@@ -246,16 +244,10 @@ def _far_doc() -> list[dict[str, Any]]:
 def _width_doc() -> list[dict[str, Any]]:
     tc = TestNumberer()
     return [_group(P + "grid_width", [
-        ("q 1, sigma 13/6, 169 steps, resolution 3: s = sqrt(169 36/169) / 3 = 2 exactly, the"
-         " width is 2", {"q": "1", "sigma": "13/6", "steps": 169, "resolution": 3}, ["Boundary"]),
-        ("q 1, sigma 2, one step, resolution 1: s = 1/2 exactly, the width is 1/2",
-         {"q": "1", "sigma": "2", "steps": 1, "resolution": 1}, ["Boundary"]),
-        ("q 1, sigma 15/11, 225 steps, resolution 11: s = 1 exactly, the width is 1",
-         {"q": "1", "sigma": "15/11", "steps": 225, "resolution": 11}, ["Boundary"]),
-        ("q 1, sigma 13/12, 169 steps, resolution 24: s = 1/2 exactly",
-         {"q": "1", "sigma": "13/12", "steps": 169, "resolution": 24}, ["Boundary"]),
-        ("q 1, sigma 2, 10^6 steps, resolution absent (500): s = 1 exactly",
-         {"q": "1", "sigma": "2", "steps": 10 ** 6}, ["Boundary", "Default"]),
+        ("q 1, sigma 2, one step, resolution 3: s = 1/6, the width 1/8",
+         {"q": "1", "sigma": "2", "steps": 1, "resolution": 3}, []),
+        ("q 1, sigma 13/6, 169 steps, resolution absent (500): s = 3/250, the width 1/128",
+         {"q": "1", "sigma": "13/6", "steps": 169}, ["Default"]),
         ("q 0.5, sigma 1, 4 steps, resolution 500 (s not a power of two)",
          {"q": "0.5", "sigma": "1", "steps": 4, "resolution": 500}, []),
     ], tc)]

@@ -159,6 +159,7 @@ NOTES = {
     "NormBoundEquality": "The noised report's squared norm equals normBound: it is uploaded.",
     "Precision": ("The true z lies below 1 by about half of 1 - z^2 (2e-41 and 5e-42 in the two "
                   "cases): rounded down to 12 digits it is 0.999999999999."),
+    "ExactDecimal": "z is exactly a 12-digit decimal: it is published as itself.",
     "SmallVariance": "s2 = v 4^f must be at least 4 for the statement.",
     "DropRefused": "Dropped reports would take more than half of delta.",
 }
@@ -385,7 +386,7 @@ def _groups() -> list[dict[str, Any]]:
          "85063729/750000, t = 30): a 12-digit z is published as itself, 0.401000000000, although "
          "its 40-digit square root rounds below it",
          {"randomizer": gv(1, "1", 0, Fraction(85063729, 750000), 30), "B": "13"},
-         ["Precision"]),
+         ["ExactDecimal"]),
     ])
     return groups.groups
 

@@ -306,7 +306,7 @@ def _groups() -> list[dict[str, Any]]:
          "reaches r = 1 and goes on",
          {**bs, "draws": [{"kind": "bernoulli", "p": f"{2**60 + 1}/{2**61 + 1}", "count": 12},
                           {"kind": "uniform", "n": 5, "count": 3}]})],
-        [("a bit of the dropped part, one after the drop position minus one",
+        [("the last bit of the dropped part (the drop position minus one)",
           {**bs, "draws": [{"kind": "uniform", "n": 256, "count": trim // 8 + 1,
                             "summary": True},
                            {"kind": "uniform", "n": 5, "count": 1},

@@ -134,7 +134,7 @@ def _reports(args: dict[str, Any]) -> tuple[protocol.Deployment, protocol.Recipe
 def h_split_batch(args: dict[str, Any]) -> dict[str, Any]:
     """The collection's reports (samplingRate 1) delivered in sending order to a leader and a
     helper whose task configurations are the recipe's with the overrides ``leader`` and
-    ``helper`` (B, window), at arrival times ``times`` (aggregate_batch, collect)."""
+    ``helper`` (maxReports, window), at arrival times ``times`` (aggregate_batch, collect)."""
     dep, recipe, vdaf, res = _reports(args)
     base = recipe.task_config(dep.verify_key)
     leader = protocol.Aggregator(protocol.ROLE_LEADER, _task(base, args.get("leader")),
@@ -306,7 +306,7 @@ NOTES = {
     "LargestBlind": "The first candidate of r = 1 + uniform(n - 1) is n - 2, accepted: r = n - 1.",
     "KeyId": "The exponent does not fit the 4-byte key id.",
     "SkippedPrime": "A prime p with p = 1 mod 65537 is not a valid RSA prime for e = 65537.",
-    "FarTail": "The upper tail is far below 1e-50.",
+    "FarTail": "The upper tail is far below 1e-30.",
     "BadBits": "provision needs an even issuerBits >= 1024.",
     "BadUpdate": "An update has exactly `dimension` entries.",
     "BadRate": "SampAgg's sampling rate lies in (0, 1].",

@@ -50,7 +50,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -251,7 +251,9 @@ def noise_multiplier(randomizer: GaussianVector, B: int) -> str:
         text = format(grid_step_down(Decimal(text), MULTIPLIER_DIGITS), "f")
     while True:
         g = Decimal(text)
-        up = format(g + Decimal(1).scaleb(g.adjusted() - MULTIPLIER_DIGITS + 1), "f")
+        with localcontext() as ctx:  # exact whatever the caller's decimal context
+            ctx.prec = 400
+            up = format(g + Decimal(1).scaleb(g.adjusted() - MULTIPLIER_DIGITS + 1), "f")
         if Fraction(up) ** 2 > z2:
             return text
         text = up
