@@ -98,10 +98,8 @@ def test_slack_delta_tolerances_see_one_term_past_the_support() -> None:
     want = case.expected
     assert want is not None
     assert FAMILY.compare(case, copy.deepcopy(want)) is None
-    d64, dmp = float(want["delta64"]), want["deltaMp"]
-    # one term of (a^2 - a e^eps) G beyond the support is about 4e-13 relative
-    assert FAMILY.compare(case, {**want, "delta64": repr(d64 * (1 + 4e-13))}) is not None
-    assert FAMILY.compare(case, {**want, "delta64": repr(d64 * (1 + 1e-15))}) is None
+    dmp = want["deltaMp"]
+    assert "delta64" not in want  # the binary64 value depends on the rounding of 1 - a
     with mpmath.workdps(50):
         far, near = (mpmath.nstr(mpmath.mpf(dmp) * (1 + mpmath.mpf(x)), 40) for x in ("1e-20", "1e-31"))
     assert FAMILY.compare(case, {**want, "deltaMp": far}) is not None

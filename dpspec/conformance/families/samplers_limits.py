@@ -1,7 +1,7 @@
 """Vector family ``samplers-limits``: the lazy profile's exp(-gamma) enclosures and the order of
 the samplers' parameter checks, at their limits.
 
-Three ops:
+Four ops:
 
 * ``samplers_limits.exp_neg_bounds`` {gamma, p} -> {lo, hi}: the integers lo <= 2^p exp(-gamma)
   <= hi of ``dpspec.spec.samplers.lazy.exp_neg_bounds`` (halve gamma to z <= 1/2, sum the
@@ -209,8 +209,9 @@ EXP_CASES: list[tuple[str, int, str, str]] = [
     ("1/65536", 5, "GridGamma", "gamma = 2^-16, p = 5: z on the grid, lo = 2^p - 1"),
     ("0", 64, "Shortcut", "gamma = 0: exp(0) = 1 exactly, lo = hi = 2^p"),
     ("64", 64, "Shortcut", "gamma = p: the shortcut (0, 1), as exp(-p) < 2^-p"),
-    ("127/2", 64, "GridGamma", "gamma = p - 1/2, just below the shortcut: evaluated"),
-    ("1000/3", 512, "Rounded", "gamma = 1000/3 at p = 512: nine halvings and squarings"),
+    ("127/2", 64, "GridGamma", "gamma = p - 1/2, just below the shortcut: evaluated, and"
+     " (0, 1) like the shortcut (2^p exp(-gamma) < 1)"),
+    ("1000/3", 512, "Rounded", "gamma = 1000/3 at p = 512: ten halvings and squarings (32 in exp_neg_fixed)"),
 ]
 
 #: (sampler, parameters, flag, comment): refused by the first failing check of the stated order.
@@ -227,6 +228,9 @@ REFUSALS: list[tuple[str, dict[str, str], str, str]] = [
      "the rational profile: sigma^2 = -1/2 is outside sigma^2 > 0"),
     ("discrete_gaussian_vector", {"sigma2": "1", "dim": str((1 << 20) + 1)}, "OutOfRange",
      "dim = 2^20 + 1 is above the largest dimension"),
+    ("discrete_gaussian_vector", {"sigma2": str((1 << 512) + 1), "dim": str((1 << 20) + 1)},
+     "OutOfRange", "dim = 2^20 + 1 and sigma^2 = 2^512 + 1: the range check comes before the"
+     " cost check"),
 ]
 
 #: (inputs, flag, comment) refused by the enclosure ops' own checks.
