@@ -93,12 +93,13 @@ def test_infinite_loss_atom_matches_an_independent_value() -> None:
         assert abs(mpmath.mpf(case.expected["delta"]) - want) <= mpmath.mpf("1e-7") * want
 
 
-def test_large_cohort_weights_match_the_pmf() -> None:
-    """n 10^9: the published delta differs by more than the tolerance from the one weighted by
-    exp(log-PMF) (about 4e-7 relative there), so the weights' arithmetic is pinned."""
-    case = find_case(CASES, P + "clone_delta", "n 10^9, eps 1e-5")
-    assert case.expected is not None
-    assert FAMILY.compare(case, {"delta": _scaled(case.expected["delta"], 1 + 4e-7)}) is not None
+def test_no_case_publishes_a_cohort_where_scipy_decides_the_digits() -> None:
+    """At n 10^9 the binomial PMF weights differ between scipy versions by about 1e-7 relative
+    (the published 8 digits moved under the oldest dependencies), so no clone_delta case has a
+    window of more than 20000 atoms at n >= 10^8."""
+    for case in CASES:
+        if case.op == P + "clone_delta" and case.result == "valid":
+            assert int(case.args["n"]) < 10**8 or "by the recurrence" in case.comment
 
 
 def test_order_bracket_and_evaluations() -> None:

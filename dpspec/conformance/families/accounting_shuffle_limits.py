@@ -258,9 +258,6 @@ def _delta_doc() -> list[dict[str, Any]]:
     tc = TestNumberer()
     return [
         _group(P + "clone_delta", {}, [
-            ("eps0 1, n 10^9, eps 1e-5: 409937 atoms, weights from the binomial PMF (its"
-             " logarithm is about 4e-7 off there)", {"eps": "1e-5", "eps0": "1", "n": 10**9},
-             ["Boundary"]),
             ("eps0 8, n 10^9, eps 0.092: 21308 atoms by the recurrence; the first atom's fair-coin"
              " PMF is 4e-307, below 1e-300, so the start is its log-PMF; every term vanishes and"
              " delta is the unenumerated mass", {"eps": "0.092", "eps0": "8", "n": 10**9},
