@@ -27,13 +27,13 @@ Three kinds of case:
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 import mpmath
 
 from dpspec.conformance.families._groups import build_group, memoised, recorded_calls
 from dpspec.conformance.families.accounting import AccountingFilesFamily, optional, published
+from dpspec.conformance.families.accounting_numeric import host_value
 from dpspec.conformance.vectors import Handler, TestNumberer
 from dpspec.spec.accounting import discrete, numeric, shuffle_mp
 
@@ -69,22 +69,6 @@ def _dyadic(x: Any) -> str:
 
 def _vec(a: dict[str, Any]) -> dict[str, Any]:
     return {"sensitivity": a["vector"]} if "vector" in a else {}
-
-
-def _host(a: dict[str, Any], key: str) -> Any:
-    """Input ``key`` as the host type ``as`` names (``float``: binary64, ``decimal``: Decimal),
-    the JSON value itself when ``as`` is absent."""
-    v = a[key]
-    kind = a.get("as")
-    if kind is None:
-        return v
-    if not isinstance(v, str):
-        raise TypeError(f"{key}: a {kind} input is given as a string")
-    if kind == "float":
-        return float(v)
-    if kind == "decimal":
-        return Decimal(v)
-    raise ValueError(f"unknown input type {kind!r}")
 
 
 # -- reference handlers -----------------------------------------------------------------------
@@ -165,7 +149,7 @@ def h_slack_host(a: dict[str, Any]) -> dict[str, Any]:
     which = a["which"]
     if which not in ("eps0", "delta", "n"):
         raise ValueError("which must be eps0, delta or n")
-    args[which] = _host(a, "value")
+    args[which] = host_value(a)
     s = shuffle_mp.binary64_slack(args["eps0"], args["n"], args["delta"], a["bound"])
     return {"slack": None if s is None else published(s)}
 

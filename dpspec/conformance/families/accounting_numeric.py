@@ -52,7 +52,7 @@ TOLERANCE: dict[str, tuple[float, float]] = {
 
 
 # -- inputs -----------------------------------------------------------------------------------
-def _host_value(a: dict[str, Any], key: str = "value") -> Any:
+def host_value(a: dict[str, Any], key: str = "value") -> Any:
     """The input ``a[key]`` as the host type ``a["as"]`` names: a JSON string, integer or boolean
     as it is (``as`` absent), or a string converted to a binary64 ``float``, a ``Decimal``, a
     ``Fraction`` or an ``mpf`` (read at the working precision) first. The spec's functions accept
@@ -104,7 +104,7 @@ def _grid_text(v: mpmath.mpf, digits: int) -> str:
 def h_to_fraction(a: dict[str, Any]) -> dict[str, Any]:
     """numeric.to_fraction: the exact rational an input denotes."""
     with mpmath.workdps(_dps(a)):
-        return _rational(numeric.to_fraction(_host_value(a)))
+        return _rational(numeric.to_fraction(host_value(a)))
 
 
 def h_working_precision(a: dict[str, Any]) -> dict[str, Any]:
@@ -112,7 +112,7 @@ def h_working_precision(a: dict[str, Any]) -> dict[str, Any]:
     error of the conversion, mpf(x) - x, where x is the exact rational of the input (for
     ``sqrt(R)`` inputs: the error of the square, mpf^2 - R)."""
     with mpmath.workdps(_dps(a)):
-        x = _host_value(a)
+        x = host_value(a)
         v = numeric.mpf(x)
         if not isinstance(v, mpmath.mpf):  # the spec returns a real; anything else is shown as is
             return {"value": repr(v), "error": None}
@@ -130,7 +130,7 @@ def h_check(a: dict[str, Any]) -> dict[str, Any]:
     """The argument checks: the accepted value (mpf published, or the integer)."""
     c = a["check"]
     with mpmath.workdps(_dps(a)):
-        x = _host_value(a)
+        x = host_value(a)
         if c == "positive":
             return {"value": published(numeric.positive(x, "x"))}
         if c == "non_negative":
@@ -155,7 +155,7 @@ def h_round_sig(a: dict[str, Any]) -> dict[str, Any]:
     """numeric.round_up / round_down (``digits`` absent: their default) of the input read at the
     working precision, as the plain decimal text they return."""
     with mpmath.workdps(_dps(a)):
-        x = _host_value(a)
+        x = host_value(a)
         fn = numeric.round_up if _up(a) else numeric.round_down
         text = fn(x, a["digits"]) if "digits" in a else fn(x)
     return {"text": text}
@@ -167,7 +167,7 @@ def h_compact(a: dict[str, Any]) -> dict[str, Any]:
 
 def h_round_fixed(a: dict[str, Any]) -> dict[str, Any]:
     with mpmath.workdps(_dps(a)):
-        return {"text": numeric.round_fixed(_host_value(a), a["places"], up=_up(a))}
+        return {"text": numeric.round_fixed(host_value(a), a["places"], up=_up(a))}
 
 
 def h_grid_step_down(a: dict[str, Any]) -> dict[str, Any]:

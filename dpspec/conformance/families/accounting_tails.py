@@ -36,7 +36,7 @@ from typing import Any
 from dpspec.conformance.families._groups import build_group, memoised
 from dpspec.conformance.families.accounting import AccountingFilesFamily, optional
 from dpspec.conformance.families.accounting_curves import binary64_rows
-from dpspec.conformance.families.accounting_pld_bounds import exact, exact_compare
+from dpspec.conformance.families.accounting_pld_bounds import NOTES, A, exact, exact_compare
 from dpspec.conformance.vectors import Case, Handler, TestNumberer
 from dpspec.spec.accounting import numeric, pld, seed_tables
 from dpspec.spec.accounting.numeric import mpf, to_fraction
@@ -161,28 +161,13 @@ HEADER = [
     " printed decimal. Rows as accounting-tables' seed_table rows.",
 ]
 
-NOTES = {
-    "Boundary": "parameters on or next to a decision point (a limit met exactly, a tie of the"
-                " search, the first or last step of a loop or clamp)",
-    "Default": "an optional argument left out: the spec's default applies",
-    "BadParameter": "an argument outside its domain; the implementation must reject it",
-}
 
-#: a small grid: two directions of about 15 atoms (as accounting-pld-bounds' case A)
-A: dict[str, Any] = {"q": "0.5", "sigma": "1", "steps": 1, "h": "1/4", "massBits": 32,
-                     "tail": "0.0009995"}
 #: q 1, sigma 0.05: losses from about -300 to 300, about 200 on average
 FAR: dict[str, Any] = {"q": "1", "sigma": "0.05", "steps": 1, "h": "1", "massBits": 32,
                        "tail": "0.0009995"}
 #: two steps at h 3/2 where the lower bound keeps a bucket above every upper atom
 LOW: dict[str, Any] = {"q": "0.2", "sigma": "0.3", "steps": 2, "h": "3/2", "massBits": 32,
                        "tail": "0.0005"}
-
-
-def _with(base: dict[str, Any], **kw: Any) -> dict[str, Any]:
-    d = dict(base)
-    d.update(kw)
-    return d
 
 
 def _group(op: str, tests: list[tuple[str, dict[str, Any], list[str]]], tc: TestNumberer,
@@ -203,40 +188,40 @@ def _far_doc() -> list[dict[str, Any]]:
     g = [_group(P + "upper_far", [
         ("q 1, sigma 0.05, one step, h 1, massBits 32, tail 0.0009995: eps 150, 155 and 160"
          " (the bracket of e^eps exact to the unit; losses with non-zero weights above each)",
-         _with(FAR, eps=["150", "155", "160"]), ["Boundary"]),
-        ("the same, two steps (losses to about 600): eps 155 and 160", _with(FAR, steps=2,
+         dict(FAR, eps=["150", "155", "160"]), ["Boundary"]),
+        ("the same, two steps (losses to about 600): eps 155 and 160", dict(FAR, steps=2,
                                                                            eps=["155", "160"]),
          ["Boundary"]),
     ], tc, [
-        ("steps 0", _with(FAR, steps=0, eps=["160"])),
-        ("q 0", _with(FAR, q="0", eps=["160"])),
+        ("steps 0", dict(FAR, steps=0, eps=["160"])),
+        ("q 0", dict(FAR, q="0", eps=["160"])),
     ])]
     half = grid_target(A, Fraction(1, 2))
     quarter = grid_target(A, Fraction(1, 4))
     g.append(_group(P + "epsilon_upper", [
         ("q 0.5, sigma 1, one step, h 1/4, massBits 32, tail 0.0009995; target = the upper bound"
          " at the grid loss 1/2 exactly, digits 130: the search converges to 1/2 from above and"
-         " stops after 401 steps (the cap), hi = 1/2 + a multiple of 2^-403", _with(
+         " stops after 401 steps (the cap), hi = 1/2 + a multiple of 2^-403", dict(
              A, delta=half, digits=130), ["Boundary"]),
         ("the same target, digits 12: the search stops at the digits (hi - lo <= hi 10^-12)",
-         _with(A, delta=half, digits=12), ["Boundary"]),
-        ("the same target, digits absent (default 12)", _with(A, delta=half), ["Default"]),
+         dict(A, delta=half, digits=12), ["Boundary"]),
+        ("the same target, digits absent (default 12)", dict(A, delta=half), ["Default"]),
         ("target = the upper bound at the grid loss 1/4 exactly, digits 130 (the cap)",
-         _with(A, delta=quarter, digits=130), ["Boundary"]),
+         dict(A, delta=quarter, digits=130), ["Boundary"]),
     ], tc, [
-        ("target delta 0", _with(A, delta="0", digits=130)),
-        ("target delta 1", _with(A, delta="1", digits=130)),
+        ("target delta 0", dict(A, delta="0", digits=130)),
+        ("target delta 1", dict(A, delta="1", digits=130)),
     ]))
     g.append(_group(P + "epsilon", [
         ("q 0.2, sigma 0.3, two steps, h 3/2, massBits 32, tail 0.0005 (top 18, the lower bound"
          " at 19 about 1.9e-4, the upper bound's mass at +inf about 1e-3): target 1e-4, the lower"
-         " end is the bracket end 19, the upper end infinite", _with(LOW, delta="0.0001",
+         " end is the bracket end 19, the upper end infinite", dict(LOW, delta="0.0001",
                                                                       digits=6), ["Boundary"]),
         ("the same, target 5e-4: the lower bound at 19 is below it (the lower end is bisected),"
-         " the upper end infinite", _with(LOW, delta="0.0005", digits=6), ["Boundary"]),
+         " the upper end infinite", dict(LOW, delta="0.0005", digits=6), ["Boundary"]),
     ], tc, [
-        ("target delta 1.5", _with(LOW, delta="1.5", digits=6)),
-        ("target delta -1e-4", _with(LOW, delta="-0.0001", digits=6)),
+        ("target delta 1.5", dict(LOW, delta="1.5", digits=6)),
+        ("target delta -1e-4", dict(LOW, delta="-0.0001", digits=6)),
     ]))
     return g
 

@@ -67,7 +67,7 @@ def _data(args: dict[str, Any]) -> list[Any]:
     return [x if isinstance(x, list) else parse_int(x, "data") for x in args["data"]]
 
 
-def _release(value: tuple[int, ...] | None) -> list[str] | None:
+def release_strings(value: tuple[int, ...] | None) -> list[str] | None:
     return None if value is None else [str(x) for x in value]
 
 
@@ -84,7 +84,7 @@ def h_counts(args: dict[str, Any]) -> dict[str, Any]:
             "overweight": res.overweight, "sent": res.sent, "dropped": res.dropped,
             "tokensIssued": res.tokens_issued, "verdicts": res.outcome.verdicts,
             "rejected": dict(sorted(res.outcome.rejected.items())),
-            "release": _release(res.release)}
+            "release": release_strings(res.release)}
 
 
 def _tamper(rep: protocol.Report, kind: str, recipe: protocol.Recipe) -> protocol.Report:
@@ -140,7 +140,7 @@ def h_tampered(args: dict[str, Any]) -> dict[str, Any]:
     outcome, vdaf = _tampered_outcome(args)
     return {"verdicts": outcome.verdicts, "accepted": outcome.accepted,
             "rejected": dict(sorted(outcome.rejected.items())),
-            "release": _release(protocol.collect(vdaf, outcome))}
+            "release": release_strings(protocol.collect(vdaf, outcome))}
 
 
 def h_aggregator_release(args: dict[str, Any]) -> dict[str, Any]:
@@ -192,7 +192,7 @@ def h_rounds(args: dict[str, Any]) -> dict[str, Any]:
         {"round": rr.round, "roundSeed": protocol.round_seed(seed, rr.round).hex(),
          "admitted": rr.admitted, "refused": dict(sorted(rr.refused.items())),
          "verdicts": None if rr.result is None else rr.result.outcome.verdicts,
-         "release": None if rr.result is None else _release(rr.result.release)}
+         "release": None if rr.result is None else release_strings(rr.result.release)}
         for rr in out]}
 
 
@@ -220,7 +220,7 @@ def h_ideal_release(args: dict[str, Any]) -> dict[str, Any]:
     agg = protocol.ideal_aggregation(recipe, vdaf)
     meas = [m if isinstance(m, list) else parse_int(m, "measurements")
             for m in args["measurements"]]
-    return {"release": _release(ideal.aggregate(meas, recipe.B, agg))}
+    return {"release": release_strings(ideal.aggregate(meas, recipe.B, agg))}
 
 
 def h_check_recipe(args: dict[str, Any]) -> dict[str, Any]:
@@ -242,7 +242,9 @@ def h_malicious(args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _private_key(args: dict[str, Any]) -> tokens.PrivateKey:
-    return tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16))
+    """The key (issuerP, issuerQ) in hex, with the public exponent ``exponent`` if given."""
+    e = {"e": int(args["exponent"])} if "exponent" in args else {}
+    return tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16), **e)
 
 
 def h_token_request(args: dict[str, Any]) -> dict[str, Any]:
@@ -260,7 +262,8 @@ def h_token_request(args: dict[str, Any]) -> dict[str, Any]:
 
 def h_attest(args: dict[str, Any]) -> dict[str, Any]:
     """The attester's rate limit (sec. 4.3): each request [deviceId, keyId] for a blinded
-    message is issued or refused; one token per device and issuance key."""
+    message is issued or refused; one token per device and issuance key (the key of
+    :func:`_private_key`)."""
     attester = tokens.Attester(tokens.Issuer(_private_key(args)))
     blinded = hex_arg(args, "blindedMsg")
     results = []

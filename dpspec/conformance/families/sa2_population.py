@@ -121,7 +121,7 @@ def h_randomize(args: dict[str, Any]) -> dict[str, Any]:
     events: list[list[Any]] = []
     total = population.decoded_sum(r, seed, devices, values, chunk=7, overweight=over,
                                    workers=_int(args, "workers") if "workers" in args else 1,
-                                   progress=_recorder(events) if args.get("progress") else None)
+                                   progress=progress_recorder(events) if args.get("progress") else None)
     res: dict[str, Any] = {"reports": _rows(out, r.name == "rappor"),
                            "decodedSum": [int(x) for x in total], "overweight": over}
     if args.get("progress"):
@@ -129,7 +129,7 @@ def h_randomize(args: dict[str, Any]) -> dict[str, Any]:
     return res
 
 
-def _recorder(events: list[list[Any]]) -> population.Progress:
+def progress_recorder(events: list[list[Any]]) -> population.Progress:
     def progress(stage: str, done: int, total: int) -> None:
         events.append([stage, done, total])
     return progress
@@ -167,7 +167,7 @@ def h_release(args: dict[str, Any]) -> dict[str, Any]:
         start, step = args["arrivalSpacing"]
         arrival = protocol.evenly_spaced(exact(start, "start"), exact(step, "spacing"))
     events: list[list[Any]] = []
-    progress = _recorder(events) if args.get("progress") else None
+    progress = progress_recorder(events) if args.get("progress") else None
     res = population.release(recipe, _dep(), data, seed, malicious=_int(args, "malicious"),
                              drop_rate=exact(args.get("dropRate", "0"), "dropRate"),
                              arrival=arrival, progress=progress)

@@ -32,14 +32,14 @@ Tolerances: none. Everything is an integer or a boolean and is compared exactly.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
 from typing import Any
 
 import numpy as np
 
 from dpspec.conformance.families._groups import Groups
 from dpspec.conformance.families.sa2 import vector_deployment
-from dpspec.conformance.jsonargs import HEX, RAT, hex_arg
+from dpspec.conformance.families.sa2_population import progress_recorder
+from dpspec.conformance.jsonargs import HEX, RAT, count_arg, hex_arg
 from dpspec.conformance.vectors import (
     Family,
     Handler,
@@ -82,18 +82,6 @@ HEADER = [
 ]
 
 
-@cache
-def _dep() -> protocol.Deployment:
-    return vector_deployment()
-
-
-def _int(args: dict[str, Any], key: str) -> int:
-    v = args[key]
-    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-        raise ValueError(f"{key} must be an integer >= 0")
-    return v
-
-
 def _ints(values: Any, key: str) -> list[int]:
     if not isinstance(values, list) or any(isinstance(v, bool) or not isinstance(v, int)
                                            for v in values):
@@ -112,23 +100,23 @@ def h_bitstream(args: dict[str, Any]) -> dict[str, Any]:
     for d in args["draws"]:
         kind = d["kind"]
         if kind == "uniform":
-            drawn = stream.uniforms(_int(d, "n"), _int(d, "count"))
+            drawn = stream.uniforms(count_arg(d, "n"), count_arg(d, "count"))
             values.append(_summary(drawn, "sum") if d.get("summary")
                           else [int(v) for v in drawn])
         elif kind == "bernoulli":
-            flags = stream.bernoullis(exact(d["p"], "p"), _int(d, "count"))
+            flags = stream.bernoullis(exact(d["p"], "p"), count_arg(d, "count"))
             values.append(_summary(flags, "ones") if d.get("summary")
                           else [int(v) for v in flags])
         elif kind == "bit":
-            values.append([stream.bit(_int(d, "index"))])
+            values.append([stream.bit(count_arg(d, "index"))])
         else:
             raise ValueError(f"unknown draw {kind!r}")
     return {"values": values, "bitsConsumed": stream.pos}
 
 
 def h_synthetic(args: dict[str, Any]) -> dict[str, Any]:
-    k = _int(args, "k")
-    data = population.synthetic_data(hex_arg(args, "seed"), k, _int(args, "clients"))
+    k = count_arg(args, "k")
+    data = population.synthetic_data(hex_arg(args, "seed"), k, count_arg(args, "clients"))
     hist = np.bincount(np.asarray(data, dtype=np.int64), minlength=k)
     return {"count": int(data.size), "histogram": [int(c) for c in hist],
             "last": [int(v) for v in data[-3:]]}
@@ -145,31 +133,25 @@ def h_randomize(args: dict[str, Any]) -> dict[str, Any]:
     return {"reports": [int(v) for v in out]}
 
 
-def _recorder(events: list[list[Any]]) -> population.Progress:
-    def progress(stage: str, done: int, total: int) -> None:
-        events.append([stage, done, total])
-    return progress
-
-
 def h_decoded(args: dict[str, Any]) -> dict[str, Any]:
     r = Randomizer.from_json(args["randomizer"])
-    n = _int(args, "clients")
+    n = count_arg(args, "clients")
     devices = list(range(n))
     values = [(7 * i) % r.k for i in devices]
     over: list[int] = []
     events: list[list[Any]] = []
     extra: dict[str, Any] = {}
     if "chunk" in args:
-        extra["chunk"] = _int(args, "chunk")
+        extra["chunk"] = count_arg(args, "chunk")
     if "workers" in args:
-        extra["workers"] = _int(args, "workers")
+        extra["workers"] = count_arg(args, "workers")
     total = population.decoded_sum(r, hex_arg(args, "seed"), devices, values, overweight=over,
-                                   progress=_recorder(events), **extra)
+                                   progress=progress_recorder(events), **extra)
     return {"decodedSum": [int(x) for x in total], "overweight": over, "progress": events}
 
 
 def _recipe(args: dict[str, Any]) -> protocol.Recipe:
-    dep = _dep()
+    dep = vector_deployment()
     r = protocol.parse_randomizer(args["randomizer"])  # a recipe may name any randomizer
     over: dict[str, Any] = {}
     if args.get("fixedSize"):
@@ -179,7 +161,7 @@ def _recipe(args: dict[str, Any]) -> protocol.Recipe:
         leader, helper = helper, leader
     return protocol.check_recipe_structure(protocol.make_recipe(
         recipe_id="sa2-population-edges-vector", task_id=bytes(32), randomizer=r,
-        B=_int(args, "B"), q=exact(args["q"], "q"), chunk_length=2, leader_pk=leader,
+        B=count_arg(args, "B"), q=exact(args["q"], "q"), chunk_length=2, leader_pk=leader,
         helper_pk=helper, issuer_key=dep.issuer_sk.public_key(), epsilon=Fraction(1000),
         delta=Fraction(1, 10**10), dummy_rate=Fraction(0),
         population=args["population"] if "population" in args else None, **over))
@@ -192,15 +174,15 @@ def h_release(args: dict[str, Any]) -> dict[str, Any]:
     # gaussian_vector) before it reads the data: two buckets stand in for it
     r = recipe.randomizer
     k = r.k if isinstance(r, Randomizer) else 2
-    data = population.synthetic_data(seed, k, _int(args, "clients"))
+    data = population.synthetic_data(seed, k, count_arg(args, "clients"))
     events: list[list[Any]] = []
-    progress = _recorder(events) if args.get("progress") else None
+    progress = progress_recorder(events) if args.get("progress") else None
     kwargs: dict[str, Any] = {}
     if "malicious" in args:  # left out: the engine's default
-        kwargs["malicious"] = _int(args, "malicious")
+        kwargs["malicious"] = count_arg(args, "malicious")
     if "dropRate" in args:
         kwargs["drop_rate"] = exact(args["dropRate"], "dropRate")
-    res = population.release(recipe, _dep(), data, seed, progress=progress, **kwargs)
+    res = population.release(recipe, vector_deployment(), data, seed, progress=progress, **kwargs)
     out: dict[str, Any] = {
         "participantIndex": [int(i) for i in res.participant_index],
         "release": None if res.release is None else list(res.release),
@@ -209,8 +191,8 @@ def h_release(args: dict[str, Any]) -> dict[str, Any]:
         "overweight": res.overweight, "rejected": dict(sorted(res.rejected.items()))}
     if "auditSize" in args:
         vdaf = protocol.build_vdaf(recipe)
-        aud = population.audit(recipe, _dep(), vdaf, data, res.participant_index, seed,
-                               _int(args, "auditSize"))
+        aud = population.audit(recipe, vector_deployment(), vdaf, data, res.participant_index, seed,
+                               count_arg(args, "auditSize"))
         out["audit"] = {"devices": aud.devices, "protocolSum": list(aud.protocol_sum),
                         "engineSum": list(aud.engine_sum), "accepted": aud.accepted,
                         "agrees": aud.agrees}
@@ -223,7 +205,7 @@ def h_verdict(args: dict[str, Any]) -> dict[str, Any]:
     res = population.AuditResult(_ints(args["devices"], "devices"),
                                  tuple(_ints(args["protocolSum"], "protocolSum")),
                                  tuple(_ints(args["engineSum"], "engineSum")),
-                                 _int(args, "accepted"))
+                                 count_arg(args, "accepted"))
     return {"agrees": res.agrees}
 
 

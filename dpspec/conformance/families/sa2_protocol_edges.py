@@ -50,6 +50,7 @@ from dpspec.conformance.families.sa2 import (
     vector_deployment,
     vector_recipe,
 )
+from dpspec.conformance.families.sa2_edges import h_attest, release_strings
 from dpspec.conformance.jsonargs import COUNT, DEC, HEX, RAT, hex_arg, int_arg, parse_int
 from dpspec.conformance.vectors import (
     VECTOR_SEED_HEADER,
@@ -79,10 +80,6 @@ _WINDOW: dict[str, Any] = {"anyOf": [{"type": "null"}, {"type": "array", "items"
                                                         "minItems": 2, "maxItems": 2}]}
 _TASK: dict[str, Any] = {"type": "object", "properties": {
     "maxReports": {"anyOf": [{"type": "null"}, COUNT]}, "window": _WINDOW}}
-
-
-def _release(value: tuple[int, ...] | None) -> list[str] | None:
-    return None if value is None else [str(x) for x in value]
 
 
 def _data(args: dict[str, Any]) -> list[Any]:
@@ -146,7 +143,7 @@ def h_split_batch(args: dict[str, Any]) -> dict[str, Any]:
     return {"verdicts": outcome.verdicts, "accepted": outcome.accepted,
             "leaderReleases": outcome.leader_share is not None,
             "helperReleases": outcome.helper_share is not None,
-            "release": _release(protocol.collect(vdaf, outcome))}
+            "release": release_strings(protocol.collect(vdaf, outcome))}
 
 
 def h_collect(args: dict[str, Any]) -> dict[str, Any]:
@@ -158,7 +155,7 @@ def h_collect(args: dict[str, Any]) -> dict[str, Any]:
     outcome = protocol.BatchOutcome(o.accepted, o.rejected, o.leader_share, o.helper_share,
                                     o.verdicts, **extra)
     return {"accepted": outcome.accepted, "aggregated": outcome.aggregated,
-            "release": _release(protocol.collect(vdaf, outcome))}
+            "release": release_strings(protocol.collect(vdaf, outcome))}
 
 
 def h_token_request(args: dict[str, Any]) -> dict[str, Any]:
@@ -168,23 +165,6 @@ def h_token_request(args: dict[str, Any]) -> dict[str, Any]:
     req = tokens.request_token(pk, hex_arg(args, "taskId"),
                                RandomTape(hex_arg(args, "seed"), args["tag"]))
     return {"blindedMsg": req.blinded_msg.hex(), "inv": format(req.inv, "x")}
-
-
-def h_attest(args: dict[str, Any]) -> dict[str, Any]:
-    """The attester of sec. 4.3 for the key (issuerP, issuerQ, exponent): each request
-    [deviceId, keyId] is issued or refused (TokenError)."""
-    sk = tokens.PrivateKey(int(args["issuerP"], 16), int(args["issuerQ"], 16),
-                           int(args["exponent"]))
-    attester = tokens.Attester(tokens.Issuer(sk))
-    blinded = hex_arg(args, "blindedMsg")
-    results = []
-    for device, key_id in args["requests"]:
-        try:
-            attester.request(device, bytes.fromhex(key_id), blinded)
-            results.append("issued")
-        except tokens.TokenError:
-            results.append("refused")
-    return {"results": results, "issued": attester.issuer.issued}
 
 
 def h_provision(args: dict[str, Any]) -> dict[str, Any]:
