@@ -210,6 +210,49 @@ def test_correlated_delta_matches_brute_force(d3, eps: float) -> None:  # type: 
         brute_force_correlated_delta(eps, a, list(h)), rel=1e-9, abs=1e-15)
 
 
+@pytest.mark.parametrize("d3_pmf", [[1.0], [0.25, 0.5, 0.25]])
+def test_correlated_delta_in_the_slack_covers_the_other_direction(d3_pmf: list[float]) -> None:
+    """Below ln(1/a) (inside the 10^-12 slack) the other direction is no longer 0: its sum is
+    positive and at most 1/a - e^eps, the bound the result never falls below; the formula's
+    direction is unchanged."""
+    import math
+
+    from dpspec.spec.shuffled.exact import correlated_delta, hockey_stick_directions
+
+    eps = math.log(2) - 9e-13
+    one, two = hockey_stick_directions(eps, Fraction(1, 2), d3_pmf)
+    assert 1e-13 < two <= 2 - math.exp(eps) < one
+    if d3_pmf == [1.0]:
+        assert correlated_delta(eps, Fraction(1, 2), Poisson(0)) >= max(one, two) * (1 - 1e-15)
+
+
+def test_correlated_delta_returns_the_slack_bound_where_it_exceeds_the_formula() -> None:
+    """a within 10^-12 of 1 and eps = 0: the formula gives 1 - a, the bound 1/a - 1 is larger."""
+    from dpspec.spec.shuffled.exact import correlated_delta_mp
+
+    near = Fraction(1999999999999, 2000000000000)
+    with mpmath.workdps(60):
+        got = correlated_delta_mp(0, near, Poisson(0))
+        bound = 1 / (mpmath.mpf(near.numerator) / near.denominator) - 1
+        assert abs(got - bound) < bound * mpmath.mpf(10) ** -35
+        assert got - float(1 - near) > mpmath.mpf("2e-25")
+
+
+@pytest.mark.parametrize("fn", ["correlated_delta", "correlated_delta_mp"])
+def test_correlated_delta_refuses_negative_eps_inside_the_slack(fn: str) -> None:
+    """eps = -5 10^-13 is within 10^-12 of ln(1/a) for a = 1 - 10^-13, but a e^eps < a^2 there: the
+    terms past D3's support would be positive without end (the old code summed two of them)."""
+    from dpspec.spec.shuffled import exact
+
+    a = Fraction(9999999999999, 10000000000000)
+    eps: float | Fraction = -5e-13 if fn == "correlated_delta" else Fraction(-1, 2 * 10**12)
+    with pytest.raises(ParameterError, match="eps >= 0"):
+        getattr(exact, fn)(eps, a, Poisson(1))
+    below = 0.6931471805579 if fn == "correlated_delta" else Fraction(6931471805579, 10**13)
+    with pytest.raises(ParameterError, match="ln\\(1/a\\)"):
+        getattr(exact, fn)(below, Fraction(1, 2), Poisson(1))
+
+
 def test_correlated_delta_without_d3_is_one_minus_a() -> None:
     """With D3 = 0 the analyzer sees Z2 and can rule out s when s + Z1 = W + Z2 would be < 0."""
     from dpspec.spec.shuffled.exact import brute_force_correlated_delta, correlated_delta

@@ -601,6 +601,11 @@ class DistributionsFamily(Family):
                    [("geometric_exp(gamma=1/3) at x = -1, next to the support's edge",
                      {"sampler": "geometric_exp", "params": {"gamma": "1/3"}, "x": "-1"},
                      ["ZeroProbability"])])
+        # appended: k = -1 at p = 0, where p^k is 1/0 (a support check that lets k = -1 through
+        # must not reach the formula there)
+        groups.add("distributions.binomial_pmf",
+                   [("n = 5, p = 0, k = -1: probability 0 (p^k would be 1/0)",
+                     _pts(n="5", p="0", k="-1"), ["ParameterBoundary", "ZeroProbability"])])
         return [self.vector_file("distributions/pmf.json",
                                  algorithm="dpspec exact probability mass functions",
                                  schema=SCHEMA, header=HEADER, notes=NOTES, groups=groups.groups)]

@@ -17,7 +17,9 @@ internal). One file, ``shuffled-limits/limits.json``:
   points probed by the doubling search, and the value.
 * ``shl.exact.pmf_array``: the support ``0..hi`` of D3 used by the exact delta of the correlated
   mechanism with geometric D1 = D2 (Theorem 18 of [GKMP20] and dpspec's exact curve).
-* ``shl.exact.correlated_delta``: its domain check ``eps >= ln(1/a)`` at the exact binary64 tie.
+* ``shl.exact.correlated_delta``: its domain check ``eps >= ln(1/a)`` at the exact binary64 tie,
+  the refusal of eps < 0, and the slack bound ``1/a - e^eps`` added inside the 10^-12 slack.
+* ``shl.exact.slack_delta``: the same slack in the 40-digit ``correlated_delta_mp``.
 * ``shl.exact.minimal_d3``: the refusal of delta outside (0, 1).
 * ``shl.params.design_exact``: the exact design's checks and its ``delta >= 1 - a`` shortcut at
   the tie.
@@ -167,11 +169,11 @@ def h_correlated_delta(args: dict[str, Any]) -> dict[str, Any]:
 
 
 def h_slack_delta(args: dict[str, Any]) -> dict[str, Any]:
-    """exact.correlated_delta_mp (40 digits) at a rational eps and a, D3 = Poisson(0): with eps in
-    the 10^-12 slack that correlated_delta allows below ln(1/a) and a close enough to 1 that
-    ``a e^eps < a^2``, every G(m) - a e^eps G(m-1) beyond D3's support is positive, so the number
-    of terms summed past the support shows. The binary64 correlated_delta is not published here:
-    its value depends on how 1 - a is rounded."""
+    """exact.correlated_delta_mp (40 digits) at a rational eps and a, D3 = Poisson(0), for eps in
+    the 10^-12 slack that correlated_delta allows below ln(1/a): the bound ``1/a - e^eps`` on the
+    hockey-stick terms the formula leaves out there is added (module docstring of
+    dpspec.spec.shuffled.exact). With eps < 0 (possible in the slack when a is within 10^-12 of
+    1) ``a e^eps < a^2`` and every term past D3's support is positive: refused."""
     eps, a = _rat(args, "epsilon"), _rat(args, "a")
     d3 = Poisson(0)
     vmp = exact.correlated_delta_mp(eps, a, d3)
@@ -338,6 +340,8 @@ class ShuffledLimitsFamily(Family):
 
 #: the binary64 value that correlated_delta's check compares eps with for a = 1/2:
 #: -ln(1/2) - 10^-12, i.e. 0.6931471805599453 - 1e-12 rounded to binary64
+#: 1.5e-13 below ln 2: inside correlated_delta's 10^-12 slack below ln(1/a) for a = 1/2
+SLACK_EPS = "6931471805598/10000000000000"
 LN2_TIE = "0.6931471805589453"
 LN2_BELOW = "0.6931471805589452"
 #: 1 - 10^-15: a decay so close to 1 that ln(1/a) - 10^-12 < 0, so eps <= 0 passes the
@@ -397,9 +401,10 @@ def _groups() -> list[dict[str, Any]]:
             "BadParameter"),
            ("a = 1", {"epsilon": "1", "a": "1", "d3": {"family": "poisson", "lambda": "1"}},
             "BadParameter")])
-    g.add("shl.exact.slack_delta",
-          [("a = 1 - 10^-13, eps = -5 10^-13: inside the slack, a e^eps < a^2",
-            {"epsilon": "-1/2000000000000", "a": "9999999999999/10000000000000"})])
+    g.add("shl.exact.slack_delta", [],
+          [("a = 1 - 10^-13, eps = -5 10^-13: inside the slack, but eps < 0 (a e^eps < a^2: the "
+            "terms past the support would never stop)",
+            {"epsilon": "-1/2000000000000", "a": "9999999999999/10000000000000"}, "BadParameter")])
     g.add("shl.fragmented.binomial_atoms",
           [("m = 43, f = 1/10: the first atom above the kept ones is 3.87e-41, just below the "
             "10^-40 floor", {"m": "43", "f": "1/10"})])
@@ -426,6 +431,29 @@ def _groups() -> list[dict[str, Any]]:
             {"epsilon": "50", "delta": "0", "n": "100"}),
            ("eps 40, delta 0: eps = eps0 = 40, still exactly 0",
             {"epsilon": "40", "delta": "0", "n": "100"})])
+    # appended (earlier tcIds unchanged)
+    g.add("shl.exact.correlated_delta",
+          [("a = 1/2, eps = 6931471805598/10^13 (inside the slack, 1.5e-13 below ln 2), D3 = "
+            "Poisson(1): the formula is above the slack bound 2 - e^eps",
+            {"epsilon": SLACK_EPS, "a": "1/2", "d3": {"family": "poisson", "lambda": "1"}})],
+          [("a = 1 - 10^-13, eps = -5 10^-13: inside the slack but eps < 0",
+            {"epsilon": "-1/2000000000000", "a": "9999999999999/10000000000000",
+             "d3": {"family": "poisson", "lambda": "1"}}, "BadParameter")])
+    g.add("shl.exact.slack_delta",
+          [("a = 1/2, eps = 6931471805598/10^13, 1.5e-13 below ln 2: inside the slack, the "
+            "formula (1/2) is above the bound 2 - e^eps (about 3e-13)",
+            {"epsilon": SLACK_EPS, "a": "1/2"}),
+           ("a = 1 - 5 10^-13, eps = 0 (inside the slack): the bound 1/a - 1 is above the formula's "
+            "1 - a", {"epsilon": "0", "a": "1999999999999/2000000000000"})],
+          [("a = 1/2, eps = ln 2 - 2 10^-12 (as 6931471805579/10^13): below the slack",
+            {"epsilon": "6931471805579/10000000000000", "a": "1/2"}, "BadParameter")])
+    g.add("shl.bary.expected_linf",
+          [("B = 5, n = 3, counts 3/0/0/0/0, gamma = 999/1000: the point mass's Poisson window "
+            "is empty after the trim (every atom below the floor)",
+            {"gamma": "999/1000", "B": "5", "n": "3", "counts": ["3", "0", "0", "0", "0"]}),
+           ("B = 3, n = 1, counts 1/0/0, gamma = 10^-60: a CDF that starts at 0 (the product is "
+            "recomputed, not divided by 0)",
+            {"gamma": "1/1" + "0" * 60, "B": "3", "n": "1", "counts": ["1", "0", "0"]})])
     return g.groups
 
 

@@ -23,9 +23,20 @@ so wherever a likelihood ratio of the two views exceeds ``e^eps`` with ``eps >= 
     delta(eps) = (1 - a) * sum_m max(0, G(m) - a e^eps G(m - 1))          for eps >= ln(1/a),
 
 the same in both directions of the neighbouring relation (the other direction contributes 0).
+Beyond D3's support ``G(m) = a^2 G(m - 1)``, so those terms are ``(a^2 - a e^eps) G(m - 1) < 0``
+and the sum stops with D3's support.
+
 For ``h`` the point mass at 0 (no D3) this gives ``delta = 1 - a`` at every eps: without D3 the
 mechanism is not (eps, delta)-DP for delta < 1 - a. The test suite checks the formula against a
 brute-force two-dimensional hockey-stick sum.
+
+Both functions accept ``eps`` down to ``ln(1/a) - 10^-12`` so that a logarithm rounded down is not
+refused. In that slack the other direction no longer contributes 0: its likelihood ratios (``1/a``
+for w >= 1, ``a G(m-t-1) / G(m-t) <= 1/a`` for w <= 0) may exceed ``e^eps``, and its hockey-stick
+sum is at most ``1/a - e^eps`` (the view's masses sum to 1). delta is the larger of the two
+directions, so the result is the larger of the formula and that bound (the formula wins unless
+delta is below about 10^-12). ``eps < 0`` is refused: there ``a e^eps < a^2`` can hold (``a``
+within 10^-12 of 1), the terms beyond the support are then positive and their sum does not stop.
 
 Arithmetic: :func:`correlated_delta` works in binary64 (numpy/scipy log-PMFs; the recursion for G
 is stable since a^2 < 1), with D3's support truncated where its upper tail is below 1e-30 (the tail
@@ -76,47 +87,58 @@ def _pmf_array(d3: Divisible) -> tuple[np.ndarray, float]:
 def correlated_delta(eps: float, a: Fraction, d3: Divisible) -> float:
     """Exact delta(eps) of the (NB(1, a), NB(1, a), D3)-correlated mechanism (module docstring).
 
-    Requires ``eps >= ln(1/a)`` (below that the mechanism is not even eps-DP on its own W).
+    Requires ``eps >= ln(1/a)`` (below that the mechanism is not even eps-DP on its own W), up to
+    the slack of the module docstring, and ``eps >= 0``.
     """
     af = float(a)
     if not 0 < af < 1:
         raise ParameterError("a must be in (0, 1)")
-    if eps < -math.log(af) - 1e-12:
-        raise ParameterError("the formula needs eps >= ln(1/a)")
+    if not eps >= 0 or eps < -math.log(af) - 1e-12:
+        raise ParameterError("the formula needs eps >= ln(1/a) and eps >= 0")
     h, lost = _pmf_array(d3)
-    # extend so that G's geometric decay beyond D3's support is included (terms there are < 0)
-    h = np.concatenate([h, np.zeros(2)])
     g = signal.lfilter([1.0], [1.0, -af * af], h)
     g_prev = np.concatenate([[0.0], g[:-1]])
     s = float(np.sum(np.maximum(g - af * math.exp(eps) * g_prev, 0.0)))
-    return min(1.0, (1 - af) * s + lost)
+    return min(1.0, max((1 - af) * s + lost, 1 / af - math.exp(eps)))
 
 
 def correlated_delta_mp(eps: Fraction | int, a: Fraction, d3: Divisible, dps: int = 40
                         ) -> mpmath.mpf:
     """:func:`correlated_delta` in mpmath at ``dps`` digits (the reference the binary64 form is
     tested against): the PMF of D3 from :mod:`dpspec.spec.distributions`, its support cut where the
-    upper tail is below 10^-(dps+5) (the tail is added), the recursion for G and the sum."""
+    upper tail is below 10^-(dps+5) (the tail is added), the recursion for G and the sum; the same
+    domain (``eps >= 0``, ``eps >= ln(1/a) - 10^-12``) and the same bound in the slack."""
+    if not 0 < a < 1:
+        raise ParameterError("a must be in (0, 1)")
     with mpmath.workdps(dps + 10):
         af = mpmath.mpf(a.numerator) / a.denominator
-        c = af * mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator
-                            if isinstance(eps, Fraction) else mpmath.mpf(eps))
+        e = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator
+                       if isinstance(eps, Fraction) else mpmath.mpf(eps))
+        if not eps >= 0 or af * e < mpmath.exp(-mpmath.mpf("1e-12")):
+            raise ParameterError("the formula needs eps >= ln(1/a) and eps >= 0")
+        c = af * e
         cut = mpmath.mpf(10) ** -(dps + 5)
         hi = int(d3.mean()) + 16
         while d3.sf(hi, dps + 10) > cut:
             hi *= 2
         g_prev, total = mpmath.mpf(0), mpmath.mpf(0)
-        for m in range(hi + 3):
+        for m in range(hi + 1):
             g = d3.pmf(m, dps + 10) + af * af * g_prev
             if g > c * g_prev:
                 total += g - c * g_prev
             g_prev = g
-        return (1 - af) * total + d3.sf(hi, dps + 10)
+        return max((1 - af) * total + d3.sf(hi, dps + 10), 1 / af - e)
 
 
 def brute_force_correlated_delta(eps: float, a: Fraction, d3_pmf: list[float]) -> float:
     """The same quantity by the definition: the 2-D hockey-stick divergence of (W, M) for s = 0
     against s = 1, both directions, on a small D3 given by its PMF (for tests)."""
+    return max(hockey_stick_directions(eps, a, d3_pmf))
+
+
+def hockey_stick_directions(eps: float, a: Fraction, d3_pmf: list[float]) -> tuple[float, float]:
+    """The hockey-stick sums of the view (W, M) for s = 0 against s = 1 and for s = 1 against
+    s = 0, by enumeration (for tests)."""
     af = float(a)
     zmax = int(math.log(1e-18) / math.log(af)) + 2
     geo = [(1 - af) * af**j for j in range(zmax + 1)]
@@ -130,7 +152,7 @@ def brute_force_correlated_delta(eps: float, a: Fraction, d3_pmf: list[float]) -
     e = math.exp(eps)
     one = sum(max(0.0, p - e * q) for p, q in view.values())
     two = sum(max(0.0, q - e * p) for p, q in view.values())
-    return max(one, two)
+    return one, two
 
 
 def _min_r(eps: float, delta: float, a: Fraction, p: Fraction, rel: float = 1e-7) -> float:
