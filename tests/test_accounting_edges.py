@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from dpspec.conformance.cli import main
@@ -108,6 +108,56 @@ def test_round_fixed_is_exact() -> None:
     assert round_fixed("-0.5", 0, up=False) == "-1"
     # the former _fixed subtracted 1e-9 before its ceiling and printed 0.123456 here
     assert seed_tables._fixed(0.1234560000001, 6) == "0.123457"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(-(10**300), 10**300), st.integers(-3000, 3000), st.integers(1, 200),
+       st.booleans())
+def test_round_sig_is_directed_at_any_precision(m: int, e: int, digits: int, up: bool) -> None:
+    """round_sig of the mpf m 2^e (up to 1000 bits, more than the 200 digits the conversion used
+    to keep) is on the digits-digit grid and on the right side of it, exactly."""
+    from dpspec.spec.accounting.numeric import round_sig, to_fraction
+
+    assume(m != 0)
+    with mpmath.workprec(1100):  # m < 2^1000: every bit kept
+        x = mpmath.mpf((m, e))
+    exact = Fraction(m) * Fraction(2) ** e
+    assert to_fraction(x) == exact
+    r = Decimal(round_sig(x, digits, up=up))
+    got = Fraction(r)
+    assert (got >= exact) if up else (got <= exact)
+    step = Fraction(10) ** (r.adjusted() - digits + 1)
+    assert abs(got - exact) < step
+    assert (got / step).denominator == 1  # on the grid
+
+
+def test_round_sig_refuses_more_than_200_digits() -> None:
+    from dpspec.spec.accounting.numeric import MAX_ROUND_DIGITS, round_sig
+
+    assert MAX_ROUND_DIGITS == 200
+    with mpmath.workdps(300):
+        third = mpmath.mpf(1) / 3
+    assert round_sig(third, 200, up=True) == "0." + "3" * 199 + "4"
+    with pytest.raises(ValueError, match="at most 200"):
+        round_sig(third, 201, up=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(-(10**500), 10**500), st.integers(0, 600), st.booleans())
+def test_round_fixed_is_directed_for_long_quotients(n: int, places: int, up: bool) -> None:
+    """round_fixed keeps every digit of its quotient (it used to round past 400 digits)."""
+    x = Fraction(n, 7**40)
+    got = Fraction(Decimal(round_fixed(x, places, up=up)))
+    assert (got >= x) if up else (got <= x)
+    assert abs(got - x) < Fraction(1, 10**places)
+
+
+def test_grid_step_down_keeps_long_values_exact() -> None:
+    from dpspec.spec.accounting.numeric import grid_step_down
+
+    g = Decimal("2." + "0" * 450 + "1")  # off the 12-digit grid, 452 digits
+    assert Fraction(grid_step_down(g, 12)) == Fraction(g) - Fraction(1, 10**11)
+    assert grid_step_down(Decimal("1000"), 3) == Decimal("999")
 
 
 def test_compact_is_exact() -> None:

@@ -48,6 +48,23 @@ def test_far_tail_is_tiny_and_positive() -> None:
     assert 0 < sf < 1e-70
 
 
+def test_sampagg_search_floor_keeps_a_larger_sigma_than_needed() -> None:
+    """eps = 10^9: the published sigma (just above 2^-14) meets eps, so does 2.3e-5, which the
+    search never reaches (it stops halving below 10^-4); a search without that stop would publish
+    about 2.24e-5, which the compare refuses."""
+    from fractions import Fraction
+
+    from dpspec.spec.sa2 import experiments
+
+    case = find_case(CASES, "sa2pe.sampagg_sigma", "eps = 10^9")
+    assert case.expected is not None
+    sigma = mpmath.mpf(case.expected["sigma"])
+    assert mpmath.mpf(2) ** -14 <= sigma < mpmath.mpf("6.11e-5")
+    eps = experiments.sampagg_epsilon(Fraction(1, 2), mpmath.mpf("2.3e-5"), 1, Fraction(1, 10**5))
+    assert eps <= 10**9
+    assert fam.FAMILY.compare(case, {"sigma": "2.2361e-5"}) is not None
+
+
 def test_non_objects_are_malformed_and_rounds_bounds() -> None:
     for part in ("a number", "null", "a list"):
         assert _outputs("sa2pe.recipe_verdict", part) == {"verdict": "malformed"}

@@ -559,7 +559,8 @@ def _rounding_doc() -> list[dict[str, Any]]:
          _r("0.1", "up", digits=30), ["Exactness"]),
         ("binary64 0.1 up to 20 digits", _r("0.1", "up", digits=20, **{"as": "float"}),
          ["Exactness"]),
-        ("1/3 at 300 digits of precision up to 200 digits, the most allowed",
+        ("1/3 at 300 digits of precision up to 200 digits, the most allowed: the last digit is"
+         " 4 (converting at 200 digits first, rounded to nearest, gives a 3, below 1/3)",
          _r("1/3", "up", digits=200, precision=300), ["Boundary"]),
         ("1 + 2^-660 (about 1 + 2.1e-199) read at 250 digits, up to 10 digits: the excess counts",
          _r(_one_plus_2_pow(660), "up", precision=250), ["Boundary", "Exactness"]),

@@ -271,7 +271,9 @@ HEADER = [
     " to 20 significant digits; compare accepts a relative difference of 1e-15.",
     "sa2pe.sampagg_sigma: SampAgg's sigma (sec. 3.1 of the paper's later version;"
     " vectors/sa2-experiments): the smallest sigma to 1e-4 relative, rounded up to 5 digits"
-    " (printed to 15 digits); compare accepts a relative difference of 1e-9.",
+    " (printed to 15 digits); compare accepts a relative difference of 1e-9. The search halves"
+    " its lower end while the target holds there and stops once it is below 10^-4, so below"
+    " about 10^-4 the result is not the smallest sigma (flag SearchFloor).",
     "Seeds are hex; " + VECTOR_SEED_HEADER[0].lower() + VECTOR_SEED_HEADER[1:] + ".",
 ]
 
@@ -287,6 +289,7 @@ NOTES = {
     "KeyId": "The exponent does not fit the 4-byte key id.",
     "SkippedPrime": "A prime p with p = 1 mod 65537 is not a valid RSA prime for e = 65537.",
     "FarTail": "The upper tail is far below 1e-30.",
+    "SearchFloor": "The search for sigma stops below 10^-4 although a smaller sigma meets eps.",
     "BadBits": "provision needs an even issuerBits >= 1024.",
     "BadUpdate": "An update has exactly `dimension` entries.",
     "BadRate": "SampAgg's sampling rate lies in (0, 1].",
@@ -534,6 +537,13 @@ def _groups() -> list[dict[str, Any]]:
         for bits in (2048, 1024)
         for seed, n in [_largest_blind(bits)]
     ], params={"tag": "sa2/client/0/token"})
+    # appended (earlier tcIds unchanged): the halving of the lower end stops below 10^-4
+    groups.add("sa2pe.sampagg_sigma", [
+        ("q = 1/2, eps = 10^9, delta = 1e-5, one task: sigma = 2^-14 (about 6.1e-5) still meets "
+         "eps, but the halving stops once the lower end is below 10^-4, so the search ends just "
+         "above 2^-14 (the smallest sigma, about 2.2e-5, is not looked for)",
+         {"q": "1/2", "eps": "1000000000", "delta": "1/100000", "tasks": 1}, ["SearchFloor"]),
+    ])
     return groups.groups
 
 

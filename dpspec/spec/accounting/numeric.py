@@ -27,7 +27,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
+from decimal import MAX_PREC, ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 from fractions import Fraction
 from typing import Any, overload
 
@@ -156,12 +156,19 @@ def positive_int(x: int | str, name: str, minimum: int = 1) -> int:
     return x
 
 
+#: the most significant digits round_sig gives (far more than any published value carries)
+MAX_ROUND_DIGITS = 200
+
+
 def _to_decimal(x: mpmath.mpf) -> Decimal:
-    # Exact conversion of the binary mpf to a Decimal (no rounding yet).
+    # Exact conversion of the binary mpf to a Decimal (no rounding yet): its value is n / 2^k, which
+    # is n 5^k / 10^k. (A 200-digit division rounded to nearest once an mpf had more than about
+    # 660 bits, so that round_up could return less than its argument.)
     f = to_fraction(x)
+    k = f.denominator.bit_length() - 1
     with localcontext() as ctx:
-        ctx.prec = 200
-        return Decimal(f.numerator) / Decimal(f.denominator)
+        ctx.prec = MAX_PREC  # scaleb is then exact
+        return Decimal(f.numerator * 5**k).scaleb(-k)
 
 
 def round_sig(x: Real | mpmath.mpf, digits: int, *, up: bool) -> str:
@@ -169,8 +176,11 @@ def round_sig(x: Real | mpmath.mpf, digits: int, *, up: bool) -> str:
 
     Returned as a plain decimal string (no exponent), e.g. ``round_sig(23.39027..., 10, up=True)
     == "23.39027362"``. Rounding up is how a calibrated noise scale or a reported epsilon/delta is
-    published: never below the exact value.
+    published: never below the exact value. The rounding is exact at any precision of ``x``;
+    more than :data:`MAX_ROUND_DIGITS` digits are refused.
     """
+    if digits > MAX_ROUND_DIGITS:
+        raise ValueError(f"at most {MAX_ROUND_DIGITS} significant digits, got {digits}")
     v = mpf(x) if not isinstance(x, mpmath.mpf) else x
     if v == 0:
         return "0"
@@ -178,7 +188,7 @@ def round_sig(x: Real | mpmath.mpf, digits: int, *, up: bool) -> str:
     exponent = d.adjusted()  # position of the leading digit
     quantum = Decimal(1).scaleb(exponent - digits + 1)
     with localcontext() as ctx:
-        ctx.prec = 200
+        ctx.prec = MAX_PREC  # the quantized value has as many digits as it needs
         r = d.quantize(quantum, rounding=ROUND_CEILING if up else ROUND_FLOOR)
     text = format(r, "f")
     return text
@@ -222,18 +232,18 @@ def round_fixed(x: Real | mpmath.mpf, places: int, *, up: bool) -> str:
     scaled = f * 10**places
     q = -((-scaled.numerator) // scaled.denominator) if up else scaled.numerator // scaled.denominator
     with localcontext() as ctx:
-        ctx.prec = 400
+        ctx.prec = MAX_PREC  # exact however many digits q has
         return format(Decimal(q).scaleb(-places), "f")
 
 
 def grid_step_down(g: Decimal, digits: int) -> Decimal:
     """The next smaller decimal with ``digits`` significant digits below ``g > 0``."""
     with localcontext() as ctx:
-        ctx.prec = 400
+        ctx.prec = MAX_PREC  # the differences are exact
         quantum = Decimal(1).scaleb(g.adjusted() - digits + 1)
         h = g - quantum
         if h.adjusted() < g.adjusted():  # crossed a power of ten: the grid is finer below it
-            h = g - quantum / 10
+            h = g - quantum.scaleb(-1)
         return h
 
 
@@ -261,7 +271,7 @@ def smallest_on_grid(ok: Callable[[mpmath.mpf], bool], estimate: Real | mpmath.m
 
     def canon(g: Decimal) -> str:  # exact: g is on the grid already
         with localcontext() as ctx:
-            ctx.prec = 400
+            ctx.prec = MAX_PREC
             return format(g.quantize(Decimal(1).scaleb(g.adjusted() - digits + 1)), "f")
 
     floor_g = up(low) if low > 0 else None
