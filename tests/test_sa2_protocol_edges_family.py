@@ -120,6 +120,15 @@ def test_invalid_cases_are_refused(op: str) -> None:
             fam.HANDLERS[op](copy.deepcopy(case.args))
 
 
+def test_a_short_verify_key_is_refused_by_the_aggregators() -> None:
+    """31 bytes: refused when the aggregators are set up, not report by report as failed
+    verifications (the spec's Prio3 would raise on every verify_init)."""
+    (case,) = _invalid("sa2pe.split_batch")
+    assert len(bytes.fromhex(case.args["verifyKey"])) == 31
+    with pytest.raises(ValueError, match="verify key must have 32 bytes, got 31"):
+        fam.HANDLERS["sa2pe.split_batch"](copy.deepcopy(case.args))
+
+
 def test_valid_cases_replay() -> None:
     for case in CASES:
         if case.result == "valid" and case.op in ("sa2pe.recipe_verdict", "sa2pe.fl_clip",

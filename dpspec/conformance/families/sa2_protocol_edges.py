@@ -289,6 +289,7 @@ NOTES = {
     "KeyId": "The exponent does not fit the 4-byte key id.",
     "SkippedPrime": "A prime p with p = 1 mod 65537 is not a valid RSA prime for e = 65537.",
     "FarTail": "The upper tail is far below 1e-30.",
+    "BadVerifyKey": "The verify key is not VERIFY_KEY_SIZE bytes long (refused).",
     "SearchFloor": "The search for sigma stops below 10^-4 although a smaller sigma meets eps.",
     "BadBits": "provision needs an even issuerBits >= 1024.",
     "BadUpdate": "An update has exactly `dimension` entries.",
@@ -537,6 +538,11 @@ def _groups() -> list[dict[str, Any]]:
         for bits in (2048, 1024)
         for seed, n in [_largest_blind(bits)]
     ], params={"tag": "sa2/client/0/token"})
+    # appended (earlier tcIds unchanged): an aggregator provisioned with a short verify key
+    groups.add("sa2pe.split_batch", [], [
+        ("the deployment's verify key has 31 bytes (Prio3 needs 32): the aggregators refuse it",
+         {**run}, "BadVerifyKey"),
+    ], params={**keys, "verifyKey": keys["verifyKey"][:62]})
     # appended (earlier tcIds unchanged): the halving of the lower end stops below 10^-4
     groups.add("sa2pe.sampagg_sigma", [
         ("q = 1/2, eps = 10^9, delta = 1e-5, one task: sigma = 2^-14 (about 6.1e-5) still meets "

@@ -677,6 +677,11 @@ class Aggregator:
     received: int = 0
 
     def __post_init__(self) -> None:
+        # a verify key of another size is a provisioning error, refused here; otherwise every
+        # report would fail verification as if it were invalid
+        if len(self.task.verify_key) != self.vdaf.VERIFY_KEY_SIZE:
+            raise Sa2Error(f"the verify key must have {self.vdaf.VERIFY_KEY_SIZE} bytes, "
+                           f"got {len(self.task.verify_key)}")
         self.tokens_seen = tokens.TokenVerifier(self.task.issuer_key, self.task.task_id)
         self.agg_share = self.vdaf.agg_init(None)
 
