@@ -454,6 +454,14 @@ def _groups() -> list[dict[str, Any]]:
            ("B = 3, n = 1, counts 1/0/0, gamma = 10^-60: a CDF that starts at 0 (the product is "
             "recomputed, not divided by 0)",
             {"gamma": "1/1" + "0" * 60, "B": "3", "n": "1", "counts": ["1", "0", "0"]})])
+    g.add("shl.exact.correlated_delta",
+          [("a = 1 - 5 10^-13, eps = 0 (inside the slack: eps = 0 is allowed), D3 = Poisson(0)",
+            {"epsilon": "0", "a": "1999999999999/2000000000000",
+             "d3": {"family": "poisson", "lambda": "0"}})])
+    g.add("shl.exact.slack_delta", [],
+          [("a = 1 (the domain check of correlated_delta_mp)", {"epsilon": "1", "a": "1"},
+            "BadParameter"),
+           ("a = 0", {"epsilon": "1", "a": "0"}, "BadParameter")])
     return g.groups
 
 
