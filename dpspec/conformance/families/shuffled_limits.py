@@ -462,6 +462,10 @@ def _groups() -> list[dict[str, Any]]:
           [("a = 1 (the domain check of correlated_delta_mp)", {"epsilon": "1", "a": "1"},
             "BadParameter"),
            ("a = 0", {"epsilon": "1", "a": "0"}, "BadParameter")])
+    g.add("shl.bary.expected_linf",
+          [("B = 3, n = 2, counts 2/0/0, gamma = 10^-60: a CDF that starts at 0 and is then "
+            "raised (the product over the buckets is recomputed, not carried over)",
+            {"gamma": "1/1" + "0" * 60, "B": "3", "n": "2", "counts": ["2", "0", "0"]})])
     return g.groups
 
 
