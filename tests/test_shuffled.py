@@ -213,7 +213,7 @@ def test_correlated_delta_matches_brute_force(d3, eps: float) -> None:  # type: 
 @pytest.mark.parametrize("d3_pmf", [[1.0], [0.25, 0.5, 0.25]])
 def test_correlated_delta_in_the_slack_covers_the_other_direction(d3_pmf: list[float]) -> None:
     """Below ln(1/a) (inside the 10^-12 slack) the other direction is no longer 0: its sum is
-    positive and at most 1/a - e^eps, the bound the result never falls below; the formula's
+    positive and at most 1 - a e^eps, the bound the result never falls below; the formula's
     direction is unchanged."""
     import math
 
@@ -221,21 +221,25 @@ def test_correlated_delta_in_the_slack_covers_the_other_direction(d3_pmf: list[f
 
     eps = math.log(2) - 9e-13
     one, two = hockey_stick_directions(eps, Fraction(1, 2), d3_pmf)
-    assert 1e-13 < two <= 2 - math.exp(eps) < one
+    # two is within rounding of the bound here (the ratio 1/a holds on almost all of P1's mass)
+    assert 1e-13 < two <= (1 - 0.5 * math.exp(eps)) * (1 + 1e-6) < one
     if d3_pmf == [1.0]:
         assert correlated_delta(eps, Fraction(1, 2), Poisson(0)) >= max(one, two) * (1 - 1e-15)
 
 
 def test_correlated_delta_returns_the_slack_bound_where_it_exceeds_the_formula() -> None:
-    """a within 10^-12 of 1 and eps = 0: the formula gives 1 - a, the bound 1/a - 1 is larger."""
-    from dpspec.spec.shuffled.exact import correlated_delta_mp
+    """a within 10^-12 of 1, eps = 0, D3 = Poisson(1): the formula is below 1 - a (each term
+    h(m) - a(1 - a) G(m - 1) with m >= 1 is below h(m)), so the bound 1 - a e^0 = 1 - a is the
+    result, in mpmath and in binary64 (a = 1 - 2^-41 is exact there)."""
+    from dpspec.spec.shuffled.exact import correlated_delta, correlated_delta_mp
 
     near = Fraction(1999999999999, 2000000000000)
     with mpmath.workdps(60):
-        got = correlated_delta_mp(0, near, Poisson(0))
-        bound = 1 / (mpmath.mpf(near.numerator) / near.denominator) - 1
-        assert abs(got - bound) < bound * mpmath.mpf(10) ** -35
-        assert got - float(1 - near) > mpmath.mpf("2e-25")
+        got = correlated_delta_mp(0, near, Poisson(1))
+        # 1 - a e^0 at dps + 10 = 50 digits keeps about 38 of them
+        assert abs(got - mpmath.mpf("5e-13")) < mpmath.mpf(10) ** -48
+    b64 = Fraction(2**41 - 1, 2**41)
+    assert correlated_delta(0.0, b64, Poisson(1)) == 2.0**-41
 
 
 @pytest.mark.parametrize("fn", ["correlated_delta", "correlated_delta_mp"])
@@ -248,6 +252,10 @@ def test_correlated_delta_refuses_negative_eps_inside_the_slack(fn: str) -> None
     eps: float | Fraction = -5e-13 if fn == "correlated_delta" else Fraction(-1, 2 * 10**12)
     with pytest.raises(ParameterError, match="eps >= 0"):
         getattr(exact, fn)(eps, a, Poisson(1))
+    if fn == "correlated_delta":  # binary64 eps: infinity and NaN too (inf x 0 used to give 1.0)
+        for bad in (float("inf"), float("nan")):
+            with pytest.raises(ParameterError, match="finite eps"):
+                exact.correlated_delta(bad, Fraction(1, 2), Poisson(1))
     below = 0.6931471805579 if fn == "correlated_delta" else Fraction(6931471805579, 10**13)
     with pytest.raises(ParameterError, match="ln\\(1/a\\)"):
         getattr(exact, fn)(below, Fraction(1, 2), Poisson(1))

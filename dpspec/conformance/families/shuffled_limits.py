@@ -18,7 +18,8 @@ internal). One file, ``shuffled-limits/limits.json``:
 * ``shl.exact.pmf_array``: the support ``0..hi`` of D3 used by the exact delta of the correlated
   mechanism with geometric D1 = D2 (Theorem 18 of [GKMP20] and dpspec's exact curve).
 * ``shl.exact.correlated_delta``: its domain check ``eps >= ln(1/a)`` at the exact binary64 tie,
-  the refusal of eps < 0, and the slack bound ``1/a - e^eps`` added inside the 10^-12 slack.
+  the refusal of eps < 0, and inside the 10^-12 slack the larger of the formula and the bound
+  ``1 - a e^eps`` on the other direction.
 * ``shl.exact.slack_delta``: the same slack in the 40-digit ``correlated_delta_mp``.
 * ``shl.exact.minimal_d3``: the refusal of delta outside (0, 1).
 * ``shl.params.design_exact``: the exact design's checks and its ``delta >= 1 - a`` shortcut at
@@ -169,13 +170,14 @@ def h_correlated_delta(args: dict[str, Any]) -> dict[str, Any]:
 
 
 def h_slack_delta(args: dict[str, Any]) -> dict[str, Any]:
-    """exact.correlated_delta_mp (40 digits) at a rational eps and a, D3 = Poisson(0), for eps in
-    the 10^-12 slack that correlated_delta allows below ln(1/a): the bound ``1/a - e^eps`` on the
-    hockey-stick terms the formula leaves out there is added (module docstring of
-    dpspec.spec.shuffled.exact). With eps < 0 (possible in the slack when a is within 10^-12 of
-    1) ``a e^eps < a^2`` and every term past D3's support is positive: refused."""
+    """exact.correlated_delta_mp (40 digits) at a rational eps and a, D3 = Poisson(0) unless
+    ``d3`` is given, for eps in the 10^-12 slack that correlated_delta allows below ln(1/a): the
+    result is the larger of the formula and the bound ``1 - a e^eps`` on the other direction's
+    hockey-stick sum (module docstring of dpspec.spec.shuffled.exact). With eps < 0 (possible in
+    the slack when a is within 10^-12 of 1) ``a e^eps < a^2`` and every term past D3's support is
+    positive: refused."""
     eps, a = _rat(args, "epsilon"), _rat(args, "a")
-    d3 = Poisson(0)
+    d3 = _d3(args["d3"]) if "d3" in args else Poisson(0)
     vmp = exact.correlated_delta_mp(eps, a, d3)
     with mpmath.workdps(40):
         return {"deltaMp": mpmath.nstr(vmp, 32)}
@@ -317,7 +319,7 @@ class ShuffledLimitsFamily(Family):
             "shl.exact.correlated_delta": (
                 {"properties": {"epsilon": _STR, "a": RAT, "d3": _DIST}}, obj({"delta": _STR})),
             "shl.exact.slack_delta": (
-                {"properties": {"epsilon": RAT, "a": RAT}},
+                {"properties": {"epsilon": RAT, "a": RAT, "d3": _DIST}},
                 obj({"deltaMp": _STR})),
             "shl.fragmented.binomial_atoms": (
                 {"properties": {"m": DEC, "f": RAT}}, obj({"k0": DEC, "atoms": DEC})),
@@ -338,14 +340,15 @@ class ShuffledLimitsFamily(Family):
             header=HEADER, notes=NOTES, groups=_groups())]
 
 
-#: the binary64 value that correlated_delta's check compares eps with for a = 1/2:
-#: -ln(1/2) - 10^-12, i.e. 0.6931471805599453 - 1e-12 rounded to binary64
 #: 1.5e-13 below ln 2: inside correlated_delta's 10^-12 slack below ln(1/a) for a = 1/2
 SLACK_EPS = "6931471805598/10000000000000"
+#: the binary64 value that correlated_delta's check compares eps with for a = 1/2:
+#: -ln(1/2) - 10^-12, i.e. 0.6931471805599453 - 1e-12 rounded to binary64
 LN2_TIE = "0.6931471805589453"
 LN2_BELOW = "0.6931471805589452"
-#: 1 - 10^-15: a decay so close to 1 that ln(1/a) - 10^-12 < 0, so eps <= 0 passes the
+#: 1 - 10^-15: a decay so close to 1 that ln(1/a) - 10^-12 < 0, so eps = 0 passes the
 #: correlated_delta check and only the design's own check refuses it
+NEAR_ONE_B64 = "2199023255551/2199023255552"  # 1 - 2^-41, exact in binary64
 NEAR_ONE = "999999999999999/1000000000000000"
 #: 1 - 10^-70 (a binomial whose atoms other than the top one are below the floor)
 ALMOST_ONE = "9" * 70 + "/1" + "0" * 70
@@ -434,17 +437,18 @@ def _groups() -> list[dict[str, Any]]:
     # appended (earlier tcIds unchanged)
     g.add("shl.exact.correlated_delta",
           [("a = 1/2, eps = 6931471805598/10^13 (inside the slack, 1.5e-13 below ln 2), D3 = "
-            "Poisson(1): the formula is above the slack bound 2 - e^eps",
+            "Poisson(1): the formula is above the slack bound 1 - e^eps / 2",
             {"epsilon": SLACK_EPS, "a": "1/2", "d3": {"family": "poisson", "lambda": "1"}})],
           [("a = 1 - 10^-13, eps = -5 10^-13: inside the slack but eps < 0",
             {"epsilon": "-1/2000000000000", "a": "9999999999999/10000000000000",
              "d3": {"family": "poisson", "lambda": "1"}}, "BadParameter")])
     g.add("shl.exact.slack_delta",
           [("a = 1/2, eps = 6931471805598/10^13, 1.5e-13 below ln 2: inside the slack, the "
-            "formula (1/2) is above the bound 2 - e^eps (about 3e-13)",
+            "formula (1/2) is above the bound 1 - e^eps / 2 (about 1.5e-13)",
             {"epsilon": SLACK_EPS, "a": "1/2"}),
-           ("a = 1 - 5 10^-13, eps = 0 (inside the slack): the bound 1/a - 1 is above the formula's "
-            "1 - a", {"epsilon": "0", "a": "1999999999999/2000000000000"})],
+           ("a = 1 - 5 10^-13, eps = 0 (inside the slack), D3 = Poisson(1): the bound 1 - a e^eps "
+            "= 1 - a is above the formula", {"epsilon": "0", "a": "1999999999999/2000000000000",
+                                             "d3": {"family": "poisson", "lambda": "1"}})],
           [("a = 1/2, eps = ln 2 - 2 10^-12 (as 6931471805579/10^13): below the slack",
             {"epsilon": "6931471805579/10000000000000", "a": "1/2"}, "BadParameter")])
     g.add("shl.bary.expected_linf",
@@ -455,9 +459,9 @@ def _groups() -> list[dict[str, Any]]:
             "recomputed, not divided by 0)",
             {"gamma": "1/1" + "0" * 60, "B": "3", "n": "1", "counts": ["1", "0", "0"]})])
     g.add("shl.exact.correlated_delta",
-          [("a = 1 - 5 10^-13, eps = 0 (inside the slack: eps = 0 is allowed), D3 = Poisson(0)",
-            {"epsilon": "0", "a": "1999999999999/2000000000000",
-             "d3": {"family": "poisson", "lambda": "0"}})])
+          [("a = 1 - 2^-41 (exact in binary64), eps = 0 (inside the slack: eps = 0 is allowed), "
+            "D3 = Poisson(0): delta = 1 - a = 2^-41",
+            {"epsilon": "0", "a": NEAR_ONE_B64, "d3": {"family": "poisson", "lambda": "0"}})])
     g.add("shl.exact.slack_delta", [],
           [("a = 1 (the domain check of correlated_delta_mp)", {"epsilon": "1", "a": "1"},
             "BadParameter"),

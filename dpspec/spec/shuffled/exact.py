@@ -32,11 +32,13 @@ brute-force two-dimensional hockey-stick sum.
 
 Both functions accept ``eps`` down to ``ln(1/a) - 10^-12`` so that a logarithm rounded down is not
 refused. In that slack the other direction no longer contributes 0: its likelihood ratios (``1/a``
-for w >= 1, ``a G(m-t-1) / G(m-t) <= 1/a`` for w <= 0) may exceed ``e^eps``, and its hockey-stick
-sum is at most ``1/a - e^eps`` (the view's masses sum to 1). delta is the larger of the two
+for w >= 1, ``a G(m-t-1) / G(m-t) <= 1/a`` for w <= 0) may exceed ``e^eps``. Each of its terms
+``max(0, P1 - e^eps P0)`` is then at most ``P1 (1 - a e^eps)``, so its sum is at most
+``1 - a e^eps`` (below ``1 - e^(-10^-12)``, about 10^-12). delta is the larger of the two
 directions, so the result is the larger of the formula and that bound (the formula wins unless
 delta is below about 10^-12). ``eps < 0`` is refused: there ``a e^eps < a^2`` can hold (``a``
-within 10^-12 of 1), the terms beyond the support are then positive and their sum does not stop.
+within 10^-12 of 1), the terms beyond the support are then positive and their sum does not stop;
+so is an infinite or NaN eps.
 
 Arithmetic: :func:`correlated_delta` works in binary64 (numpy/scipy log-PMFs; the recursion for G
 is stable since a^2 < 1), with D3's support truncated where its upper tail is below 1e-30 (the tail
@@ -88,18 +90,18 @@ def correlated_delta(eps: float, a: Fraction, d3: Divisible) -> float:
     """Exact delta(eps) of the (NB(1, a), NB(1, a), D3)-correlated mechanism (module docstring).
 
     Requires ``eps >= ln(1/a)`` (below that the mechanism is not even eps-DP on its own W), up to
-    the slack of the module docstring, and ``eps >= 0``.
+    the slack of the module docstring, and a finite ``eps >= 0``.
     """
     af = float(a)
     if not 0 < af < 1:
         raise ParameterError("a must be in (0, 1)")
-    if not eps >= 0 or eps < -math.log(af) - 1e-12:
-        raise ParameterError("the formula needs eps >= ln(1/a) and eps >= 0")
+    if not 0 <= eps < math.inf or eps < -math.log(af) - 1e-12:
+        raise ParameterError("the formula needs a finite eps >= 0 and eps >= ln(1/a)")
     h, lost = _pmf_array(d3)
     g = signal.lfilter([1.0], [1.0, -af * af], h)
     g_prev = np.concatenate([[0.0], g[:-1]])
     s = float(np.sum(np.maximum(g - af * math.exp(eps) * g_prev, 0.0)))
-    return min(1.0, max((1 - af) * s + lost, 1 / af - math.exp(eps)))
+    return min(1.0, max((1 - af) * s + lost, 1 - af * math.exp(eps)))
 
 
 def correlated_delta_mp(eps: Fraction | int, a: Fraction, d3: Divisible, dps: int = 40
@@ -127,7 +129,7 @@ def correlated_delta_mp(eps: Fraction | int, a: Fraction, d3: Divisible, dps: in
             if g > c * g_prev:
                 total += g - c * g_prev
             g_prev = g
-        return max((1 - af) * total + d3.sf(hi, dps + 10), 1 / af - e)
+        return max((1 - af) * total + d3.sf(hi, dps + 10), 1 - c)
 
 
 def brute_force_correlated_delta(eps: float, a: Fraction, d3_pmf: list[float]) -> float:
