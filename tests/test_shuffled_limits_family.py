@@ -110,6 +110,15 @@ def test_slack_delta_tolerances_see_the_slack_bound() -> None:
     assert FAMILY.compare(case, {**want, "deltaMp": near}) is None
 
 
+def test_binary64_slack_bound_case_rejects_the_formula_alone() -> None:
+    """D3 = Poisson(10^6): the formula alone (about 4.5474734928e-13) is 3.5e-9 below the bound
+    2^-41 that is published, beyond the 1e-9 tolerance."""
+    case = find_case(CASES, "shl.exact.correlated_delta", "Poisson(10^6)")
+    assert case.expected is not None
+    assert float(case.expected["delta"]) == pytest.approx(2.0**-41, rel=1e-11)
+    assert FAMILY.compare(case, {"delta": "4.54747349276e-13"}) is not None
+
+
 def test_fragmented_atoms_are_exact() -> None:
     case = find_case(CASES, "shl.fragmented.binomial_atoms", "m = 43")
     assert case.expected is not None

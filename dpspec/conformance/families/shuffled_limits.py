@@ -470,6 +470,10 @@ def _groups() -> list[dict[str, Any]]:
           [("B = 3, n = 2, counts 2/0/0, gamma = 10^-60: a CDF that starts at 0 and is then "
             "raised (the product over the buckets is recomputed, not carried over)",
             {"gamma": "1/1" + "0" * 60, "B": "3", "n": "2", "counts": ["2", "0", "0"]})])
+    g.add("shl.exact.correlated_delta",
+          [("a = 1 - 2^-41, eps = 0, D3 = Poisson(10^6): the formula falls about 3.5e-9 (relative) "
+            "below the bound 1 - a e^eps = 2^-41, which is the result (in binary64 too)",
+            {"epsilon": "0", "a": NEAR_ONE_B64, "d3": {"family": "poisson", "lambda": "1000000"}})])
     return g.groups
 
 
