@@ -176,8 +176,10 @@ def round_sig(x: Real | mpmath.mpf, digits: int, *, up: bool) -> str:
 
     Returned as a plain decimal string (no exponent), e.g. ``round_sig(23.39027..., 10, up=True)
     == "23.39027362"``. Rounding up is how a calibrated noise scale or a reported epsilon/delta is
-    published: never below the exact value. The rounding is exact at any precision of ``x``;
-    more than :data:`MAX_ROUND_DIGITS` digits are refused.
+    published: never below the mpf rounded, whatever its precision. An ``x`` that is not an mpf is
+    first read as one at the working precision (:func:`mpf`, rounded to nearest: a string "0.1"
+    or the rational 1/3 is not taken exactly). More than :data:`MAX_ROUND_DIGITS` digits are
+    refused.
     """
     if digits > MAX_ROUND_DIGITS:
         raise ValueError(f"at most {MAX_ROUND_DIGITS} significant digits, got {digits}")
