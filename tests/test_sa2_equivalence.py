@@ -193,6 +193,80 @@ def test_tampered_ciphertext_and_token_from_another_task() -> None:
     assert out.verdicts == ["decrypt_failed", "token_wrong_task", "token_replayed"]
 
 
+def _split_setup(k: int, max_weight_is_k: bool = True) -> tuple[protocol.Recipe, Any, Any, Any]:
+    r = Randomizer("rappor", k, Fraction(1, 4) if max_weight_is_k else Fraction(1, 100))
+    recipe = make(r, 1, Fraction(1))
+    vdaf = protocol.build_vdaf(recipe)
+    pk = DEP.issuer_sk.public_key()
+    task = protocol.TaskConfig(recipe.task_id, 1, DEP.verify_key, pk)
+    leader = protocol.Aggregator(protocol.ROLE_LEADER, task, DEP.leader_hpke.private_key, vdaf)
+    helper = protocol.Aggregator(protocol.ROLE_HELPER, task, DEP.helper_hpke.private_key, vdaf)
+    return recipe, vdaf, leader, helper
+
+
+def _split_report(recipe: protocol.Recipe, vdaf: Any, meas: Any, deceived: int,
+                  label: str) -> protocol.Report:
+    att = tokens.Attester(tokens.Issuer(DEP.issuer_sk))
+    tok = tokens.obtain_token(label, att, DEP.issuer_sk.public_key(), recipe.task_id,
+                              RandomTape(SEED, f"t/{label}"))
+    return protocol.client_report(recipe, vdaf, meas, tok, RandomTape(SEED, f"r/{label}"),
+                                  deceive=deceived)
+
+
+@pytest.mark.parametrize("deceived", [0, 1])
+@pytest.mark.parametrize("k", [2, 3])
+def test_split_joint_rand_report_passes_the_proof_and_fails_one_check(deceived: int,
+                                                                      k: int) -> None:
+    """The crafted report's verifier shares decide "valid" (the proof check passes), then only
+    the deceived aggregator's verify_next fails (sec. 7.2.2 of the VDAF draft)."""
+    recipe, vdaf, leader, helper = _split_setup(k)
+    assert recipe.vdaf_params["maxWeight"] == k
+    rep = _split_report(recipe, vdaf, [1] * k, deceived, f"split/{k}/{deceived}")
+    why_l, lead = leader.open_report(rep.nonce, rep.public_share, rep.token, rep.leader_enc,
+                                     rep.leader_ct)
+    why_h, help_ = helper.open_report(rep.nonce, rep.public_share, rep.token, rep.helper_enc,
+                                      rep.helper_ct)
+    assert why_l is None and why_h is None
+    ctx = protocol.vdaf_ctx(recipe.task_id)
+    message = vdaf.verifier_shares_to_message(ctx, None, [lead[1], help_[1]])
+    results = [leader.finish(lead[0], message)[0], helper.finish(help_[0], message)[0]]
+    assert results[deceived] == "vdaf_verify_failed" and results[1 - deceived] is None
+    assert leader.accepted == helper.accepted == 0  # finish counts nothing
+
+
+@pytest.mark.parametrize("deceived", [0, 1])
+def test_a_report_one_aggregator_refuses_is_refused_by_both(deceived: int) -> None:
+    """aggregate_batch goes on after such a report, and neither aggregator counts or sums it
+    (before, the batch stopped with "aggregators disagree" and the helper had summed it)."""
+    recipe, vdaf, leader, helper = _split_setup(2)
+    att = tokens.Attester(tokens.Issuer(DEP.issuer_sk))
+    pk = DEP.issuer_sk.public_key()
+    honest = []
+    for i, m in enumerate(([0, 1], [1, 0])):
+        tok = tokens.obtain_token(f"h{i}", att, pk, recipe.task_id, RandomTape(SEED, f"th{i}"))
+        honest.append(protocol.client_report(recipe, vdaf, m, tok, RandomTape(SEED, f"rh{i}")))
+    bad = _split_report(recipe, vdaf, [1, 1], deceived, f"bad{deceived}")
+    out = protocol.aggregate_batch(leader, helper, [honest[0], bad, honest[1]])
+    reason = "vdaf_verify_failed" if deceived == 0 else "helper_vdaf_verify_failed"
+    assert out.verdicts == ["accepted", reason, "accepted"]
+    assert leader.accepted == helper.accepted == 2 and leader.count == helper.count == 2
+    assert protocol.collect(vdaf, out) == (1, 1)
+
+
+def test_split_joint_rand_needs_all_ones_and_joint_randomness() -> None:
+    recipe, vdaf, leader, helper = _split_setup(2)
+    bad = _split_report(recipe, vdaf, [0, 1], 1, "zero-element")
+    out = protocol.aggregate_batch(leader, helper, [bad])
+    assert out.verdicts == ["vdaf_verify_failed"]  # the proof check, before any verify_next
+    with pytest.raises(ideal.Sa2Error, match="0 .the leader. or 1"):
+        _split_report(recipe, vdaf, [1, 1], 2, "two")
+    with pytest.raises(ideal.Sa2Error, match="0 .the leader. or 1"):
+        _split_report(recipe, vdaf, [1, 1], True, "bool")
+    count = make(RANDOMIZERS["binary"], 1, Fraction(1))
+    with pytest.raises(ideal.Sa2Error, match="joint randomness"):
+        _split_report(count, protocol.build_vdaf(count), 1, 0, "count")
+
+
 def test_cli_simulate_runs_the_protocol(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 

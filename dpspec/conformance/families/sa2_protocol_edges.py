@@ -12,6 +12,9 @@ One file, ``sa2-protocol-edges/protocol_bounds.json``; every op calls the spec f
 * ``sa2pe.split_batch``: a leader and a helper provisioned with different task configurations
   (time window, rate limit): each enforces its own (sec. 4.4, App. A), a report counts only if both
   accept it, and the collector gets a result only if both release.
+* ``sa2pe.split_joint_rand``: a malicious report (``protocol.split_joint_rand_shard``) whose
+  proof passes but whose public share lies to one aggregator about the other's joint-randomness
+  part, so that aggregator's ``verify_next`` alone fails: both refuse it, and the batch goes on.
 * ``sa2pe.collect``: the collector's unshard from a batch outcome whose ``aggregated`` count is
   left out (it defaults to the accepted count) or given; the signed Gaussian sum subtracts
   ``aggregated * 2^(bits-1)``.
@@ -146,6 +149,33 @@ def h_split_batch(args: dict[str, Any]) -> dict[str, Any]:
             "release": release_strings(protocol.collect(vdaf, outcome))}
 
 
+def h_split_joint_rand(args: dict[str, Any]) -> dict[str, Any]:
+    """The collection's reports (samplingRate 1) in sending order, with a report of
+    ``measurement`` sharded by protocol.split_joint_rand_shard (lying to aggregator
+    ``deceived``) inserted at ``position``; its token and coins come from the tape
+    (seed, 'sa2pe/split'). The verdicts, both aggregators' accepted counts, the release and the
+    malicious report."""
+    dep, recipe, vdaf, res = _reports(args)
+    tape = RandomTape(hex_arg(args, "seed"), "sa2pe/split")
+    attester = tokens.Attester(tokens.Issuer(dep.issuer_sk))
+    tok = tokens.obtain_token("malicious-split", attester, dep.issuer_sk.public_key(),
+                              recipe.task_id, tape)
+    meas = args["measurement"]
+    meas = [parse_int(x, "measurement") for x in meas] if isinstance(meas, list) else \
+        parse_int(meas, "measurement")
+    bad = protocol.client_report(recipe, vdaf, meas, tok, tape, deceive=int_arg(args, "deceived"))
+    reports = list(res.reports)
+    reports.insert(int_arg(args, "position"), bad)
+    config = recipe.task_config(dep.verify_key)
+    leader = protocol.Aggregator(protocol.ROLE_LEADER, config, dep.leader_hpke.private_key, vdaf)
+    helper = protocol.Aggregator(protocol.ROLE_HELPER, config, dep.helper_hpke.private_key, vdaf)
+    outcome = protocol.aggregate_batch(leader, helper, reports)
+    return {"verdicts": outcome.verdicts, "accepted": outcome.accepted,
+            "helperAccepted": helper.accepted,
+            "release": release_strings(protocol.collect(vdaf, outcome)),
+            "report": bad.to_json()}
+
+
 def h_collect(args: dict[str, Any]) -> dict[str, Any]:
     """The collection's batch outcome rebuilt as BatchOutcome(accepted, rejected, leader share,
     helper share, verdicts[, aggregated]) and unsharded by protocol.collect."""
@@ -213,6 +243,7 @@ HANDLERS: dict[str, Handler] = {
     "sa2pe.claim": h_claim,
     "sa2pe.split_batch": h_split_batch,
     "sa2pe.collect": h_collect,
+    "sa2pe.split_joint_rand": h_split_joint_rand,
     "sa2pe.token_check": h_token_verify,  # the sa2 family's verdicts handler
     "sa2pe.token_request": h_token_request,
     "sa2pe.attest": h_attest,
@@ -242,6 +273,15 @@ HEADER = [
     " `times`. A report outside either aggregator's window is refused (outside_time_window);"
     " each aggregator releases only within its own limit and with at least B aggregated; the"
     " release is null unless both do.",
+    "sa2pe.split_joint_rand: run the collection (samplingRate 1) and insert at `position` of"
+    " the sending order a report of `measurement` whose public share carries the true"
+    " joint-randomness part of aggregator `deceived` (0 leader, 1 helper) and the other's with"
+    " its first byte XOR 1, and whose proofs are built for the wires of the deceived share under"
+    " the joint randomness of those parts plus the other share under the true one (token and"
+    " coins: tape (seed, 'sa2pe/split'), token for device 'malicious-split', then the report's"
+    " coins). With every encoded element 1 the proof passes, the deceived aggregator's"
+    " verify_next fails and the other's passes: both refuse it (vdaf_verify_failed, or"
+    " helper_vdaf_verify_failed) and neither counts it. Otherwise the proof fails.",
     "sa2pe.collect: run the collection, then unshard the leader's and helper's aggregate shares"
     " with the count `aggregated` (when given) or, when left out, the number of accepted"
     " reports. Prio3BoundedL2VecSum's decoding subtracts aggregated * 2^(bits-1) from each"
@@ -295,6 +335,10 @@ NOTES = {
     "BadUpdate": "An update has exactly `dimension` entries.",
     "BadRate": "SampAgg's sampling rate lies in (0, 1].",
     "BadTokenInput": "The task id and the nonce have 32 bytes each.",
+    "OneSided": "Only one aggregator's joint randomness check fails: both refuse the report.",
+    "ProofFails": "The crafted proof passes only if every encoded element is 1.",
+    "NoJointRand": "Lying about joint randomness needs a Prio3 that uses it (refused).",
+    "BadAggregator": "The deceived aggregator is 0 (leader) or 1 (helper) (refused).",
 }
 
 
@@ -349,6 +393,14 @@ class Sa2ProtocolEdgesFamily(Family):
                  "properties": {"verdicts": _STRINGS, "accepted": COUNT,
                                 "leaderReleases": {"type": "boolean"},
                                 "helperReleases": {"type": "boolean"}, "release": _RELEASE}}),
+            "sa2pe.split_joint_rand": (
+                {"properties": {**run, "deceived": COUNT, "position": COUNT,
+                                "measurement": {"anyOf": [DEC, {"type": "array", "items": DEC}]}},
+                 "required": ["deceived", "position", "measurement"]},
+                {"type": "object",
+                 "required": ["verdicts", "accepted", "helperAccepted", "release", "report"],
+                 "properties": {"verdicts": _STRINGS, "accepted": COUNT, "helperAccepted": COUNT,
+                                "release": _RELEASE, "report": {"type": "object"}}}),
             "sa2pe.collect": (
                 {"properties": {**run, "aggregated": {"anyOf": [{"type": "null"}, COUNT]}}},
                 {"type": "object", "required": ["accepted", "aggregated", "release"],
@@ -550,6 +602,31 @@ def _groups() -> list[dict[str, Any]]:
          "above 2^-14 (the smallest sigma, about 2.2e-5, is not looked for)",
          {"q": "1/2", "eps": "1000000000", "delta": "1/100000", "tasks": 1}, ["SearchFloor"]),
     ])
+    # appended (earlier tcIds unchanged): a report only one aggregator's verify_next refuses
+    rappor = Randomizer("rappor", 2, Fraction(1, 4))  # max_weight 2: [1, 1] is valid
+    split_data = ["0", "1", "1"]
+    split = {"recipe": recipe(rappor, 3, "1"), "seed": _label("split-joint-rand").hex(),
+             "data": split_data}
+    groups.add("sa2pe.split_joint_rand", [
+        ("RAPPOR k = 2 (max weight 2), B = 3: measurement [1, 1] lying to the leader, sent "
+         "second: the proof passes, the leader's joint randomness check fails, the helper's "
+         "passes; refused by both, the three honest reports are released",
+         {**split, "deceived": 0, "position": 1, "measurement": ["1", "1"]}, ["OneSided"]),
+        ("the same lying to the helper, sent last",
+         {**split, "deceived": 1, "position": 3, "measurement": ["1", "1"]}, ["OneSided"]),
+        ("the same lying to the leader, sent first, with only two honest reports: no release",
+         {**split, "data": split_data[:2], "deceived": 0, "position": 0,
+          "measurement": ["1", "1"]}, ["OneSided"]),
+        ("measurement [0, 1]: a 0 element makes the hybrid proof fail (the proof check refuses)",
+         {**split, "deceived": 1, "position": 1, "measurement": ["0", "1"]}, ["ProofFails"]),
+    ], [
+        ("binary randomized response (Prio3Count: no joint randomness to lie about)",
+         {**split, "recipe": recipe(Randomizer("binary_randomized_response", 2,
+                                               Fraction(1, 10)), 3, "1"),
+          "data": ["0", "1", "1"], "deceived": 0, "position": 0, "measurement": "1"}, "NoJointRand"),
+        ("deceived = 2: there are two aggregators",
+         {**split, "deceived": 2, "position": 0, "measurement": ["1", "1"]}, "BadAggregator"),
+    ], params=keys)
     return groups.groups
 
 

@@ -43,6 +43,7 @@ HPKE ephemeral keys from a tape are FOR SIMULATION AND VECTORS ONLY (see :mod:`d
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -51,6 +52,8 @@ from typing import Any
 
 import mpmath
 
+from dpspec.spec.flp.bbcggi19 import ProveGadget
+from dpspec.spec.flp.gadgets import gadget_poly_len, wire_poly_len
 from dpspec.spec.flp.valid import encode_range_checked_int
 from dpspec.spec.sa2 import fl, hpke, ideal, privacy, tokens
 from dpspec.spec.sa2.fl import GaussianVector
@@ -606,17 +609,23 @@ class Report:
 def client_report(recipe: Recipe, vdaf: Any, measurement: Any, token: tokens.Token,
                   tape: RandomTape, *, aad_B: int | None = None,
                   encoded_measurement: list[Any] | None = None,
+                  deceive: int | None = None,
                   trace: list[dict[str, str]] | None = None) -> Report:
     """Shard ``measurement`` and seal the two input shares (coins: module docstring).
 
-    ``aad_B`` (a different B in the associated data) and ``encoded_measurement`` (shard an
-    arbitrary field vector, e.g. an invalid one) exist to simulate malicious clients only.
-    ``trace``, if given, receives the report's intermediate values (for transcripts).
+    ``aad_B`` (a different B in the associated data), ``encoded_measurement`` (shard an
+    arbitrary field vector, e.g. an invalid one) and ``deceive`` (shard with
+    :func:`split_joint_rand_shard`, lying to aggregator ``deceive``) exist to simulate malicious
+    clients only. ``trace``, if given, receives the report's intermediate values (for
+    transcripts).
     """
     nonce = tape_bytes(tape, vdaf.NONCE_SIZE)
     rand = tape_bytes(tape, vdaf.RAND_SIZE)
     ctx = vdaf_ctx(recipe.task_id)
-    if encoded_measurement is None:
+    if deceive is not None:
+        enc = vdaf.flp.encode(measurement) if encoded_measurement is None else encoded_measurement
+        public_share, input_shares = split_joint_rand_shard(vdaf, ctx, enc, nonce, rand, deceive)
+    elif encoded_measurement is None:
         public_share, input_shares = vdaf.shard(ctx, measurement, nonce, rand)
     else:
         public_share, input_shares = vdaf.shard_encoded(ctx, encoded_measurement, nonce, rand)
@@ -721,13 +730,17 @@ class Aggregator:
         except ValueError:
             return "vdaf_verify_failed", None
 
-    def finish(self, state: Any, message: Any) -> str | None:
-        """Finish verification; aggregate the output share unless (fixed-size mode) ``B``
-        reports are already aggregated: then the report is accepted but not summed."""
+    def finish(self, state: Any, message: Any) -> tuple[str | None, Any]:
+        """Finish verification (``verify_next``): ``(None, out_share)`` or
+        ``("vdaf_verify_failed", None)``. Nothing is counted yet: see :meth:`accept`."""
         try:
-            out_share = self.vdaf.verify_next(vdaf_ctx(self.task.task_id), state, message)
+            return None, self.vdaf.verify_next(vdaf_ctx(self.task.task_id), state, message)
         except ValueError:
-            return "vdaf_verify_failed"
+            return "vdaf_verify_failed", None
+
+    def accept(self, out_share: Any) -> None:
+        """Count a report both aggregators verified; aggregate its output share unless
+        (fixed-size mode) ``B`` reports are already aggregated: then it is counted, not summed."""
         self.accepted += 1
         if self.task.pool is None or self.count < self.task.B:
             self.agg_share = self.vdaf.agg_update(None, self.agg_share, out_share)
@@ -768,7 +781,9 @@ def aggregate_batch(leader: Aggregator, helper: Aggregator, reports: Sequence[Re
                     times: Sequence[Fraction] | None = None) -> BatchOutcome:
     """The leader processes reports in arrival order, forwarding the helper's part (sec. 4.4).
 
-    A report is aggregated only if both accept it, so both sum over the same set. ``verdicts``
+    A report is aggregated only if both accept it, so both sum over the same set; that includes
+    a report only one aggregator's ``verify_next`` refuses (the reason is ``vdaf_verify_failed``
+    for the leader, ``helper_vdaf_verify_failed`` for the helper). ``verdicts``
     lists ``"accepted"`` or the rejection reason per report, in arrival order. ``times`` (the
     arrival time of each report, non-decreasing) is needed by a time-bounded task (App. A):
     each aggregator refuses a report outside ``[t0, t0 + K]`` (``outside_time_window``)
@@ -804,10 +819,16 @@ def aggregate_batch(leader: Aggregator, helper: Aggregator, reports: Sequence[Re
             except ValueError:
                 why = "vdaf_verify_failed"
         if why is None:
-            w1 = leader.finish(lead[0], message)
-            w2 = helper.finish(help_[0], message)
-            if w1 or w2:  # pragma: no cover - Prio3's verify_next fails only on joint_rand
-                raise Sa2Error("aggregators disagree after verification")
+            # Prio3's verify_next fails only on the joint randomness check, and a client can
+            # make it fail at one aggregator alone (split_joint_rand_shard): both finish first,
+            # and the output shares are kept only if both succeed
+            why, out_l = leader.finish(lead[0], message)
+            why_h, out_h = helper.finish(help_[0], message)
+            if why is None and why_h is not None:
+                why = f"helper_{why_h}"
+            if why is None:
+                leader.accept(out_l)
+                helper.accept(out_h)
         if why is None:
             verdicts.append("accepted")
         else:
@@ -948,6 +969,77 @@ def over_norm_encoding(randomizer: GaussianVector, vdaf: Any) -> list[Any]:
     field = valid.field
     return ([field(0)] * (valid.length * valid.bits)
             + encode_range_checked_int(field, valid.norm_bound, valid.norm_bound))
+
+
+def split_joint_rand_shard(vdaf: Any, ctx: bytes, meas: list[Any], nonce: bytes, rand: bytes,
+                           deceived: int) -> tuple[list[bytes], list[Any]]:
+    """A malicious client's Prio3 shard that one aggregator's joint randomness check refuses and
+    the other's accepts, behind a proof that passes (for vectors of :func:`aggregate_batch`).
+
+    Two-share Prio3 with joint randomness (sec. 7.2 of the VDAF draft): aggregator ``i`` takes
+    the public share's parts, recomputes its own, queries the proof with the joint randomness of
+    that seed, and in ``verify_next`` checks that the seed of the two recomputed parts is the one
+    it used. The honest shard of ``meas`` on coins ``(nonce, rand)`` gives the input shares and
+    the true parts; the public share here keeps the true part of ``deceived`` (0 the leader, 1
+    the helper) but flips the first byte of the other aggregator's part. So ``deceived`` queries
+    with joint randomness ``r'`` from a wrong seed and the other with the true ``r``.
+
+    The proofs are the FLP proofs (sec. 7.3.3; wire seeds from the prove seed of ``rand``, as in
+    the honest shard) of the gadget inputs of the two share-wise circuit evaluations added up:
+    ``deceived``'s measurement share under ``r'``, the other's under ``r``. The query is linear
+    in the shares, so the verifier shares add up to the verifier of those wires, which accepts
+    if the circuit output on them is 0. For the bit checks of SumVec, Histogram and
+    MultihotCountVec (sec. 7.4.3-7.4.5) that holds when every element of ``meas`` is 1: each
+    gadget call's second input ``x - 1`` is 0 in the sum, whatever the first input is. The
+    proof check then passes, ``deceived``'s ``verify_next`` fails and the other's succeeds.
+    """
+    if getattr(vdaf, "SHARES", None) != 2 or not getattr(vdaf, "uses_joint_rand", False):
+        raise Sa2Error("split_joint_rand_shard needs a two-share Prio3 with joint randomness")
+    if deceived not in (0, 1) or isinstance(deceived, bool):
+        raise Sa2Error("deceived must be 0 (the leader) or 1 (the helper)")
+    parts, shares = vdaf.shard_encoded(ctx, meas, nonce, rand)
+    (leader_meas, _, leader_blind), (helper_seed, helper_blind) = shares
+    metas = [leader_meas, vdaf.helper_meas_share(ctx, 1, helper_seed)]
+    other = 1 - deceived
+    lied = list(parts)
+    lied[other] = bytes([parts[other][0] ^ 1]) + parts[other][1:]
+    true_r = vdaf.joint_rands(ctx, vdaf.joint_rand_seed(ctx, parts))
+    lied_r = vdaf.joint_rands(ctx, vdaf.joint_rand_seed(ctx, lied))
+    joint = [lied_r, true_r] if deceived == 0 else [true_r, lied_r]  # what each one queries with
+    flp, field = vdaf.flp, vdaf.field
+    p = field.MODULUS
+    size = vdaf.xof.SEED_SIZE
+    prove_rands = vdaf.prove_rands(ctx, rand[3 * size : 4 * size])  # the honest shard's seed
+    n, m = flp.PROVE_RAND_LEN, flp.JOINT_RAND_LEN
+    proofs: list[Any] = []
+    for i in range(vdaf.PROOFS):
+        seeds = prove_rands[i * n : (i + 1) * n]
+        total: list[list[list[int]]] | None = None
+        for agg in (0, 1):
+            wrapped = copy.copy(flp.valid)
+            shims = [ProveGadget(field, field.zeros(g.ARITY), g, calls)
+                     for g, calls in zip(flp.valid.GADGETS, flp.valid.GADGET_CALLS, strict=True)]
+            wrapped.GADGETS = list(shims)
+            wrapped.eval(metas[agg], joint[agg][i * m : (i + 1) * m], 2)
+            wires = [shim.wires for shim in shims]
+            total = wires if total is None else [
+                [[(a + b) % p for a, b in zip(wa, wb, strict=True)]
+                 for wa, wb in zip(ga, gb, strict=True)]
+                for ga, gb in zip(total, wires, strict=True)]
+        assert total is not None
+        pos = 0
+        for g, calls, gadget_wires in zip(flp.valid.GADGETS, flp.valid.GADGET_CALLS, total,
+                                          strict=True):
+            own_seeds, pos = seeds[pos : pos + g.ARITY], pos + g.ARITY
+            for wire, seed in zip(gadget_wires, own_seeds, strict=True):
+                wire[0] = seed.val
+            gadget_poly = g.eval_poly(field, gadget_wires)
+            proofs += own_seeds
+            proofs += [field(x) for x in
+                       gadget_poly[: gadget_poly_len(g.DEGREE, wire_poly_len(calls))]]
+    helper_proofs = vdaf.helper_proofs_share(ctx, 1, helper_seed)
+    leader_proofs = [a - b for a, b in zip(proofs, helper_proofs, strict=True)]
+    return lied, [(leader_meas, leader_proofs, leader_blind), (helper_seed, helper_blind)]
 
 
 def adversary_measurement(recipe: Recipe, tape: RandomTape) -> Any:
