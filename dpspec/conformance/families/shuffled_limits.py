@@ -36,6 +36,7 @@ from typing import Any
 import mpmath
 
 from dpspec.conformance.families._groups import Groups, compare_keys, recorded_calls
+from dpspec.conformance.families.shuffled_design import _poi
 from dpspec.conformance.jsonargs import DEC, RAT, int_arg
 from dpspec.conformance.vectors import (
     VECTOR_SEED_HEADER,
@@ -385,24 +386,24 @@ def _groups() -> list[dict[str, Any]]:
            ("dps 5, lambda 21/10: 2 P[Poi(2.1) > 16] = 2.3e-10, just above 10^-10: on to 32",
             {"lambda1": "21/10", "lambda2": "21/10", "k": "0", "dps": "5"})])
     g.add("shl.exact.pmf_array",
-          [("Poisson(0): one value", {"d3": {"family": "poisson", "lambda": "0"}}),
+          [("Poisson(0): one value", {"d3": _poi("0")}),
            ("NB(3, 0): one value", {"d3": {"family": "negative_binomial", "r": "3", "p": "0"}}),
-           ("Poisson(1): step 60, one step", {"d3": {"family": "poisson", "lambda": "1"}}),
+           ("Poisson(1): step 60, one step", {"d3": _poi("1")}),
            ("Poisson(10^-40): mean 0, P[D3 > 0] = 10^-40 already below 10^-30",
-            {"d3": {"family": "poisson", "lambda": "1/1" + "0" * 40}}),
+            {"d3": _poi("1/1" + "0" * 40)}),
            ("NB(5, 1/2)", {"d3": {"family": "negative_binomial", "r": "5", "p": "1/2"}}),
-           ("Poisson(400): sd 20, step 250", {"d3": {"family": "poisson", "lambda": "400"}})])
+           ("Poisson(400): sd 20, step 250", {"d3": _poi("400")})])
     g.add("shl.exact.correlated_delta",
           [("a = 1/2, eps = ln 2 - 10^-12 exactly (the tie of the check), D3 = Poisson(1)",
-            {"epsilon": LN2_TIE, "a": "1/2", "d3": {"family": "poisson", "lambda": "1"}}),
+            {"epsilon": LN2_TIE, "a": "1/2", "d3": _poi("1")}),
            ("a = 1/2, eps = 1, D3 = Poisson(1)",
-            {"epsilon": "1", "a": "1/2", "d3": {"family": "poisson", "lambda": "1"}})],
+            {"epsilon": "1", "a": "1/2", "d3": _poi("1")})],
           [("a = 1/2, eps one binary64 step below the tie",
-            {"epsilon": LN2_BELOW, "a": "1/2", "d3": {"family": "poisson", "lambda": "1"}},
+            {"epsilon": LN2_BELOW, "a": "1/2", "d3": _poi("1")},
             "BadParameter"),
-           ("a = 0", {"epsilon": "1", "a": "0", "d3": {"family": "poisson", "lambda": "1"}},
+           ("a = 0", {"epsilon": "1", "a": "0", "d3": _poi("1")},
             "BadParameter"),
-           ("a = 1", {"epsilon": "1", "a": "1", "d3": {"family": "poisson", "lambda": "1"}},
+           ("a = 1", {"epsilon": "1", "a": "1", "d3": _poi("1")},
             "BadParameter")])
     g.add("shl.exact.slack_delta", [],
           [("a = 1 - 10^-13, eps = -5 10^-13: inside the slack, but eps < 0 (a e^eps < a^2: the "
@@ -438,17 +439,17 @@ def _groups() -> list[dict[str, Any]]:
     g.add("shl.exact.correlated_delta",
           [("a = 1/2, eps = 6931471805598/10^13 (inside the slack, 1.5e-13 below ln 2), D3 = "
             "Poisson(1): the formula is above the slack bound 1 - e^eps / 2",
-            {"epsilon": SLACK_EPS, "a": "1/2", "d3": {"family": "poisson", "lambda": "1"}})],
+            {"epsilon": SLACK_EPS, "a": "1/2", "d3": _poi("1")})],
           [("a = 1 - 10^-13, eps = -5 10^-13: inside the slack but eps < 0",
             {"epsilon": "-1/2000000000000", "a": "9999999999999/10000000000000",
-             "d3": {"family": "poisson", "lambda": "1"}}, "BadParameter")])
+             "d3": _poi("1")}, "BadParameter")])
     g.add("shl.exact.slack_delta",
           [("a = 1/2, eps = 6931471805598/10^13, 1.5e-13 below ln 2: inside the slack, the "
             "formula (1/2) is above the bound 1 - e^eps / 2 (about 1.5e-13)",
             {"epsilon": SLACK_EPS, "a": "1/2"}),
            ("a = 1 - 5 10^-13, eps = 0 (inside the slack), D3 = Poisson(1): the bound 1 - a e^eps "
             "= 1 - a is above the formula", {"epsilon": "0", "a": "1999999999999/2000000000000",
-                                             "d3": {"family": "poisson", "lambda": "1"}})],
+                                             "d3": _poi("1")})],
           [("a = 1/2, eps = ln 2 - 2 10^-12 (as 6931471805579/10^13): below the slack",
             {"epsilon": "6931471805579/10000000000000", "a": "1/2"}, "BadParameter")])
     g.add("shl.bary.expected_linf",
@@ -461,7 +462,7 @@ def _groups() -> list[dict[str, Any]]:
     g.add("shl.exact.correlated_delta",
           [("a = 1 - 2^-41 (exact in binary64), eps = 0 (inside the slack: eps = 0 is allowed), "
             "D3 = Poisson(0): delta = 1 - a = 2^-41",
-            {"epsilon": "0", "a": NEAR_ONE_B64, "d3": {"family": "poisson", "lambda": "0"}})])
+            {"epsilon": "0", "a": NEAR_ONE_B64, "d3": _poi("0")})])
     g.add("shl.exact.slack_delta", [],
           [("a = 1 (the domain check of correlated_delta_mp)", {"epsilon": "1", "a": "1"},
             "BadParameter"),
@@ -473,7 +474,7 @@ def _groups() -> list[dict[str, Any]]:
     g.add("shl.exact.correlated_delta",
           [("a = 1 - 2^-41, eps = 0, D3 = Poisson(10^6): the formula falls about 3.5e-9 (relative) "
             "below the bound 1 - a e^eps = 2^-41, which is the result (in binary64 too)",
-            {"epsilon": "0", "a": NEAR_ONE_B64, "d3": {"family": "poisson", "lambda": "1000000"}})])
+            {"epsilon": "0", "a": NEAR_ONE_B64, "d3": _poi("1000000")})])
     return g.groups
 
 
