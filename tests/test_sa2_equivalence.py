@@ -261,7 +261,7 @@ def test_split_joint_rand_needs_all_ones_and_joint_randomness() -> None:
     with pytest.raises(ideal.Sa2Error, match="0 .the leader. or 1"):
         _split_report(recipe, vdaf, [1, 1], 2, "two")
     with pytest.raises(ideal.Sa2Error, match="0 .the leader. or 1"):
-        _split_report(recipe, vdaf, [1, 1], True, "bool")
+        _split_report(recipe, vdaf, [1, 1], -1, "minus-one")
     count = make(RANDOMIZERS["binary"], 1, Fraction(1))
     with pytest.raises(ideal.Sa2Error, match="joint randomness"):
         _split_report(count, protocol.build_vdaf(count), 1, 0, "count")

@@ -619,6 +619,10 @@ def _groups() -> list[dict[str, Any]]:
           "measurement": ["1", "1"]}, ["OneSided"]),
         ("measurement [0, 1]: a 0 element makes the hybrid proof fail (the proof check refuses)",
          {**split, "deceived": 1, "position": 1, "measurement": ["0", "1"]}, ["ProofFails"]),
+        ("the Gaussian vector randomizer (Prio3BoundedL2VecSum, two gadgets), update [0, 0]: "
+         "its bits are not all 1, so the proof fails",
+         {**split, "recipe": recipe(gauss, 3, "1"), "data": upd("split", 3), "deceived": 0,
+          "position": 2, "measurement": ["0", "0"]}, ["ProofFails"]),
     ], [
         ("binary randomized response (Prio3Count: no joint randomness to lie about)",
          {**split, "recipe": recipe(Randomizer("binary_randomized_response", 2,

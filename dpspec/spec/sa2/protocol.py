@@ -971,6 +971,17 @@ def over_norm_encoding(randomizer: GaussianVector, vdaf: Any) -> list[Any]:
             + encode_range_checked_int(field, valid.norm_bound, valid.norm_bound))
 
 
+def _gadget_inputs(valid: Any, meas_share: list[Any], joint_rand: list[Any]) -> list[Any]:
+    """Per gadget, the input wires (ints, after a zero seed) of the share-wise evaluation of
+    ``valid`` on ``meas_share`` (two shares), as the FLP prover records them (sec. 7.3.3)."""
+    wrapped = copy.copy(valid)
+    shims = [ProveGadget(valid.field, valid.field.zeros(g.ARITY), g, calls)
+             for g, calls in zip(valid.GADGETS, valid.GADGET_CALLS, strict=True)]
+    wrapped.GADGETS = list(shims)
+    wrapped.eval(meas_share, joint_rand, 2)
+    return [shim.wires for shim in shims]
+
+
 def split_joint_rand_shard(vdaf: Any, ctx: bytes, meas: list[Any], nonce: bytes, rand: bytes,
                            deceived: int) -> tuple[list[bytes], list[Any]]:
     """A malicious client's Prio3 shard that one aggregator's joint randomness check refuses and
@@ -984,7 +995,7 @@ def split_joint_rand_shard(vdaf: Any, ctx: bytes, meas: list[Any], nonce: bytes,
     the helper) but flips the first byte of the other aggregator's part. So ``deceived`` queries
     with joint randomness ``r'`` from a wrong seed and the other with the true ``r``.
 
-    The proofs are the FLP proofs (sec. 7.3.3; wire seeds from the prove seed of ``rand``, as in
+    The proof is the FLP proof (sec. 7.3.3; wire seeds from the prove seed of ``rand``, as in
     the honest shard) of the gadget inputs of the two share-wise circuit evaluations added up:
     ``deceived``'s measurement share under ``r'``, the other's under ``r``. The query is linear
     in the shares, so the verifier shares add up to the verifier of those wires, which accepts
@@ -993,53 +1004,37 @@ def split_joint_rand_shard(vdaf: Any, ctx: bytes, meas: list[Any], nonce: bytes,
     gadget call's second input ``x - 1`` is 0 in the sum, whatever the first input is. The
     proof check then passes, ``deceived``'s ``verify_next`` fails and the other's succeeds.
     """
-    if getattr(vdaf, "SHARES", None) != 2 or not getattr(vdaf, "uses_joint_rand", False):
-        raise Sa2Error("split_joint_rand_shard needs a two-share Prio3 with joint randomness")
-    if deceived not in (0, 1) or isinstance(deceived, bool):
+    if vdaf.SHARES != 2 or vdaf.PROOFS != 1 or not vdaf.uses_joint_rand:
+        raise Sa2Error("split_joint_rand_shard needs a two-share, one-proof Prio3 with joint "
+                       "randomness (every VDAF of an SA2 recipe but Prio3Count)")
+    if deceived not in (0, 1):
         raise Sa2Error("deceived must be 0 (the leader) or 1 (the helper)")
     parts, shares = vdaf.shard_encoded(ctx, meas, nonce, rand)
     (leader_meas, _, leader_blind), (helper_seed, helper_blind) = shares
-    metas = [leader_meas, vdaf.helper_meas_share(ctx, 1, helper_seed)]
     other = 1 - deceived
     lied = list(parts)
     lied[other] = bytes([parts[other][0] ^ 1]) + parts[other][1:]
     true_r = vdaf.joint_rands(ctx, vdaf.joint_rand_seed(ctx, parts))
     lied_r = vdaf.joint_rands(ctx, vdaf.joint_rand_seed(ctx, lied))
     joint = [lied_r, true_r] if deceived == 0 else [true_r, lied_r]  # what each one queries with
-    flp, field = vdaf.flp, vdaf.field
-    p = field.MODULUS
+    valid, field = vdaf.flp.valid, vdaf.field
+    evaluations = [_gadget_inputs(valid, meas_share, joint[agg])
+                   for agg, meas_share in enumerate([leader_meas,
+                                                     vdaf.helper_meas_share(ctx, 1, helper_seed)])]
     size = vdaf.xof.SEED_SIZE
-    prove_rands = vdaf.prove_rands(ctx, rand[3 * size : 4 * size])  # the honest shard's seed
-    n, m = flp.PROVE_RAND_LEN, flp.JOINT_RAND_LEN
-    proofs: list[Any] = []
-    for i in range(vdaf.PROOFS):
-        seeds = prove_rands[i * n : (i + 1) * n]
-        total: list[list[list[int]]] | None = None
-        for agg in (0, 1):
-            wrapped = copy.copy(flp.valid)
-            shims = [ProveGadget(field, field.zeros(g.ARITY), g, calls)
-                     for g, calls in zip(flp.valid.GADGETS, flp.valid.GADGET_CALLS, strict=True)]
-            wrapped.GADGETS = list(shims)
-            wrapped.eval(metas[agg], joint[agg][i * m : (i + 1) * m], 2)
-            wires = [shim.wires for shim in shims]
-            total = wires if total is None else [
-                [[(a + b) % p for a, b in zip(wa, wb, strict=True)]
-                 for wa, wb in zip(ga, gb, strict=True)]
-                for ga, gb in zip(total, wires, strict=True)]
-        assert total is not None
-        pos = 0
-        for g, calls, gadget_wires in zip(flp.valid.GADGETS, flp.valid.GADGET_CALLS, total,
-                                          strict=True):
-            own_seeds, pos = seeds[pos : pos + g.ARITY], pos + g.ARITY
-            for wire, seed in zip(gadget_wires, own_seeds, strict=True):
-                wire[0] = seed.val
-            gadget_poly = g.eval_poly(field, gadget_wires)
-            proofs += own_seeds
-            proofs += [field(x) for x in
-                       gadget_poly[: gadget_poly_len(g.DEGREE, wire_poly_len(calls))]]
-    helper_proofs = vdaf.helper_proofs_share(ctx, 1, helper_seed)
-    leader_proofs = [a - b for a, b in zip(proofs, helper_proofs, strict=True)]
-    return lied, [(leader_meas, leader_proofs, leader_blind), (helper_seed, helper_blind)]
+    seeds = vdaf.prove_rands(ctx, rand[3 * size :])  # the honest shard's prove seed
+    proof: list[Any] = []
+    for g, calls, lead, help_ in zip(valid.GADGETS, valid.GADGET_CALLS, *evaluations,
+                                     strict=True):
+        own, seeds = seeds[: g.ARITY], seeds[g.ARITY :]
+        wires = [[seed.val] + [(a + b) % field.MODULUS for a, b in zip(x[1:], y[1:], strict=True)]
+                 for seed, x, y in zip(own, lead, help_, strict=True)]
+        gadget_poly = g.eval_poly(field, wires)
+        proof += own
+        proof += [field(x) for x in gadget_poly[: gadget_poly_len(g.DEGREE, wire_poly_len(calls))]]
+    helper_proof = vdaf.helper_proofs_share(ctx, 1, helper_seed)
+    leader_proof = [a - b for a, b in zip(proof, helper_proof, strict=True)]
+    return lied, [(leader_meas, leader_proof, leader_blind), (helper_seed, helper_blind)]
 
 
 def adversary_measurement(recipe: Recipe, tape: RandomTape) -> Any:
