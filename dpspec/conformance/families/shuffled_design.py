@@ -96,7 +96,8 @@ NOTES = {
                " digits (working precision 50): hi = floor(E[D3]) + 16, doubled while"
                " P[D3 > hi] > 10^-45; delta = (1 - a) * sum over m = 0..hi of"
                " max(0, G(m) - a e^eps G(m-1)), G(m) = P[D3 = m] + a^2 G(m-1), G(-1) = 0, plus"
-               " P[D3 > hi], or 1 - a e^eps if that is larger. correlated_delta in binary64: step = floor(10 sd) + 50, hi ="
+               " P[D3 > hi], or 1 - a e^eps if that is larger. correlated_delta in binary64:"
+               " step = floor(10 sd) + 50, hi ="
                " floor(E[D3]) + step, raised by step while ln P[D3 > hi] > ln 10^-30; the PMF on"
                " 0..hi, plus P[D3 > hi], or 1 - a e^eps if larger. brute_force: both geometrics on"
                " j = 0..zmax, zmax = floor(ln(10^-18) / ln a) + 2.",
