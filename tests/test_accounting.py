@@ -469,6 +469,22 @@ def test_rr_sum_rdp_brute_force() -> None:
     assert shuffle.rr_sum_rdp(7, 3.0, 25) == pytest.approx(float(brute), rel=1e-10)
 
 
+def test_rr_sum_rdp_near_underflow_is_exact_and_past_it_refused() -> None:
+    """A middle composition goes through the linear PMFs: at eps0 = 5, n = 200 their smallest
+    atom is about 1e-220 and the value still matches the 50-digit one; at n = 400 some atoms
+    underflow to 0 and the call is refused (before, the zeros read as a support mismatch and the
+    divergence came out infinite; the true value is finite, both PMFs being positive on 0..n)."""
+    with mpmath.workdps(50):
+        one, zero = _rr_sum_mp(5.0, 200, 100)
+        brute = max(definitions.renyi_divergence(one, zero, 2),
+                    definitions.renyi_divergence(zero, one, 2))
+    assert shuffle.rr_sum_rdp(2, 5.0, 200, 100) == pytest.approx(float(brute), rel=1e-9)
+    for n, ones in ((400, 200), (300, 150)):
+        with pytest.raises(ArithmeticError, match="underflow"):
+            shuffle.rr_sum_rdp(2, 5.0, n, ones)
+    assert math.isfinite(shuffle.rr_sum_rdp(2, 5.0, 400, 0))  # the log-PMF path
+
+
 def test_clone_rdp_dominates_every_composition() -> None:
     n, eps0 = 60, 2.0
     for alpha in (2.0, 8.0):

@@ -165,7 +165,8 @@ HEADER = [
     "renyi: rr_clone_rdp (the Renyi divergence of order alpha > 1 of the fmt22 clone pair, n >= 2;"
     " values of C ~ Bin(n - 1, 2/(e^eps0 + 1)) outside the enumerated window enter with"
     " D_alpha = eps0), rr_sum_rdp (max of both Renyi divergences of the replacement pair, n >= 2,"
-    " ones default 0: rho_2RR of MJTB+22 App. C.1.3).",
+    " ones default 0: rho_2RR of MJTB+22 App. C.1.3; for 0 < ones < n - 1 it goes through the"
+    " linear PMFs, and a composition whose PMFs underflow to 0 somewhere on 0..n is refused).",
     "min_over_alpha: rappor_histogram_rdp_epsilon: 2 rho(alpha) converted by SA2 Theorem 1,"
     " minimised over the default orders 1.25 .. 1024 and refined by golden section between the"
     " neighbours of the best order; rho = rho_2RR at ones = 0 (worstCase absent or false) or the"
@@ -336,6 +337,15 @@ def _renyi_doc() -> list[dict[str, Any]]:
         ], tc, [
             ("delta 0", {"eps0": "2", "n": 100, "delta": "0"}),
             ("n 1", {"eps0": "2", "n": 1, "delta": "1e-6"}),
+        ]),
+        # appended (earlier tcIds unchanged): the linear PMFs of a middle composition underflow
+        _group(r, {"function": "rr_sum_rdp"}, [
+            ("eps0 5, n 200, ones 100: the linear PMFs reach 1.3e-220, still positive",
+             {"alpha": "2", "eps0": "5", "n": 200, "ones": 100}, ["Boundary"]),
+        ], tc, [
+            ("eps0 5, n 400, ones 200: the linear PMFs underflow to 0 at 69 of the 401 points"
+             " (both are positive on 0..n): refused, not an infinite divergence",
+             {"alpha": "2", "eps0": "5", "n": 400, "ones": 200}),
         ]),
     ]
 
