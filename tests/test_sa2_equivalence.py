@@ -193,8 +193,8 @@ def test_tampered_ciphertext_and_token_from_another_task() -> None:
     assert out.verdicts == ["decrypt_failed", "token_wrong_task", "token_replayed"]
 
 
-def _split_setup(k: int, max_weight_is_k: bool = True) -> tuple[protocol.Recipe, Any, Any, Any]:
-    r = Randomizer("rappor", k, Fraction(1, 4) if max_weight_is_k else Fraction(1, 100))
+def _split_setup(k: int) -> tuple[protocol.Recipe, Any, Any, Any]:
+    r = Randomizer("rappor", k, Fraction(1, 4))  # max_weight = k: the all-ones vector is valid
     recipe = make(r, 1, Fraction(1))
     vdaf = protocol.build_vdaf(recipe)
     pk = DEP.issuer_sk.public_key()

@@ -131,16 +131,23 @@ def _reports(args: dict[str, Any]) -> tuple[protocol.Deployment, protocol.Recipe
     return dep, recipe, vdaf, res
 
 
+def _aggregators(dep: protocol.Deployment, recipe: protocol.Recipe, vdaf: Any,
+                 args: dict[str, Any]) -> tuple[protocol.Aggregator, protocol.Aggregator]:
+    """A leader and a helper provisioned with the recipe's task configuration, with the
+    overrides ``leader`` and ``helper`` of ``args`` where given."""
+    base = recipe.task_config(dep.verify_key)
+    return (protocol.Aggregator(protocol.ROLE_LEADER, _task(base, args.get("leader")),
+                                dep.leader_hpke.private_key, vdaf),
+            protocol.Aggregator(protocol.ROLE_HELPER, _task(base, args.get("helper")),
+                                dep.helper_hpke.private_key, vdaf))
+
+
 def h_split_batch(args: dict[str, Any]) -> dict[str, Any]:
     """The collection's reports (samplingRate 1) delivered in sending order to a leader and a
     helper whose task configurations are the recipe's with the overrides ``leader`` and
     ``helper`` (maxReports, window), at arrival times ``times`` (aggregate_batch, collect)."""
     dep, recipe, vdaf, res = _reports(args)
-    base = recipe.task_config(dep.verify_key)
-    leader = protocol.Aggregator(protocol.ROLE_LEADER, _task(base, args.get("leader")),
-                                 dep.leader_hpke.private_key, vdaf)
-    helper = protocol.Aggregator(protocol.ROLE_HELPER, _task(base, args.get("helper")),
-                                 dep.helper_hpke.private_key, vdaf)
+    leader, helper = _aggregators(dep, recipe, vdaf, args)
     times = None if args.get("times") is None else [ideal.exact(t, "times") for t in args["times"]]
     outcome = protocol.aggregate_batch(leader, helper, res.reports, times=times)
     return {"verdicts": outcome.verdicts, "accepted": outcome.accepted,
@@ -166,9 +173,7 @@ def h_split_joint_rand(args: dict[str, Any]) -> dict[str, Any]:
     bad = protocol.client_report(recipe, vdaf, meas, tok, tape, deceive=int_arg(args, "deceived"))
     reports = list(res.reports)
     reports.insert(int_arg(args, "position"), bad)
-    config = recipe.task_config(dep.verify_key)
-    leader = protocol.Aggregator(protocol.ROLE_LEADER, config, dep.leader_hpke.private_key, vdaf)
-    helper = protocol.Aggregator(protocol.ROLE_HELPER, config, dep.helper_hpke.private_key, vdaf)
+    leader, helper = _aggregators(dep, recipe, vdaf, args)
     outcome = protocol.aggregate_batch(leader, helper, reports)
     return {"verdicts": outcome.verdicts, "accepted": outcome.accepted,
             "helperAccepted": helper.accepted,
