@@ -134,3 +134,25 @@ def test_observing_handlers_restore_the_spec_functions() -> None:
             out = HANDLERS[c.op](dict(c.args))
             assert out.get("allowance", out.get("cutoffs"))
     assert (shuffle_mp._rounding, shuffle_mp.rr_pairs) == before
+
+
+@pytest.mark.parametrize("delta", ["0", "1", "-1e-6", "1e25", "2e25"])
+def test_target_delta_outside_zero_one_is_refused_everywhere(delta: str) -> None:
+    """A target delta sets a cut-off; one that is not a probability was read unchecked (1e25
+    made the window leave out more than all the mass, 2e25 crashed with a TypeError)."""
+    with mpmath.workdps(shuffle_mp.WPS):
+        d = mpmath.mpf(delta)
+        for call in (lambda: shuffle_mp.cutoff_for(d),
+                     lambda: shuffle_mp.clone_limits("1", 100, "fmt22", d),
+                     lambda: shuffle_mp.CloneCurve("1", 100, "fmt22", d),
+                     lambda: shuffle_mp.rr_sum_delta("0.3", "1", 20, delta=d),
+                     lambda: shuffle_mp.rappor_histogram_delta("0.3", "1", 20, d)):
+            with pytest.raises(ValueError, match=r"delta must be in \(0, 1\)"):
+                call()
+
+
+def test_target_delta_inside_zero_one_keeps_its_cutoffs() -> None:
+    with mpmath.workdps(shuffle_mp.WPS):
+        tiny = mpmath.mpf("1e-300")
+        assert shuffle_mp.cutoff_for(tiny) == tiny * mpmath.mpf(10) ** -30
+        assert shuffle_mp.clone_limits("1", 100, "fmt22", tiny)[1] == tiny * mpmath.mpf(10) ** -25

@@ -399,6 +399,11 @@ def _clone_doc() -> list[dict[str, Any]]:
         ("eps0 0", cc("0.5", "0", 100)),
         ("unknown variant", cc("0.5", "1", 100, "fmt21")),
     ])]
+    g.append(_group(P + "clone_curve", [], tc, [
+        ("target delta 0: a target must lie in (0, 1)", cc("0.5", "1", 100, delta="0")),
+        ("target delta 1e25: not a probability (its cut-off 1e0 would leave out more than all"
+         " the mass)", cc("0.5", "1", 100, delta="1e25")),
+    ]))
     return g
 
 
@@ -609,6 +614,10 @@ def _histogram_doc() -> list[dict[str, Any]]:
         ("eps0 200, n 2, delta 1e-6: every order's divergence is about 2 eps0, clamped at"
          " 2 eps0 = 400", hr("200", 2, "1e-6"), ["Boundary"]),
     ], tc, []))
+    g.append(_group(P + "histogram_delta", [], tc, [
+        ("target delta 0", hd("0.5", "1", 10, delta="0")),
+        ("target delta 2", hd("0.5", "1", 10, delta="2")),
+    ]))
     return g
 
 

@@ -203,6 +203,11 @@ BELOW_QUARTER = ("0.249999999999999999999999999999999999999999999999999999999999
                  "99999999999999999999999999964281644")
 BELOW_ONE = ("0.999999999999999999999999999999999999999999999999999999999999999999999999999999"
              "99999999999999999999998571265761")
+#: eps one unit of the curve's working precision (fixed_dps(271) = 101 digits) below eps0 = 0.3:
+#: alpha - e^eps beta is at most 0 there, and at n = 100 the window of the clone count leaves
+#: out 7.7e-62 of its mass, which is then the whole bound
+BELOW_03 = ("0.29999999999999999999999999999999999999999999999999999999999999999999999999999"
+            "999999999999999999999999964281644022428906805756764115")
 #: fmt22, eps0 = 1, n = 20: the eps at which share = 1/3 + 1e-80 (share = thr/(1 + thr) solved
 #: for eps at 200 digits by mpmath.findroot; printed to 130 digits, read at the curve's 100)
 THIRD_PLUS = ("0.31055009012619999257950351911530200900978595115955540473484377327980889330103"
@@ -321,6 +326,11 @@ def _limits_doc() -> list[dict[str, Any]]:
         ("closed has no certified evaluation", {"eps0": "1", "n": 100, "delta": "1e-6",
                                                 "bound": "closed"}),
     ]))
+    g.append(_group(P + "clone_curve", [
+        ("fmt22 eps0 0.3, n 100, eps one unit below eps0: the threshold is at most 0, and the"
+         " bound is the mass the window leaves out (7.7e-62, not 0)", cc(BELOW_03, "0.3", 100),
+         ["Boundary"]),
+    ], tc))
     return g
 
 

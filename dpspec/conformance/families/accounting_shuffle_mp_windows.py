@@ -276,6 +276,11 @@ def _precision_doc() -> list[dict[str, Any]]:
             ("cut-off 1e-31, 1 atom", {"cutoff": "1e-31", "atoms": 1}, ["Boundary"]),
             ("cut-off 1e-60, 2000000 atoms", {"cutoff": "1e-60", "atoms": 2000000}, []),
         ], tc),
+        _group(P + "cutoff_for", [], tc, [
+            ("delta 0: a target must be a probability in (0, 1)", {"delta": "0"}),
+            ("delta 1", {"delta": "1"}),
+            ("delta -1e-6", {"delta": "-1e-6"}),
+        ]),
     ]
 
 
@@ -427,6 +432,16 @@ def _clone_doc() -> list[dict[str, Any]]:
             ("n 1", {"eps0": "1", "n": 1, "variant": "fmt22", "delta": "1e-6", "eps": "0.3"}),
             ("unknown variant", {"eps0": "1", "n": 10, "variant": "fmt21", "delta": "1e-6",
                                  "eps": "0.3"}),
+        ]),
+        _group(limits, [], tc, [
+            ("target delta 0", {"eps0": "1", "n": 10, "variant": "fmt22", "delta": "0"}),
+            ("target delta 1", {"eps0": "1", "n": 10, "variant": "fmt22", "delta": "1"}),
+            ("target delta 1e25: its cut-off 1e0 would leave out more than all the mass",
+             {"eps0": "1", "n": 100, "variant": "fmt22", "delta": "1e25"}),
+        ]),
+        _group(curve, [], tc, [
+            ("target delta 2e25: not a probability",
+             {"eps0": "1", "n": 100, "variant": "fmt22", "delta": "2e25", "eps": "0.3"}),
         ]),
     ]
 

@@ -58,9 +58,9 @@ MP = mpmath.mpf
 
 
 def cutoff_for(delta: mpmath.mpf | None) -> mpmath.mpf:
-    """The truncation cut-off for a target delta: min(1e-60, 1e-30 delta)."""
+    """The truncation cut-off for a target delta in (0, 1): min(1e-60, 1e-30 delta)."""
     c = MP(10) ** -60
-    return c if delta is None else min(c, delta * MP(10) ** -30)
+    return c if delta is None else min(c, probability(delta, "delta") * MP(10) ** -30)
 
 
 @dataclass(frozen=True)
@@ -256,12 +256,11 @@ def _binomial_half_lower_cdf(c: int, a: int, pmf_lo: int, cut: int) -> int:
 def clone_limits(eps0: Real, n: int, variant: str, delta: mpmath.mpf | None = None
                  ) -> tuple[mpmath.mpf, mpmath.mpf, int, int]:
     """``(clone probability pc, window cut-off, fixed-point bits, about how many atoms)`` of
-    :class:`CloneCurve`, or a
-    ValueError saying why the evaluation would be too large (checked before any work is done):
-    at most :data:`MAX_ATOMS` atoms of ``Bin(n - 1, pc)`` and :data:`MAX_CDF_TERMS` terms of the
-    one binomial CDF summed per evaluation. The cut-off is 1e-25 of the target delta (the mass
-    left out is added to delta in full, so the bound moves by at most 1e-25 relative), 1e-60
-    without a target."""
+    :class:`CloneCurve`, or a ValueError saying why the evaluation would be too large (checked
+    before any work is done): at most :data:`MAX_ATOMS` atoms of ``Bin(n - 1, pc)`` and
+    :data:`MAX_CDF_TERMS` terms of the one binomial CDF summed per evaluation. The cut-off is
+    1e-25 of the target delta, which must lie in (0, 1) (the mass left out is added to delta in
+    full, so the bound moves by at most 1e-25 relative), 1e-60 without a target."""
     n = positive_int(n, "n", 2)
     with mpmath.workdps(WPS):
         e0 = positive(eps0, "eps0")
@@ -271,7 +270,8 @@ def clone_limits(eps0: Real, n: int, variant: str, delta: mpmath.mpf | None = No
             pc = 2 / (mpmath.exp(e0) + 1)
         else:
             raise ValueError(f"unknown clone variant {variant!r} (fmt20 or fmt22)")
-        cutoff = mpf(delta) * MP(10) ** -25 if delta is not None else cutoff_for(None)
+        cutoff = (probability(delta, "delta") * MP(10) ** -25 if delta is not None
+                  else cutoff_for(None))
         atoms = window_estimate(n - 1, pc, None, cutoff)
         if atoms > MAX_CLONE_ATOMS:
             raise ValueError(f"the {variant} bound at n = {n} needs about {atoms} atoms of the "
