@@ -199,3 +199,18 @@ def test_invalid_arguments() -> None:
         pld.delta_bounds("0.1", "1", 3, "1", h="0")
     with pytest.raises(ValueError):
         pld.delta_bounds("0.1", "1", 3, "-1")
+
+
+@pytest.mark.parametrize("x, bits", [
+    (Fraction(0), 64), (Fraction(1, 3), 64), (Fraction(-7, 2), 256), (Fraction(391), 64),
+    (Fraction(2492819, 2000), 256), (Fraction(-10**6), 256), (Fraction(5000), 8),
+])
+def test_exp_fixed_brackets_hold_at_any_magnitude(x: Fraction, bits: int) -> None:
+    """floor and ceil of e^x 2^bits within one extra unit, also where the value has hundreds of
+    digits (a fixed 90-digit evaluation was off by 10^528 at x = 1246, bits = 256)."""
+    digits = 60 + int(max(x, 0) * Fraction(2, 3)) + bits // 3
+    with mpmath.workdps(digits):
+        y = mpmath.ldexp(mpmath.exp(mpmath.mpf(x.numerator) / x.denominator), bits)
+        lo_true, hi_true = int(mpmath.floor(y)), int(mpmath.ceil(y))
+    lo, hi = pld._exp_fixed(x, bits, up=False), pld._exp_fixed(x, bits, up=True)
+    assert lo == max(lo_true - 1, 0) and hi == hi_true + 1

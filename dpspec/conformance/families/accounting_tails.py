@@ -4,12 +4,11 @@
 Three places where the accountant's fixed-point arithmetic and its eps(delta) search reach a
 limit that the ordinary cases (accounting-pld-bounds) stay clear of:
 
-* the upper bound at eps 150 to 160, just below the point (eps about 163) where ``e^eps 2^64``
-  gets more than the 90 decimal digits the spec evaluates it with (``MASS_DPS + 40``): the integer
-  bracket of ``e^eps`` is still exact to the unit, and the grid weights ``e^-l 2^256`` of the
-  losses above eps are non-zero and multiply it (the evaluation of the split/merge dominating pair
-  of [DGKKM22] / [ZDW22] Def. 7, Thm 10). Above eps 163 the bracket's last digits would be those
-  of mpmath's 90-digit ``exp`` (not a certified bracket there), so no case goes beyond 160;
+* the upper bound at eps 150 to 160, where ``e^eps 2^64`` has about 90 decimal digits (the spec
+  evaluates it with 64 bits beyond its integer part, so its integer bracket is exact to the unit
+  at any size) and the grid weights ``e^-l 2^256`` of the losses above eps are still non-zero and
+  multiply it (the evaluation of the split/merge dominating pair of [DGKKM22] / [ZDW22] Def. 7,
+  Thm 10); from eps about 177 on those weights are 0 and the bracket no longer reaches the bound;
 * the 400-step cap of the bisection for eps(delta): a target delta equal to the upper bound at a
   grid loss ``l`` exactly makes the bound jump at ``l`` (the term of the atom at ``l`` leaves the
   sum there, [ZDW22] sec. 3 evaluation), so the search for the upper end converges to ``l`` from
@@ -130,8 +129,8 @@ HEADER = [
                         for op, (r, ab) in sorted(TOLERANCE.items())) + ".",
     "upper_far: composed() once; `top` per direction [remove, add] the loss of the upper bound's"
     " highest grid atom; `upper` per eps the upper bound of each direction. The eps go up to 160,"
-    " where e^eps 2^64 still has fewer than 90 digits (the spec evaluates e^eps at MASS_DPS + 40"
-    " = 90 significant digits, so its integer bracket is exact to the unit), and the weights"
+    " where e^eps 2^64 has about 90 digits (the spec evaluates e^eps with 64 bits beyond the"
+    " integer part of e^eps 2^64, so its integer bracket is exact to the unit), and the weights"
     " floor(e^-l 2^256) of the losses l above eps are not zero, so that bracket reaches the"
     " bound.",
     "epsilon_upper: Curves.epsilon(delta, digits) (digits default 12), the upper end only. The"

@@ -63,6 +63,7 @@ discrete approximations of privacy loss distributions", PoPETs 2022.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
@@ -394,9 +395,12 @@ def one_step_lower(g: Grid, direction: str, s: int) -> _Lower:
 
 # -- evaluation --------------------------------------------------------------------------------
 def _exp_fixed(x: Fraction, bits: int, up: bool) -> int:
-    """An integer bracket of ``e^x 2^bits``: >= (``up``) or <= it (mpmath at MASS_DPS + 40
-    digits; the extra unit covers its error)."""
-    with mpmath.workdps(MASS_DPS + 40):
+    """An integer bracket of ``e^x 2^bits``: >= (``up``) or <= it. mpmath works with 64 bits
+    beyond the integer part of the value (which ``bits + 2 max(ceil x, 0)`` bits hold, as
+    log2 e < 2), so that its error, the rounding of ``x`` included, stays below one unit, which
+    the extra unit covers (a fixed number of digits does not: eps 391 at 64 bits and a loss
+    of -1246 at 256 bits give values of 190 and 620 digits)."""
+    with mpmath.workprec(bits + 2 * max(math.ceil(x), 0) + 64):
         y = mpmath.ldexp(mpmath.exp(mpmath.mpf(x.numerator) / x.denominator), bits)
         return int(mpmath.ceil(y)) + 1 if up else max(int(mpmath.floor(y)) - 1, 0)
 
