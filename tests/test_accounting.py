@@ -732,3 +732,20 @@ def test_golden_section_finds_the_minimum_in_both_arithmetics() -> None:
     m = golden_section(lambda x: (x - mpmath.mpf(1) / 3) ** 2, mpmath.mpf(0), mpmath.mpf(1),
                        phi=(mpmath.sqrt(5) - 1) / 2, iterations=60)
     assert abs(m.x2 - mpmath.mpf(1) / 3) < mpmath.mpf(10) ** -10
+
+
+@pytest.mark.parametrize("q, sigma, alpha", [
+    ("1e-30", "1", 2), ("1e-20", "1", 2), ("0.3", "1e30", 2), ("1e-12", "0.8", 9),
+    ("0.01", "0.7", 50), ("0.999", "0.5", 30),
+])
+def test_integer_order_rdp_keeps_its_digits_for_tiny_q(q: str, sigma: str, alpha: int) -> None:
+    """The finite sum for integer alpha against the sum of A at 150 digits: A - 1 is summed from
+    non-negative terms, so the divergence keeps 40 digits even where it is 1e-60 (summing A
+    itself at 50 digits gave 0 at q = 1e-30 and 11 correct digits at q = 1e-20)."""
+    got = subsampling.sampled_gaussian_rdp(q, sigma, alpha)
+    with mpmath.workdps(150):
+        qq, s = mpmath.mpf(q), mpmath.mpf(sigma)
+        a = mpmath.fsum(mpmath.binomial(alpha, k) * (1 - qq) ** (alpha - k) * qq ** k
+                        * mpmath.exp(mpmath.mpf(k * k - k) / (2 * s * s)) for k in range(alpha + 1))
+        want = mpmath.log(a) / (alpha - 1)
+        assert want > 0 and abs(got - want) <= want * mpmath.mpf(10) ** -40

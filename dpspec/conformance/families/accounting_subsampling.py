@@ -235,13 +235,15 @@ def _document() -> dict[str, Any]:
         ("q 0, integer alpha: exactly 0", {"q": "0", "sigma": "0.5", "alpha": "7"}, ["Boundary"]),
         ("q 1, fractional alpha: alpha / (2 sigma^2)", {"q": "1", "sigma": "2", "alpha": "2.5"},
          ["Boundary"]),
-        ("sigma 10^30: rdp below the working precision, clamped at 0",
+        ("sigma 10^30: rdp = log1p(q^2 expm1(sigma^-2)) = 2.5e-61, kept by summing A - 1 (A"
+         " itself is 1 to the working precision)",
          {"q": "0.5", "sigma": "1e30", "alpha": "2"}, ["Boundary"]),
         ("sigma 10^30, fractional alpha", {"q": "0.5", "sigma": "1e30", "alpha": "2.5"},
          ["Boundary"]),
         ("q 0, sigma 0.11, alpha 1.25: exactly 0 (the integrals would leave rounding noise)",
          {"q": "0", "sigma": "0.11", "alpha": "1.25"}, ["Boundary"]),
-        ("q 0.3, sigma 10^30, alpha 2: the 50-digit sum rounds below 1, clamped to 0",
+        ("q 0.3, sigma 10^30, alpha 2: 9e-62 (the 50-digit sum of A itself rounds below 1, and"
+         " clamped gave 0)",
          {"q": "0.3", "sigma": "1e30", "alpha": "2"}, ["Boundary"]),
         ("q 1e-30, sigma 1000, alpha 1.25: both integrals round below 0, clamped to 0",
          {"q": "1e-30", "sigma": "1000", "alpha": "1.25"}, ["Boundary"]),

@@ -76,19 +76,23 @@ def without_replacement_amplification(eps: Real, delta: Real, m: int, n: int
 
 
 def _log_a_integer(q: mpmath.mpf, sigma: mpmath.mpf, alpha: int) -> mpmath.mpf:
-    """``log sum_k C(alpha, k) (1-q)^(alpha-k) q^k exp((k^2 - k)/(2 sigma^2))``, by the term ratio
-    ``t_{k+1}/t_k = (alpha - k)/(k + 1) * q/(1 - q) * exp(k / sigma^2)`` (multiplications only;
-    mpf exponents do not overflow)."""
+    """``log A``, ``A = sum_k C(alpha, k) (1-q)^(alpha-k) q^k exp((k^2 - k)/(2 sigma^2))``.
+
+    The binomial weights sum to 1 and the exponent is 0 at k = 0 and k = 1, so
+    ``A - 1 = sum_{k >= 2} C(alpha, k) (1-q)^(alpha-k) q^k expm1((k^2 - k)/(2 sigma^2))``, a sum of
+    non-negative terms, and ``log A = log1p(A - 1)`` keeps its relative precision for every q.
+    (Summing A itself cancels the first-order terms: once q^2 falls below the working precision
+    the divergence comes out wrong, and 0 at q = 1e-30.) The weights follow from the ratio
+    ``(alpha - k)/(k + 1) q/(1 - q)`` of consecutive ones (mpf exponents do not overflow)."""
     ratio = q / (1 - q)
-    step = mpmath.exp(1 / (sigma * sigma))
-    term = (1 - q) ** alpha  # k = 0
-    grow = mpmath.mpf(1)  # exp(k / sigma^2)
-    total = term
+    two_s2 = 2 * sigma * sigma
+    weight = (1 - q) ** alpha  # k = 0
+    excess = mpmath.mpf(0)  # A - 1
     for k in range(alpha):
-        term = term * (alpha - k) / (k + 1) * ratio * grow
-        grow *= step
-        total += term
-    return mpmath.log(total)
+        weight = weight * (alpha - k) / (k + 1) * ratio  # the weight of k + 1
+        if k >= 1:
+            excess += weight * mpmath.expm1((k + 1) * k / two_s2)
+    return mpmath.log1p(excess)
 
 
 def _log_a_integral(q: mpmath.mpf, sigma: mpmath.mpf, alpha: mpmath.mpf) -> mpmath.mpf:
