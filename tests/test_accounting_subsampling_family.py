@@ -45,7 +45,7 @@ def test_near_tie_rdp_tolerance() -> None:
 
 
 def test_a_negative_rdp_or_eps_is_refused_even_within_tolerance() -> None:
-    case = _case("sigma 10^30: rdp below")
+    case = _case("sigma 10^30, fractional alpha")
     assert case.expected == {"rdp": "0"}
     assert FAMILY.compare(case, {"rdp": "1e-40"}) is None
     assert FAMILY.compare(case, {"rdp": "-1e-40"}) is not None
