@@ -102,14 +102,19 @@ def test_cancelling_sum_is_compared_at_its_tolerance() -> None:
     assert FAMILY.compare(case, changed) is not None
 
 
-def test_a_sum_in_too_few_digits_is_caught() -> None:
-    """The same sum carried at 30 instead of 50 digits fails the published logA."""
+def test_a_cancelling_sum_in_too_few_digits_is_caught() -> None:
+    """Summing A itself (its first-order terms cancel: A = 1 + 1.7e-24 here) at 30 digits fails
+    the published logA; the spec's sum of A - 1 from non-negative terms keeps the digits at 30
+    digits as at 50."""
     case = find_case(CASES, SUM, "q 1e-12")
     assert case.expected is not None
+    q, s2 = mpmath.mpf("1e-12"), mpmath.mpf(1)
     with mpmath.workdps(30):
-        short = subsampling._log_a_integer(mpmath.mpf("1e-12"), mpmath.mpf(1), 2)
-    got = dict(case.expected, logA=mpmath.nstr(short, 20))
-    assert FAMILY.compare(case, got) is not None
+        naive = mpmath.log(sum(mpmath.binomial(2, k) * (1 - q) ** (2 - k) * q ** k
+                               * mpmath.exp(mpmath.mpf(k * k - k) / (2 * s2)) for k in range(3)))
+        careful = subsampling._log_a_integer(q, s2, 2)
+    assert FAMILY.compare(case, dict(case.expected, logA=mpmath.nstr(naive, 20))) is not None
+    assert FAMILY.compare(case, dict(case.expected, logA=mpmath.nstr(careful, 20))) is None
 
 
 def test_handlers_restore_the_spec() -> None:
