@@ -88,8 +88,9 @@ def h_fixed_bits(a: dict[str, Any]) -> dict[str, Any]:
 
 
 def h_binom_window(a: dict[str, Any]) -> dict[str, Any]:
+    kw = optional(a, maxAtoms="max_atoms")
     with mpmath.workdps(shuffle_mp.WPS):
-        w = shuffle_mp.binom_window(a["m"], _value(a, "p"), _value(a, "cutoff"))
+        w = shuffle_mp.binom_window(a["m"], _value(a, "p"), _value(a, "cutoff"), **kw)
         return {"lo": w.lo, "pmf": [published(x) for x in w.pmf], "lost": published(w.lost)}
 
 
@@ -169,7 +170,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "cutoff_for": ("delta",),
     P + "fixed_dps": ("bits",),
     P + "fixed_bits": ("cutoff", "atoms"),
-    P + "binom_window": ("m", "p", "cutoff"),
+    P + "binom_window": ("m", "p", "cutoff", "maxAtoms"),
     P + "fixed_binom_window": ("m", "p", "cutoff", "bits", "maxAtoms"),
     P + "fixed_window_size": ("m", "p", "cutoff", "bits"),
     P + "clone_limits": ("eps0", "n", "variant", "delta"),
@@ -202,8 +203,8 @@ HEADER = [
     " r = (m - j - 1) o/(j + 2); downward the same in j = m - k with 1/o. A side stops before"
     " keeping next when r < 1 and next/(1 - r) <= cutoff, and that bound is its lost mass; it"
     " stops with lost 0 at j = m. lo = mode - (atoms below the mode), pmf in increasing k, lost ="
-    " the sum of both sides'. More than 2000000 atoms on a side (the mode counted on the upper"
-    " side) is refused.",
+    " the sum of both sides'. More than maxAtoms atoms on a side (default 2000000; the mode"
+    " counted on the upper side) is refused.",
     "fixed_binom_window: the same walk on integers at scale 2^bits, p read at fixed_dps(bits)"
     " digits. An mpmath value x >= 0 becomes the enclosure lo = max(floor(x (1 - w) 2^bits), 0),"
     " hi = ceil(x (1 + w) 2^bits), w = 10^-(dps - 5); so are the odds o (upward ratio), 1/o"
@@ -312,6 +313,16 @@ def _binom_doc() -> list[dict[str, Any]]:
          {"m": 5, "p": "0.9", "cutoff": "0"}, []),
     ], tc, [
         ("m -1: no such distribution", {"m": -1, "p": "0.3", "cutoff": "1e-6"}),
+    ]), _group(op, [
+        ("Bin(10, 0.3), cut-off 0, maxAtoms 8: the upper side holds exactly 8 (the mode 3 and the"
+         " 7 atoms above it)", {"m": 10, "p": "0.3", "cutoff": "0", "maxAtoms": 8}, ["Boundary"]),
+        ("Bin(10, 0.8), cut-off 0, maxAtoms 8: the lower side holds exactly 8 (the atoms 0 to 7"
+         " below the mode 8)", {"m": 10, "p": "0.8", "cutoff": "0", "maxAtoms": 8}, ["Boundary"]),
+    ], tc, [
+        ("Bin(10, 0.3), maxAtoms 7: the upper side needs 8",
+         {"m": 10, "p": "0.3", "cutoff": "0", "maxAtoms": 7}),
+        ("Bin(10, 0.8), maxAtoms 7: the lower side needs 8",
+         {"m": 10, "p": "0.8", "cutoff": "0", "maxAtoms": 7}),
     ])]
 
 

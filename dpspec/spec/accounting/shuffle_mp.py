@@ -73,7 +73,7 @@ class Window:
 
 
 def _walk(m: int, j: int, top: mpmath.mpf, odds: mpmath.mpf, upward: bool,
-          cutoff: mpmath.mpf, held: int) -> tuple[list[mpmath.mpf], mpmath.mpf]:
+          cutoff: mpmath.mpf, held: int, max_atoms: int) -> tuple[list[mpmath.mpf], mpmath.mpf]:
     """The terms of Bin(m, p) after ``top``, walking away from the mode, and a bound on the mass
     beyond the last one kept.
 
@@ -83,7 +83,7 @@ def _walk(m: int, j: int, top: mpmath.mpf, odds: mpmath.mpf, upward: bool,
     inverse (downward) and stop at ``j = m``. It stops earlier once the next term over
     ``1 - r``, ``r`` the ratio after it, is at most ``cutoff`` (the ratios decrease away from the
     mode, so the rest is below a geometric series); that bound is returned. ``held`` atoms are
-    already kept on this side (the mode on the upper one); more than :data:`MAX_ATOMS` in all
+    already kept on this side (the mode on the upper one); more than ``max_atoms`` on one side
     is refused.
     """
     terms: list[mpmath.mpf] = []
@@ -100,13 +100,15 @@ def _walk(m: int, j: int, top: mpmath.mpf, odds: mpmath.mpf, upward: bool,
         terms.append(nxt)
         cur = nxt
         j += 1
-        if held + len(terms) > MAX_ATOMS:
-            raise ValueError(f"Bin({m}, p) needs more than {MAX_ATOMS} atoms")
+        if held + len(terms) > max_atoms:
+            raise ValueError(f"Bin({m}, p) needs more than {max_atoms} atoms")
     return terms, MP(0)
 
 
-def binom_window(m: int, p: mpmath.mpf, cutoff: mpmath.mpf) -> Window:
-    """Bin(m, p) tabulated from its mode outward (ratios ``(m - k)/(k + 1) * p/(1 - p)``)."""
+def binom_window(m: int, p: mpmath.mpf, cutoff: mpmath.mpf, max_atoms: int = MAX_ATOMS) -> Window:
+    """Bin(m, p) tabulated from its mode outward (ratios ``(m - k)/(k + 1) * p/(1 - p)``); a side
+    that would hold more than ``max_atoms`` atoms (the mode counted on the upper one) is refused,
+    as in :func:`fixed_binom_window`."""
     if m == 0 or p == 0:
         return Window(0, [MP(1)], MP(0))
     if p == 1:
@@ -116,8 +118,8 @@ def binom_window(m: int, p: mpmath.mpf, cutoff: mpmath.mpf) -> Window:
     log_mode = (mpmath.loggamma(m + 1) - mpmath.loggamma(mode + 1) - mpmath.loggamma(m - mode + 1)
                 + mode * mpmath.log(p) + (m - mode) * mpmath.log1p(-p))
     top = mpmath.exp(log_mode)
-    up, lost_up = _walk(m, mode, top, odds, True, cutoff, 1)
-    down, lost_down = _walk(m, m - mode, top, odds, False, cutoff, 0)
+    up, lost_up = _walk(m, mode, top, odds, True, cutoff, 1, max_atoms)
+    down, lost_down = _walk(m, m - mode, top, odds, False, cutoff, 0, max_atoms)
     return Window(mode - len(down), down[::-1] + [top] + up, lost_up + lost_down)
 
 
