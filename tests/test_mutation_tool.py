@@ -385,3 +385,17 @@ def test_the_cap_needs_quick() -> None:
     out = subprocess.run([sys.executable, "-m", "tests.mutation.mutate", "run", "--area", "tape",
                           "--cap", "5"], cwd=mutate.REPO, capture_output=True, text=True, check=False)
     assert out.returncode == 2 and "--cap needs --quick" in out.stderr
+
+
+def test_open_reasons_name_current_survivors_that_are_not_argued() -> None:
+    """A reason in open/AREA.json explains a survivor of the committed report and is never an
+    equivalence argument (so it cannot raise a score); a stale key (after a spec edit moved the
+    line) fails here."""
+    report = json.loads(mutate.DOC_JSON.read_text(encoding="utf-8"))
+    survivors = {r["key"] for a in report["areas"] for r in a["survivors"]}
+    reasons = mutate.load_open()
+    assert reasons, "no open reasons loaded"
+    assert set(reasons) <= survivors
+    assert not set(reasons) & set(mutate.load_equivalent())
+    md = mutate.DOC_MD.read_text(encoding="utf-8")
+    assert all(text in md for text in reasons.values())

@@ -56,7 +56,9 @@ and branches; ``report`` compacts it to the latest result of each current mutant
 mutant and the SHA-256 of its file; a re-run skips every mutant already decided for the same
 source, and re-runs a survivor only if the vectors of a family that reaches it changed since
 (``--mode vectors``) or the tests changed (``--mode tests``). ``report`` writes every result with
-the equivalence arguments of ``tests/mutation/equivalent/AREA.json``. ``regen --family NAME`` rewrites
+the equivalence arguments of ``tests/mutation/equivalent/AREA.json``, and beside each survivor
+not argued equivalent the reason it still stands from ``tests/mutation/open/AREA.json`` (a
+survivor either way: a reason is not an argument). ``regen --family NAME`` rewrites
 one family's files while vectors are being added (``dpspec vectors generate`` for the manifest).
 
 Why not mutmut or cosmic-ray: both are maintained and run on Python 3.11, but mutmut 3 runs pytest
@@ -100,6 +102,8 @@ CACHE_DIR = REPO / ".mutation-cache"  # traces only: derived, rebuilt when missi
 JOURNAL_DIR = Path(__file__).resolve().parent / "journal"
 #: the equivalence arguments, one file per area (``AREA.json``: mutant key -> argument)
 EQUIVALENT_DIR = Path(__file__).resolve().parent / "equivalent"
+#: why a survivor that is not argued equivalent still stands (shown in the report; not counted)
+OPEN_DIR = Path(__file__).resolve().parent / "open"
 DOC_MD = REPO / "docs" / "mutation.md"
 DOC_JSON = REPO / "docs" / "mutation.json"
 
@@ -1439,6 +1443,15 @@ def load_equivalent() -> dict[str, str]:
     return data
 
 
+def load_open() -> dict[str, str]:
+    """Mutant key -> why that survivor still stands (no vector found, no argument holds), from
+    every ``open/AREA.json``; shown in the report, never counted as argued."""
+    data: dict[str, str] = {}
+    for path in sorted(OPEN_DIR.glob("*.json")):
+        data.update(json.loads(path.read_text(encoding="utf-8")))
+    return data
+
+
 def newest_traces() -> Coverage:
     """Family -> its most recently written trace in the cache (whatever vectors it was for)."""
     out: Coverage = {}
@@ -1513,6 +1526,7 @@ def write_report() -> None:
     compact_journal()
     results = load_journal()
     equivalent = load_equivalent()
+    reasons = load_open()
     vec = vectors_digest()
     summaries = [summarize(a, mode, results, equivalent, vec if mode == "vectors" else tests_digest(a))
                  for a in AREAS for mode in ("vectors", "tests")]
@@ -1557,10 +1571,11 @@ def write_report() -> None:
         lines += ["", f"## Survivors: {s['area']}, {s['mode']}", "",
                   "| file | line:columns | mutation | note |", "|---|---|---|---|"]
         for r in s["survivors"]:
-            note = ("not reached by any vector" if r["status"] == "unreached"
-                    else "unconfirmed (no full check)" if r["detail"].startswith(QUICK) else "")
-            if r["key"] in s["stale"]:
-                note += "; vectors changed since, not re-run"
+            parts = ["Not reached by any vector." if r["status"] == "unreached"
+                     else "Unconfirmed (no full check)." if r["detail"].startswith(QUICK) else "",
+                     "Vectors changed since, not re-run." if r["key"] in s["stale"] else "",
+                     reasons.get(r["key"], "")]
+            note = " ".join(x for x in parts if x)
             where = r["key"][len(r["path"]) + 1:].rsplit(":", 1)[0]
             lines.append(f"| {r['path']} | {where} | {r['op']} | {note} |")
     eq = [e for s in summaries if s["mode"] == "vectors" for e in s["equivalents"]]
