@@ -1435,21 +1435,23 @@ def run_area(area: str, mode: str, workers: int, timeout: float | None, sample: 
 
 
 # -- report ----------------------------------------------------------------------------------------
-def load_equivalent() -> dict[str, str]:
-    """Mutant key -> the argument that no vector can see it, from every ``equivalent/AREA.json``."""
+def _load_keyed(folder: Path) -> dict[str, str]:
+    """Mutant key -> text, merged from every ``AREA.json`` of ``folder``."""
     data: dict[str, str] = {}
-    for path in sorted(EQUIVALENT_DIR.glob("*.json")):
+    for path in sorted(folder.glob("*.json")):
         data.update(json.loads(path.read_text(encoding="utf-8")))
     return data
+
+
+def load_equivalent() -> dict[str, str]:
+    """Mutant key -> the argument that no vector can see it, from every ``equivalent/AREA.json``."""
+    return _load_keyed(EQUIVALENT_DIR)
 
 
 def load_open() -> dict[str, str]:
     """Mutant key -> why that survivor still stands (no vector found, no argument holds), from
     every ``open/AREA.json``; shown in the report, never counted as argued."""
-    data: dict[str, str] = {}
-    for path in sorted(OPEN_DIR.glob("*.json")):
-        data.update(json.loads(path.read_text(encoding="utf-8")))
-    return data
+    return _load_keyed(OPEN_DIR)
 
 
 def newest_traces() -> Coverage:
