@@ -112,7 +112,7 @@ def h_work(a: dict[str, Any]) -> dict[str, Any]:
 def h_calibration(a: dict[str, Any]) -> dict[str, Any]:
     """The calibrated sigma, the bracket's upper end, delta at the published sigma and the number
     of delta evaluations made (counted by wrapping the module's function for the call)."""
-    kw = {**_vec(a), **optional(a, digits="digits")}
+    kw = {**_vec(a), **optional(a, digits="digits", maxWork="max_work")}
     with counted_calls(discrete, "discrete_gaussian_delta") as calls:
         cal = discrete.calibrate_discrete_gaussian_sigma(a["eps"], a["delta"], **kw)
     return {"sigma": cal.sigma, "bracketHi": published(cal.exact),
@@ -170,7 +170,7 @@ HANDLERS = {op: memoised(h) for op, h in HANDLERS.items()}
 _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "delta": ("eps", "sigma", "vector", "tail"),
     P + "work": ("sigma", "vector", "tail", "limit"),
-    P + "calibration": ("eps", "delta", "vector", "digits"),
+    P + "calibration": ("eps", "delta", "vector", "digits", "maxWork"),
     P + "bracket": ("lo", "hi", "tol", "root", "power", "shape"),
     P + "zcdp": ("sigma", "vector"),
     P + "laplace": ("direction", "scale", "eps", "l1Sensitivity"),
@@ -204,13 +204,15 @@ HEADER = [
     " allowance as soon as allowance <= 1e-20 max(computed, 0); else the next target is min(target^2,"
     " 1e-25 computed) (target^2 when computed <= 0).",
     "work: table entries times partial-sum entries of one evaluation at the given target (`tail`,"
-    " default 1e-45): with T = 2K + 1, work = T + sum over the sorted entries c_1..c_{d-1} of"
+    " default 1e-45; any value > 0): with T = 2K + 1, work = T + sum over the sorted entries c_1..c_{d-1} of"
     " width_j T, width_1 = 1, width_{j+1} = width_j + 2 c_j K, plus the final width. With `limit`"
     " true an evaluation above 4000000 is refused.",
     "calibration: the smallest sigma with delta(eps) <= delta, rounded up to `digits` significant"
     " digits (default 12, allowed 10..30). Refused up front when one evaluation at twice the"
     " continuous Gaussian's sigma (its 12-digit calibration, L2 norm |v|) at target min(1e-45,"
-    " 1e-25 delta) would exceed the limit. Search: bracket [0.999 c, 1.001 c] around that sigma c,"
+    " 1e-25 delta) would exceed the limit (`maxWork`, a positive integer at most 4000000, the"
+    " default when absent; the evaluations themselves keep the limit 4000000). Search: bracket"
+    " [0.999 c, 1.001 c] around that sigma c,"
     " widened (hi doubled while it fails, lo halved while it passes and lo > 1e-3), then regula"
     " falsi (Illinois) on log delta(sigma) - log delta to relative width 10^-(digits+2) probing"
     " 1/4 of the tolerance either side of each estimate, a bisection step whenever two steps fail"
@@ -334,16 +336,25 @@ def _work_doc() -> list[dict[str, Any]]:
         ("limit: K 117647, v (15, 16): 4000001, one above", _work("7910.7", [15, 16], limit=True)),
         ("sigma 0", _work("0", [1])),
         ("zero vector", _work("1", [0])),
+    ]), _group(op, [
+        ("sigma 1, tail 3: K = 0 (a target above 2: the first probe is K = 1)",
+         _work("1", [1], "3"), ["Boundary"]),
+        ("sigma 100, tail 3: K = 255", _work("100", [1], "3"), ["Boundary"]),
+    ], tc, [
+        ("tail 0", _work("1", [1], "0")),
+        ("tail -1e-45", _work("1", [1], "-1e-45")),
     ])]
 
 
-def _cal(eps: str, delta: str, vector: list[int] | None = None, digits: int | None = None
-         ) -> dict[str, Any]:
+def _cal(eps: str, delta: str, vector: list[int] | None = None, digits: int | None = None,
+         max_work: Any = None) -> dict[str, Any]:
     d: dict[str, Any] = {"eps": eps, "delta": delta}
     if vector is not None:
         d["vector"] = vector
     if digits is not None:
         d["digits"] = digits
+    if max_work is not None:
+        d["maxWork"] = max_work
     return d
 
 
@@ -372,6 +383,18 @@ def _calibration_doc() -> list[dict[str, Any]]:
         ("zero vector", _cal("1", "1e-3", [0])),
         ("eps 0.15, delta 1e-6, v (1, 1, 1): refused up front (the work at twice the continuous"
          " sigma is above the limit)", _cal("0.15", "1e-6", [1, 1, 1])),
+    ]), _group(op, [
+        ("eps 1, delta 1e-30, v (1), maxWork 710: the up-front estimate (twice the continuous"
+         " sigma, target 1e-55) is exactly 710, allowed", _cal("1", "1e-30", [1], None, 710),
+         ["Boundary"]),
+        ("eps 1, delta 1e-4, v (1), maxWork 4000000 (the largest allowed)",
+         _cal("1", "1e-4", [1], None, 4000000), ["Boundary"]),
+    ], tc, [
+        ("eps 1, delta 1e-30, v (1), maxWork 709: the up-front estimate 710 is one above",
+         _cal("1", "1e-30", [1], None, 709)),
+        ("maxWork 4000001", _cal("1", "1e-4", [1], None, 4000001)),
+        ("maxWork 0", _cal("1", "1e-4", [1], None, 0)),
+        ("maxWork 1.5", _cal("1", "1e-4", [1], None, 1.5)),
     ]), _group(P + "bracket", [
         ("p 1, root 2 in [1, 3], tol 1e-6", _br("1", "3", "1e-6", "2", 1), []),
         ("p 8, root 1.1 in [1, 4], tol 1e-8: steep, the estimates crowd one end",

@@ -43,9 +43,9 @@ from dpspec.spec.accounting.gaussian import Calibration, calibrate_gaussian_sigm
 from dpspec.spec.accounting.numeric import (
     MAX_DIGITS,
     Real,
-    mpf,
     non_negative,
     positive,
+    positive_int,
     probability,
     round_up,
     smallest_int,
@@ -98,7 +98,7 @@ def _table_size(s2: mpmath.mpf, tail: mpmath.mpf) -> int:
     def ok(k: int) -> bool:
         return bool(2 * _tail_sum_bound(k, s2) <= tail)
 
-    guess = max(int(mpmath.ceil(mpmath.sqrt(2 * s2 * mpmath.log(2 / tail)))), 1)
+    guess = max(int(mpmath.ceil(mpmath.sqrt(2 * s2 * mpmath.log(max(2 / tail, 1))))), 1)
     return smallest_int(ok, 0, first=guess)
 
 
@@ -139,11 +139,12 @@ def _vector(v: Sequence[int]) -> list[int]:
 
 def work_estimate(sigma: Real | mpmath.mpf, sensitivity: Sequence[int],
                   tail: Real | mpmath.mpf = FIRST_TAIL) -> int:
-    """Table entries times partial-sum entries of one delta evaluation (see :data:`MAX_WORK`)."""
+    """Table entries times partial-sum entries of one delta evaluation (see :data:`MAX_WORK`)
+    whose tables leave out at most ``tail`` (> 0) of each coordinate's noise."""
     v = _vector(sensitivity)
     with mpmath.workdps(DPS_DISCRETE + 10):
         s = positive(sigma, "sigma")
-        k = _table_size(s * s, mpf(tail))
+        k = _table_size(s * s, positive(tail, "tail"))
     table = 2 * k + 1
     work, width = table, 1
     for c in v[:-1]:
@@ -152,13 +153,13 @@ def work_estimate(sigma: Real | mpmath.mpf, sensitivity: Sequence[int],
     return work + width
 
 
-def _check_work(sigma: mpmath.mpf, v: list[int], tail: mpmath.mpf) -> None:
+def _check_work(sigma: mpmath.mpf, v: list[int], tail: mpmath.mpf, limit: int = MAX_WORK) -> None:
     work = work_estimate(sigma, v, tail)
-    if work > MAX_WORK:
+    if work > limit:
         raise ValueError(
             f"the exact discrete Gaussian computation for difference vector {v} at sigma "
             f"{mpmath.nstr(sigma, 6)} needs about {work:.2g} table operations (limit "
-            f"{MAX_WORK:.0e}): use fewer or smaller coordinates, or a larger delta")
+            f"{limit}): use fewer or smaller coordinates, or a larger delta")
 
 
 def _sum_distribution(v: list[int], k: int, pmf: list[mpmath.mpf]) -> tuple[int, list[mpmath.mpf]]:
@@ -252,7 +253,7 @@ def discrete_gaussian_delta(eps: Real | mpmath.mpf, sigma: Real | mpmath.mpf,
         e = non_negative(eps, "eps")
         ef = to_fraction(eps, "eps")
         s = mpmath.sqrt(mpmath.mpf(s2f.numerator) / s2f.denominator)
-        target = min(FIRST_TAIL, mpf(tail)) if tail is not None else FIRST_TAIL
+        target = min(FIRST_TAIL, positive(tail, "tail")) if tail is not None else FIRST_TAIL
         for _ in range(64):
             d, allowance = _delta_once(e, ef, s, s2f, v, target)
             d = max(d, mpmath.mpf(0))
@@ -312,15 +313,19 @@ def discrete_gaussian_zcdp(sigma: Real | mpmath.mpf, sensitivity: Sequence[int] 
 
 
 def calibrate_discrete_gaussian_sigma(eps: Real, delta: Real, sensitivity: Sequence[int] = (1,),
-                                      digits: int = 12) -> Calibration:
+                                      digits: int = 12, *, max_work: int = MAX_WORK
+                                      ) -> Calibration:
     """The smallest sigma (to ``digits`` significant digits, rounded up) such that the discrete
     Gaussian mechanism with difference vector ``v`` is (eps, delta)-DP, by exact computation.
 
     Refused up front (ValueError with the reason) when one evaluation of delta would exceed
-    :data:`MAX_WORK` table operations at the continuous calibration's sigma.
+    ``max_work`` table operations (at most :data:`MAX_WORK`, the default) at twice the continuous
+    calibration's sigma; the evaluations themselves are held to :data:`MAX_WORK`.
     """
     if not 10 <= digits <= MAX_DIGITS:
         raise ValueError(f"digits must be between 10 and {MAX_DIGITS}")
+    if positive_int(max_work, "max_work") > MAX_WORK:
+        raise ValueError(f"max_work must be at most {MAX_WORK}")
     v = _vector(sensitivity)
     with mpmath.workdps(DPS_DISCRETE + 10):
         e = positive(eps, "eps")
@@ -329,7 +334,7 @@ def calibrate_discrete_gaussian_sigma(eps: Real, delta: Real, sensitivity: Seque
         norm = mpmath.sqrt(sum(c * c for c in v))
         cont = calibrate_gaussian_sigma(e, dl, norm, digits=12).exact
         # the tables reach about sqrt(2 log(1/delta)) sigma: refuse what would take minutes
-        _check_work(cont * 2, v, min(FIRST_TAIL, dl * mpmath.mpf(10) ** -25))
+        _check_work(cont * 2, v, min(FIRST_TAIL, dl * mpmath.mpf(10) ** -25), max_work)
 
         hint = dl * mpmath.mpf(10) ** -25
 
