@@ -143,3 +143,35 @@ def test_worst_delta_is_the_specs_string() -> None:
     assert case.expected is not None and case.expected["delta"] == "0.1126"
     changed = {"delta": mpmath.mpf("0.1126"), "ones": case.expected["ones"]}
     assert FAMILY.compare(case, changed) is not None
+
+
+def test_renyi_order_transcript_matches_the_route() -> None:
+    """At the order the Renyi route reports, converting the larger published-style direction
+    gives the route's eps (before its rounding up); the tail is e^((alpha - 1) eps0) times the
+    window's lost mass; and a tail with e^((alpha + 1) eps0), or a forward sum with the
+    exponent 1 + alpha (both smaller than the other direction's effect on eps), fails the
+    compare."""
+    eps, alpha = shuffle_mp.rappor_histogram_rdp_epsilon("1", 3000, "1e-6")
+    fwd, bwd, tail = shuffle_mp.rappor_histogram_renyi("1", 3000, "1e-6", alpha)
+    with mpmath.workdps(30):
+        a = mpmath.mpf(alpha)
+        conv = 2 * max(fwd, bwd) + (mpmath.log(mpmath.mpf("1e6")) + (a - 1) * mpmath.log1p(-1 / a)
+                                    - mpmath.log(a)) / (a - 1)
+    # alpha is published with 6 digits, so the conversion there is within 1e-9 of the optimum
+    assert mpmath.mpf(eps) - mpmath.mpf("1e-9") <= conv <= mpmath.mpf(eps) + mpmath.mpf("1e-6")
+    table = shuffle_mp._RapporRenyi("1", 3000, "1e-6")
+    assert table.lost > 0
+    with mpmath.workdps(30):
+        assert abs(tail - mpmath.exp(a - 1) * table.lost) <= mpmath.mpf("1e-25") * tail
+
+    case = find_case(CASES, P + "histogram_renyi_order", "alpha 256 (the largest order)")
+    assert case.expected is not None
+    assert FAMILY.compare(case, HANDLERS[case.op](dict(case.args))) is None
+    wrong = dict(case.expected, tail=published(mpmath.mpf(case.expected["tail"]) * mpmath.e ** 2))
+    assert FAMILY.compare(case, wrong) is not None
+    with mpmath.workdps(30):
+        logs = table.logs
+        a = mpmath.mpf(256)
+        smaller = mpmath.log(mpmath.fsum(mpmath.exp(a * lp - (1 + a) * lq) for lp, lq in logs)
+                             + tail) / (a - 1)
+    assert FAMILY.compare(case, dict(case.expected, forward=published(smaller))) is not None

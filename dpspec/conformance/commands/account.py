@@ -14,6 +14,11 @@ from dpspec.conformance.commands.calibrate import integer
 from dpspec.spec.accounting import pld, shuffle, shuffle_mp, subsampling
 from dpspec.spec.accounting.numeric import positive, probability, round_up
 
+#: largest clone-count window the CLI searches without a binary64 starting point (eps0 above
+#: shuffle.MAX_BINARY64_EPS0 or delta below shuffle.MIN_BINARY64_DELTA): such a search runs in
+#: mpmath from the first probe, so beyond this it would take minutes
+MAX_CLONE_ATOMS_UNAIDED = 100_000
+
 
 def register(sub: Any) -> None:
     parser = sub.add_parser("account", help="privacy accounting of a mechanism run")
@@ -177,12 +182,12 @@ def _shuffle_limits(args: argparse.Namespace) -> None:
             _, _, _, atoms = shuffle_mp.clone_limits(args.eps0, args.n, bound, delta)
             unaided = (eps0 > shuffle.MAX_BINARY64_EPS0
                        or delta < shuffle.MIN_BINARY64_DELTA)
-        if unaided and atoms > shuffle_mp.MAX_CLONE_ATOMS_UNAIDED:
+        if unaided and atoms > MAX_CLONE_ATOMS_UNAIDED:
             raise CliError(f"--bound {bound} at n = {args.n} with eps0 above "
                            f"{shuffle.MAX_BINARY64_EPS0:g} or delta below "
                            f"{shuffle.MIN_BINARY64_DELTA:g}: the certified search has no binary64 "
                            f"starting point there and is limited to "
-                           f"{shuffle_mp.MAX_CLONE_ATOMS_UNAIDED} atoms (here about {atoms})")
+                           f"{MAX_CLONE_ATOMS_UNAIDED} atoms (here about {atoms})")
         return
     if args.worst_case:
         if args.n > shuffle.WORST_CASE_MAX_N:

@@ -53,6 +53,7 @@ TOLERANCE: dict[str, tuple[float, float]] = {
     P + "rr_worst_delta": MP,
     P + "histogram_delta": EXACT,
     P + "histogram_renyi": MP,
+    P + "histogram_renyi_order": MP,
     P + "closed_form": MP,
     P + "window_estimate": EXACT,
     P + "binary64_slack": MP,
@@ -211,6 +212,11 @@ def h_histogram_renyi(a: dict[str, Any]) -> dict[str, Any]:
             "ratio": published(g.kwargs["phi"]), "steps": g.kwargs["iterations"]}
 
 
+def h_histogram_renyi_order(a: dict[str, Any]) -> dict[str, Any]:
+    fwd, bwd, tail = shuffle_mp.rappor_histogram_renyi(a["eps0"], a["n"], a["delta"], a["alpha"])
+    return {"forward": published(fwd), "backward": published(bwd), "tail": published(tail)}
+
+
 def h_closed_form(a: dict[str, Any]) -> dict[str, Any]:
     return {"eps": shuffle_mp.closed_form_value(a["eps0"], a["n"], a["delta"],
                                                 **optional(a, "digits"))}
@@ -242,6 +248,7 @@ HANDLERS: dict[str, Handler] = {
     P + "rr_worst_delta": h_rr_worst_delta,
     P + "histogram_delta": h_histogram_delta,
     P + "histogram_renyi": h_histogram_renyi,
+    P + "histogram_renyi_order": h_histogram_renyi_order,
     P + "closed_form": h_closed_form,
     P + "window_estimate": h_window_estimate,
     P + "binary64_slack": h_binary64_slack,
@@ -261,6 +268,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "rr_worst_delta": ("eps", "eps0", "n", "neighbours", "digits"),
     P + "histogram_delta": ("eps", "eps0", "n", "delta"),
     P + "histogram_renyi": ("eps0", "n", "delta", "digits"),
+    P + "histogram_renyi_order": ("eps0", "n", "delta", "alpha"),
     P + "closed_form": ("eps0", "n", "delta", "digits"),
     P + "window_estimate": ("m", "p", "delta", "cutoff"),
     P + "binary64_slack": ("eps0", "n", "delta", "bound"),
@@ -328,7 +336,12 @@ HEADER = [
     " conversion 2 max(rho, 0) + (ln(1/delta) + (a - 1) ln(1 - 1/a) - ln a)/(a - 1) is minimised"
     " over the default orders up to 256, then golden-section search on the `bracket` of the grid"
     " neighbours of the best order (ratio (sqrt 5 - 1)/2, 40 `steps`) and its two final points"
-    " replace the best only when strictly better; eps clamped to [0, 2 eps0].",
+    " replace the best only when strictly better; eps clamped to [0, 2 eps0]."
+    " histogram_renyi_order: that route at one order alpha in (1, 256] (rappor_histogram_renyi,"
+    " 30 digits): tail = e^((alpha - 1) eps0) lost (lost: the mass the window leaves out),"
+    " forward = ln(sum_window P^alpha Q^(1 - alpha) + tail)/(alpha - 1) and backward the same with"
+    " P and Q exchanged (P: the target's bit 1, Q: 0, the other users' bits 0); histogram_renyi"
+    " converts the larger of the two.",
     "closed_form: MJTB+22 eq. (1) rounded up, n >= 2. window_estimate: int(min(2 w sd + 2 w + 10,"
     " m + 1)), sd = sqrt(m p (1 - p)), w = sqrt(2 ln(1/cut)) + 2, cut = `cutoff` or"
     " cutoff_for(delta). binary64_slack: null when the bound is certified (closed, fmt20, fmt22;"
@@ -617,6 +630,31 @@ def _histogram_doc() -> list[dict[str, Any]]:
     g.append(_group(P + "histogram_delta", [], tc, [
         ("target delta 0", hd("0.5", "1", 10, delta="0")),
         ("target delta 2", hd("0.5", "1", 10, delta="2")),
+    ]))
+
+    def ho(eps0: str, n: Any, delta: str, alpha: Any) -> dict[str, Any]:
+        return {"eps0": eps0, "n": n, "delta": delta, "alpha": alpha}
+
+    # both directions and the tail term are published: the route takes the larger direction,
+    # so an error in the smaller one (or in the negligible tail) would not show in eps
+    g.append(_group(P + "histogram_renyi_order", [
+        ("eps0 1, n 3000, delta 1e-6, alpha 1.5: the window leaves out 1.9e-171",
+         ho("1", 3000, "1e-6", "1.5"), []),
+        ("eps0 1, n 3000, delta 1e-6, alpha 2", ho("1", 3000, "1e-6", "2"), []),
+        ("eps0 1, n 3000, delta 1e-6, alpha 256 (the largest order): tail 1.1e-60",
+         ho("1", 3000, "1e-6", "256"), ["Boundary"]),
+        ("eps0 3, n 500, delta 1e-6, alpha 10: backward well above forward",
+         ho("3", 500, "1e-6", "10"), []),
+        ("eps0 0.1, n 2000, delta 1e-9, alpha 1.0001: near order 1",
+         ho("0.1", 2000, "1e-9", "1.0001"), ["Boundary"]),
+        ("eps0 0.5, n 2, delta 0.9, alpha 3: the whole distribution, nothing left out",
+         ho("0.5", 2, "0.9", "3"), ["Boundary"]),
+    ], tc, [
+        ("alpha 1", ho("1", 100, "1e-6", "1")),
+        ("alpha 256.001", ho("1", 100, "1e-6", "256.001")),
+        ("alpha 0.5", ho("1", 100, "1e-6", "0.5")),
+        ("n 1", ho("1", 1, "1e-6", "2")),
+        ("delta 0", ho("1", 100, "0", "2")),
     ]))
     return g
 

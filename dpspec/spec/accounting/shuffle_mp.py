@@ -49,8 +49,6 @@ RDP_MAX_ORDER = 256
 MAX_ATOMS = 2_000_000
 #: largest window of the clone count (about 10 s per evaluation on a busy machine)
 MAX_CLONE_ATOMS = 1_000_000
-#: largest window searched without a binary64 starting point (eps0 > 30 or delta < 1e-25)
-MAX_CLONE_ATOMS_UNAIDED = 100_000
 #: largest number of terms of the one binomial CDF a clone curve sums per evaluation
 MAX_CDF_TERMS = 2_000_000
 
@@ -571,6 +569,53 @@ def rappor_histogram_epsilon(eps0: Real, n: int, delta: Real, estimate: float | 
                                  2 * e0, digits)
 
 
+class _RapporRenyi:
+    """The Renyi route's window of the histogram pair (see :func:`rappor_histogram_rdp_epsilon`)
+    and its divergences at one order."""
+
+    def __init__(self, eps0: Real, n: int, delta: Real) -> None:
+        with mpmath.workdps(WPS):
+            self.delta = probability(delta, "delta")
+            self.eps0 = positive(eps0, "eps0")
+            cut = cutoff_for(self.delta) * mpmath.exp(-(RDP_MAX_ORDER - 1) * self.eps0)
+            [(p, q)], self.lost = rr_pairs(self.eps0, positive_int(n, "n", 2), "replacement", 0,
+                                           cut)
+            _positive_atoms(p, q)
+            self.logs = [(mpmath.log(x), mpmath.log(y)) for x, y in zip(p, q, strict=True)]
+            self.ld = mpmath.log(1 / self.delta)
+
+    def divergences(self, a: mpmath.mpf) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:
+        """``(forward, backward, tail)`` at order ``a``, at 30 digits: the bounds on D_a(P||Q) and
+        D_a(Q||P), each the log of its window sum plus ``tail`` over ``a - 1``."""
+        with mpmath.workdps(30):
+            tail = mpmath.exp((a - 1) * self.eps0) * self.lost
+            fwd = mpmath.fsum(mpmath.exp(a * lp + (1 - a) * lq) for lp, lq in self.logs) + tail
+            bwd = mpmath.fsum(mpmath.exp(a * lq + (1 - a) * lp) for lp, lq in self.logs) + tail
+            return mpmath.log(fwd) / (a - 1), mpmath.log(bwd) / (a - 1), tail
+
+    def converted(self, a: mpmath.mpf) -> mpmath.mpf:
+        """eps at order ``a``: ``2 rho`` (rho the larger direction, at least 0) converted by SA2
+        Theorem 1."""
+        with mpmath.workdps(30):
+            fwd, bwd, _ = self.divergences(a)
+            return 2 * max(fwd, bwd, MP(0)) + (self.ld + (a - 1) * mpmath.log1p(-1 / a)
+                                               - mpmath.log(a)) / (a - 1)
+
+
+def rappor_histogram_renyi(eps0: Real, n: int, delta: Real, alpha: Real
+                           ) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:
+    """``(forward, backward, tail)``: the Renyi route's bounds at order ``alpha`` (in (1,
+    :data:`RDP_MAX_ORDER`]) on D_alpha(P||Q) and D_alpha(Q||P) of the histogram pair, and the
+    term ``e^((alpha - 1) eps0)`` times the mass left out of the window that each includes (see
+    :func:`rappor_histogram_rdp_epsilon`, which takes the larger direction)."""
+    table = _RapporRenyi(eps0, n, delta)
+    with mpmath.workdps(WPS):
+        a = mpf(alpha, "alpha")
+        if not 1 < a <= RDP_MAX_ORDER:
+            raise ValueError(f"alpha must be in (1, {RDP_MAX_ORDER}]")
+    return table.divergences(a)
+
+
 def rappor_histogram_rdp_epsilon(eps0: Real, n: int, delta: Real, digits: int = DIGITS
                                  ) -> tuple[str, str]:
     """``(eps rounded up, alpha)`` of the Renyi route (:func:`shuffle.rappor_histogram_rdp_epsilon`,
@@ -584,24 +629,8 @@ def rappor_histogram_rdp_epsilon(eps0: Real, n: int, delta: Real, digits: int = 
     golden-section steps in mpmath at 30 digits (any order gives a valid bound); ``alpha`` is
     returned with 6 digits.
     """
-    with mpmath.workdps(WPS):
-        d = probability(delta, "delta")
-        e0 = positive(eps0, "eps0")
-        cut = cutoff_for(d) * mpmath.exp(-(RDP_MAX_ORDER - 1) * e0)
-        [(p, q)], lost = rr_pairs(e0, positive_int(n, "n", 2), "replacement", 0, cut)
-        _positive_atoms(p, q)
-        keep = [(mpmath.log(x), mpmath.log(y)) for x, y in zip(p, q, strict=True)]
-        ld = mpmath.log(1 / d)
-
-    def conv(a: mpmath.mpf) -> mpmath.mpf:
-        with mpmath.workdps(30):
-            tail = mpmath.exp((a - 1) * e0) * lost
-            fwd = mpmath.fsum(mpmath.exp(a * lp + (1 - a) * lq) for lp, lq in keep) + tail
-            bwd = mpmath.fsum(mpmath.exp(a * lq + (1 - a) * lp) for lp, lq in keep) + tail
-            rho = max(mpmath.log(fwd), mpmath.log(bwd)) / (a - 1)
-            return 2 * max(rho, MP(0)) + (ld + (a - 1) * mpmath.log1p(-1 / a)
-                                          - mpmath.log(a)) / (a - 1)
-
+    table = _RapporRenyi(eps0, n, delta)
+    conv = table.converted
     with mpmath.workdps(WPS):
         orders = [mpf(o) for o in DEFAULT_ORDERS if mpf(o) <= RDP_MAX_ORDER]
         vals = [conv(a) for a in orders]
@@ -612,7 +641,7 @@ def rappor_histogram_rdp_epsilon(eps0: Real, n: int, delta: Real, digits: int = 
         for a, v in ((s.x1, s.f1), (s.x2, s.f2)):
             if v < best:
                 best, best_a = v, a
-        eps = min(max(best, MP(0)), 2 * e0)
+        eps = min(max(best, MP(0)), 2 * table.eps0)
         return round_up(eps, digits), mpmath.nstr(best_a, 6)
 
 
@@ -636,6 +665,7 @@ __all__ = [
     "rappor_histogram_delta",
     "rappor_histogram_epsilon",
     "rappor_histogram_rdp_epsilon",
+    "rappor_histogram_renyi",
     "rr_sum_delta",
     "rr_sum_epsilon",
     "rr_sum_worst_delta",
