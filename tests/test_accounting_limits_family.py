@@ -13,6 +13,7 @@ import pytest
 from dpspec.conformance.families.accounting_limits import (
     FAMILY,
     TOLERANCE,
+    h_directions,
     h_parts,
     h_pruned,
     h_sum,
@@ -25,8 +26,9 @@ CASES = generated_cases(FAMILY)
 PARTS = "accounting_limits.sampled_gaussian_parts"
 SUM = "accounting_limits.sampled_gaussian_sum"
 PRUNED = "accounting_limits.pruned_search"
+DIRECTIONS = "accounting_limits.sampled_gaussian_directions"
 #: the handlers without their memo: each call runs the spec again
-RAW = {PARTS: h_parts, SUM: h_sum, PRUNED: h_pruned}
+RAW = {PARTS: h_parts, SUM: h_sum, PRUNED: h_pruned, DIRECTIONS: h_directions}
 
 
 def test_published_cases_match_and_invalid_ones_are_refused() -> None:
@@ -54,6 +56,35 @@ def test_parts_agree_with_the_rdp() -> None:
         assert abs(mpmath.mpf(out["rdp"]) - want) <= 10 * rel * want, c.comment
         if out["logB"] is not None:
             assert mpmath.mpf(out["logB"]) < mpmath.mpf(out["logA"]), c.comment
+
+
+def test_directions_are_the_parts_divided_and_the_rdp_is_their_maximum() -> None:
+    """Each published direction is its log-moment over alpha - 1 and the rdp the larger of the
+    two (at least 0), checked against the parts cases of the same inputs; a backward direction
+    divided by alpha instead of alpha - 1 (which leaves the rdp unchanged wherever the forward
+    one is larger) fails the compare."""
+    parts = {tuple(sorted(c.args.items())): c.expected for c in CASES
+             if c.op == PARTS and c.result == "valid"}
+    rel = mpmath.mpf(TOLERANCE[DIRECTIONS][0])
+    matched = fractional = 0
+    for c in CASES:
+        if c.op != DIRECTIONS or c.result != "valid" or c.expected is None:
+            continue
+        a = mpmath.mpf(c.args["alpha"])
+        fwd, bwd = c.expected["forward"], c.expected["backward"]
+        other = parts.get(tuple(sorted(c.args.items())))
+        if other is not None and other["logA"] is not None:
+            matched += 1
+            assert abs(mpmath.mpf(fwd) - mpmath.mpf(other["logA"]) / (a - 1)) <= \
+                10 * rel * abs(mpmath.mpf(fwd)), c.comment
+            assert (bwd is None) == (other["logB"] is None), c.comment
+            want = max(mpmath.mpf(fwd), mpmath.mpf(bwd) if bwd else 0, 0)
+            assert abs(mpmath.mpf(other["rdp"]) - want) <= 10 * rel * want, c.comment
+        if bwd is not None and 0 < mpmath.mpf(bwd) < mpmath.mpf(fwd):
+            fractional += 1
+            wrong = dict(c.expected, backward=mpmath.nstr(mpmath.mpf(bwd) * (a - 1) / a, 20))
+            assert FAMILY.compare(c, wrong) is not None, c.comment
+    assert matched >= 4 and fractional >= 4
 
 
 def test_log_b_is_published_only_for_fractional_orders() -> None:

@@ -55,6 +55,7 @@ TOLERANCE: dict[str, tuple[float, float]] = {
     P + "sampled_gaussian_parts": QUAD,
     P + "sampled_gaussian_sum": EXACT,
     P + "pruned_search": QUAD,
+    P + "sampled_gaussian_directions": QUAD,
 }
 
 
@@ -120,10 +121,18 @@ def h_pruned(a: dict[str, Any]) -> dict[str, Any]:
     return {"eps": published(e, 13), "order": compact(mpmath.nstr(order, 20)), "evaluated": evaluated}
 
 
+def h_directions(a: dict[str, Any]) -> dict[str, Any]:
+    """forward and backward (null when not computed), each divided by alpha - 1."""
+    kw = {"method": a["method"]} if "method" in a else {}
+    fwd, bwd = subsampling.sampled_gaussian_rdp_directions(a["q"], a["sigma"], a["alpha"], **kw)
+    return {"forward": published(fwd, 13), "backward": published(bwd, 13)}
+
+
 HANDLERS: dict[str, Handler] = {
     P + "sampled_gaussian_parts": h_parts,
     P + "sampled_gaussian_sum": h_sum,
     P + "pruned_search": h_pruned,
+    P + "sampled_gaussian_directions": h_directions,
 }
 HANDLERS = {op: memoised(h) for op, h in HANDLERS.items()}
 
@@ -132,6 +141,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "sampled_gaussian_parts": ("q", "sigma", "alpha", "method"),
     P + "sampled_gaussian_sum": ("q", "sigma", "alpha", "method"),
     P + "pruned_search": ("q", "sigma", "steps", "delta", "orders"),
+    P + "sampled_gaussian_directions": ("q", "sigma", "alpha", "method"),
 }
 
 
@@ -175,6 +185,10 @@ HEADER = [
     " at alpha of steps x rdp(b), b the largest integer order <= alpha computed so far (0 if"
     " none), is not below the best epsilon so far (the RDP is non-decreasing in the order, so it"
     " could not win); only integer orders serve as such bounds.",
+    "sampled_gaussian_directions: forward = logA/(alpha - 1) = D_alpha(mu || mu_0) and backward ="
+    " logB/(alpha - 1) = D_alpha(mu_0 || mu) (null where logB is null), rounded up to 13 digits;"
+    " q = 0 gives 0 and 0, q = 1 alpha/(2 sigma^2) both. rdp is the larger, at least 0: both are"
+    " published because an error in the smaller would not show in rdp.",
     "Invalid: every input check (alpha <= 1, q outside [0, 1], sigma <= 0, an unknown method, a"
     " fractional alpha by the sum).",
 ]
@@ -278,6 +292,25 @@ def _subsampling_doc() -> list[dict[str, Any]]:
         ("no orders", {"q": "0.1", "sigma": "1", "steps": 1, "delta": "1e-6", "orders": []}),
         ("an order 0.5", {"q": "0.1", "sigma": "1", "steps": 1, "delta": "1e-6",
                           "orders": ["0.5", "2"]}),
+    ]))
+    g.append(_group("sampled_gaussian_directions", [
+        ("q 0.01, sigma 2, alpha 1.5, method absent", _g("0.01", "2", "1.5"), ["Default"]),
+        ("q 0.5, sigma 5, alpha 3.5", _g("0.5", "5", "3.5", "auto"), []),
+        ("q 0.9, sigma 0.5, alpha 3.5", _g("0.9", "0.5", "3.5", "auto"), []),
+        ("q 0.99, sigma 1, alpha 7.5 by the integral",
+         _g("0.99", "1", "7.5", "integral"), []),
+        ("q 0.05, sigma 0.8, alpha 1.01, just above 1", _g("0.05", "0.8", "1.01"), ["Boundary"]),
+        ("integer alpha 3 by the integral: backward null", _g("0.2", "1", "3", "integral"),
+         ["Boundary"]),
+        ("integer alpha 2 by the sum: backward null", _g("0.2", "1", "2", "sum"), ["Boundary"]),
+        ("q 0: both 0", _g("0", "1", "2.5"), ["Boundary"]),
+        ("q 1: both alpha/(2 sigma^2)", _g("1", "2", "2.5"), ["Boundary"]),
+    ], tc, [
+        ("alpha 1", _g("0.5", "1", "1")),
+        ("q -0.1", _g("-0.1", "1", "2.5")),
+        ("sigma 0", _g("0.5", "0", "2.5")),
+        ("unknown method", _g("0.5", "1", "2.5", "series")),
+        ("fractional alpha by the sum", _g("0.5", "1", "2.5", "sum")),
     ]))
     return g
 

@@ -140,8 +140,12 @@ def _log_b_integral(q: mpmath.mpf, sigma: mpmath.mpf, alpha: mpmath.mpf) -> mpma
     return peak + mpmath.log(total) - mpmath.log(mpmath.sqrt(2 * mpmath.pi * s2))
 
 
-def sampled_gaussian_rdp(q: Real, sigma: Real, alpha: Real, *, method: str = "auto") -> mpmath.mpf:
-    """RDP at order ``alpha`` of one step of the Poisson-subsampled Gaussian ([MTZ19]).
+def sampled_gaussian_rdp_directions(q: Real, sigma: Real, alpha: Real, *, method: str = "auto"
+                                    ) -> tuple[mpmath.mpf, mpmath.mpf | None]:
+    """``(forward, backward)``: D_alpha(mu || mu_0) and D_alpha(mu_0 || mu) of one step of the
+    Poisson-subsampled Gaussian ([MTZ19]; mu_0 = N(0, sigma^2), mu = (1 - q) mu_0 + q N(1,
+    sigma^2)). ``backward`` is None for an integer alpha >= 2, where [MTZ19] Theorem 5 puts it at
+    most ``forward``; for a fractional alpha no such theorem is known and both are computed.
 
     ``method``: ``"auto"`` (exact sum for integer alpha, integral otherwise), ``"sum"`` (integer
     alpha only) or ``"integral"``.
@@ -153,9 +157,9 @@ def sampled_gaussian_rdp(q: Real, sigma: Real, alpha: Real, *, method: str = "au
         if not a > 1:
             raise ValueError("alpha must be > 1")
         if rate == 0:
-            return mpmath.mpf(0)
+            return mpmath.mpf(0), mpmath.mpf(0)
         if rate == 1:
-            return a / (2 * s * s)
+            return a / (2 * s * s), a / (2 * s * s)
         is_int = a == mpmath.floor(a)
         if method == "sum" or (method == "auto" and is_int):
             if not is_int:
@@ -169,11 +173,19 @@ def sampled_gaussian_rdp(q: Real, sigma: Real, alpha: Real, *, method: str = "au
             raise ValueError(f"unknown method {method!r}")
         forward = log_a / (a - 1)
         if is_int and a >= 2:
-            # [MTZ19] Theorem 5: D_alpha(mu_0 || mu) <= D_alpha(mu || mu_0) for integer alpha >= 2
-            return max(forward, mpmath.mpf(0))
+            return forward, None
         with mpmath.workdps(QUAD_DPS):
             backward = _log_b_integral(rate, s, a) / (a - 1)
-        return max(forward, backward, mpmath.mpf(0))
+        return forward, backward
+
+
+def sampled_gaussian_rdp(q: Real, sigma: Real, alpha: Real, *, method: str = "auto") -> mpmath.mpf:
+    """RDP at order ``alpha`` of one step of the Poisson-subsampled Gaussian ([MTZ19]): the larger
+    of the two directions of :func:`sampled_gaussian_rdp_directions` (the forward one alone for
+    an integer alpha >= 2), at least 0."""
+    forward, backward = sampled_gaussian_rdp_directions(q, sigma, alpha, method=method)
+    with mpmath.workdps(DPS):
+        return max(forward, backward if backward is not None else forward, mpmath.mpf(0))
 
 
 def subsampled_gaussian_epsilon(q: Real, sigma: Real, steps: int, delta: Real,
