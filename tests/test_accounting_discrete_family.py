@@ -100,3 +100,23 @@ def test_bracket_probes_start_at_the_ends_and_are_compared_in_order() -> None:
     changed = copy.deepcopy(steep.expected)
     changed["probes"][2], changed["probes"][3] = probes[3], probes[2]
     assert FAMILY.compare(steep, changed) is not None
+
+
+def test_search_rounds_follow_the_teeth_and_the_limits_refuse() -> None:
+    """Each chained tooth costs one more bracket round, up to discrete.SCAN_ROUNDS; one tooth more
+    is refused, as is a published x that falls in a tooth; the real calibration's vectors come
+    out of the same search (its cases are regenerated unchanged, checked by the vector tests)."""
+    op = "accounting_discrete.search"
+    for part, rounds in (("no teeth", 1), ("one tooth", 2), ("seven teeth", discrete.SCAN_ROUNDS)):
+        case = find_case(CASES, op, part)
+        assert case.expected is not None and case.expected["rounds"] == rounds, part
+        assert len(case.args.get("teeth", [])) == rounds - 1
+    widened = find_case(CASES, op, "doubled again")
+    assert widened.expected is not None and widened.expected["sigma"] == "3.300000001"
+    for part in ("eight teeth", "falls in the tooth"):
+        case = find_case(CASES, op, part, "invalid")
+        try:
+            HANDLERS[op](dict(case.args))
+        except ArithmeticError:
+            continue
+        raise AssertionError(f"{part}: not refused with ArithmeticError")

@@ -48,6 +48,7 @@ TOLERANCE: dict[str, tuple[float, float]] = {
     P + "delta": MP,
     P + "work": EXACT,
     P + "calibration": MP,
+    P + "search": MP,
     P + "bracket": MP,
     P + "zcdp": MP,
     P + "laplace": MP,
@@ -141,6 +142,32 @@ def h_bracket(a: dict[str, Any]) -> dict[str, Any]:
     return {"probes": probes, "lo": published(lo), "hi": published(hi)}
 
 
+def h_search(a: dict[str, Any]) -> dict[str, Any]:
+    """The calibration's whole search (discrete._calibration_search) on a made-up delta with teeth:
+    (root/x)^power, except 2 on each closed interval of ``teeth``; target 1. The published x, the
+    bracket's upper end, delta there, the number of delta evaluations and of bracket rounds."""
+    with mpmath.workdps(discrete.DPS_DISCRETE + 10):
+        r, power = mpf(a["root"]), int(a["power"])
+        if not r > 0 or power < 1:
+            raise ValueError("root must be > 0 and power >= 1")
+        teeth = [(mpf(lo), mpf(hi)) for lo, hi in a.get("teeth", [])]
+        evaluations = 0
+
+        def delta_at(x: mpmath.mpf | str) -> mpmath.mpf:
+            nonlocal evaluations
+            evaluations += 1
+            x = mpf(x)  # the published x comes as its decimal string
+            if any(lo <= x <= hi for lo, hi in teeth):
+                return mpmath.mpf(2)
+            return (r / x) ** power
+
+        with counted_calls(discrete, "_bracket") as rounds:
+            x, hi, at = discrete._calibration_search(delta_at, mpmath.mpf(1), mpf(a["start"]),
+                                                     int(a["digits"]))
+    return {"sigma": x, "bracketHi": published(hi),
+            "deltaAtSigma": published(at), "evaluations": evaluations, "rounds": rounds[0]}
+
+
 def h_zcdp(a: dict[str, Any]) -> dict[str, Any]:
     return {"rho": published(discrete.discrete_gaussian_zcdp(a["sigma"], **_vec(a)))}
 
@@ -158,6 +185,7 @@ HANDLERS: dict[str, Handler] = {
     P + "delta": h_delta,
     P + "work": h_work,
     P + "calibration": h_calibration,
+    P + "search": h_search,
     P + "bracket": h_bracket,
     P + "zcdp": h_zcdp,
     P + "laplace": h_laplace,
@@ -171,6 +199,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "delta": ("eps", "sigma", "vector", "tail"),
     P + "work": ("sigma", "vector", "tail", "limit"),
     P + "calibration": ("eps", "delta", "vector", "digits", "maxWork"),
+    P + "search": ("root", "power", "teeth", "start", "digits"),
     P + "bracket": ("lo", "hi", "tol", "root", "power", "shape"),
     P + "zcdp": ("sigma", "vector"),
     P + "laplace": ("direction", "scale", "eps", "l1Sensitivity"),
@@ -219,6 +248,12 @@ HEADER = [
     " to halve the bracket; then delta is evaluated at hi (1 + j/32), j = 1..32, and if any fails"
     " the search restarts from the last failing point. bracketHi is the final hi, deltaAtSigma"
     " delta at the published sigma, evaluations the number of delta evaluations in all.",
+    "search: that whole search (widening, up to 8 rounds of bracket and scan, rounding up and the"
+    " final check; refused when 8 rounds do not settle or the published x fails) on a made-up"
+    " delta that is not monotone: delta(x) = (root/x)^power, except 2 on each closed interval"
+    " [a, b] of `teeth` (none when absent), the target 1, `start` in place of the continuous"
+    " sigma. sigma = the published x, bracketHi, deltaAtSigma as for calibration, evaluations ="
+    " the number of delta evaluations, rounds = the number of bracket searches.",
     "bracket: that search by itself on f(x) = (root/x)^power - 1 (shape convex, the default when"
     " absent) or 1 - (x/root)^power (shape concave) from [lo, hi] to relative width"
     " tol (stop when hi - lo <= tol hi, at most 400 steps): the estimate x = hi - f(hi)(hi - lo)/"
@@ -362,6 +397,52 @@ def _br(lo: str, hi: str, tol: str, root: str, power: int) -> dict[str, Any]:
     return {"lo": lo, "hi": hi, "tol": tol, "root": root, "power": power}
 
 
+def _exact_decimal(x: Fraction, places: int) -> str:
+    """``x`` (a multiple of 10^-places) as an exact decimal string."""
+    scaled = x * 10 ** places
+    assert scaled.denominator == 1
+    whole, frac = divmod(scaled.numerator, 10 ** places)
+    return f"{whole}.{frac:0{places}d}".rstrip("0").rstrip(".")
+
+
+def _search_group(tc: TestNumberer) -> dict[str, Any]:
+    """The calibration's search on made-up deltas with teeth: each round's scan finds the next
+    tooth (tooth k is [1.5, 1.6] 1.6^(k-1), which the scan above the previous tooth's end 1.6^(k-1)
+    reaches at its points j = 16..19)."""
+    def tooth(k: int) -> list[str]:  # 1.6^(k-1) (1.5, 1.6), exact decimals (5^k divides 10^k)
+        c = Fraction(8, 5) ** (k - 1)
+        return [_exact_decimal(c * Fraction(3, 2), k), _exact_decimal(c * Fraction(8, 5), k)]
+
+    def se(root: str, start: str, teeth: list[list[str]] | None = None, digits: int = 10,
+           power: int = 1) -> dict[str, Any]:
+        d: dict[str, Any] = {"root": root, "power": power, "start": start, "digits": digits}
+        if teeth is not None:
+            d["teeth"] = teeth
+        return d
+
+    return _group(P + "search", [
+        ("no teeth: one round, the root 1", se("1", "1"), ["Default"]),
+        ("one tooth [1.5, 1.6]: the scan above 1 finds it, the second round settles at its end",
+         se("1", "1", [tooth(1)]), ["Boundary"]),
+        ("seven teeth: eight rounds, the most allowed", se("1", "1", [tooth(k) for k in range(1, 8)]),
+         ["Boundary"]),
+        ("teeth [1.5, 1.6] and [3.1, 3.3]: twice the last failing point 1.59375 fails too, so the"
+         " upper end is doubled again (6.375)", se("1", "1", [tooth(1), ["3.1", "3.3"]]),
+         ["Boundary"]),
+        ("start 0.1 below the root 1: the upper end is doubled until it passes",
+         se("1", "0.1"), []),
+        ("start 50 above the root 1: the lower end is halved until it fails", se("1", "50"), []),
+        ("root 2.5, power 3, digits 30, start 2, tooth [3.8, 4.1]: the upper end doubled from"
+         " 2.002 lands in the tooth (4.004), so the search settles at the tooth's end 4.1, not at"
+         " 2.5", se("2.5", "2", [["3.8", "4.1"]], 30, 3), ["Boundary"]),
+    ], tc, [
+        ("eight teeth: a ninth round would be needed", se("1", "1", [tooth(k) for k in range(1, 9)])),
+        ("root 1.23456789012345, tooth [1.2345678905, 1.234567891]: the bracket's x meets the"
+         " target, its rounding up to 10 digits (1.234567891) falls in the tooth",
+         se("1.23456789012345", "1.2", [["1.2345678905", "1.234567891"]])),
+    ])
+
+
 def _calibration_doc() -> list[dict[str, Any]]:
     tc = TestNumberer()
     op = P + "calibration"
@@ -383,18 +464,6 @@ def _calibration_doc() -> list[dict[str, Any]]:
         ("zero vector", _cal("1", "1e-3", [0])),
         ("eps 0.15, delta 1e-6, v (1, 1, 1): refused up front (the work at twice the continuous"
          " sigma is above the limit)", _cal("0.15", "1e-6", [1, 1, 1])),
-    ]), _group(op, [
-        ("eps 1, delta 1e-30, v (1), maxWork 710: the up-front estimate (twice the continuous"
-         " sigma, target 1e-55) is exactly 710, allowed", _cal("1", "1e-30", [1], None, 710),
-         ["Boundary"]),
-        ("eps 1, delta 1e-4, v (1), maxWork 4000000 (the largest allowed)",
-         _cal("1", "1e-4", [1], None, 4000000), ["Boundary"]),
-    ], tc, [
-        ("eps 1, delta 1e-30, v (1), maxWork 709: the up-front estimate 710 is one above",
-         _cal("1", "1e-30", [1], None, 709)),
-        ("maxWork 4000001", _cal("1", "1e-4", [1], None, 4000001)),
-        ("maxWork 0", _cal("1", "1e-4", [1], None, 0)),
-        ("maxWork 1.5", _cal("1", "1e-4", [1], None, 1.5)),
     ]), _group(P + "bracket", [
         ("p 1, root 2 in [1, 3], tol 1e-6", _br("1", "3", "1e-6", "2", 1), []),
         ("p 8, root 1.1 in [1, 4], tol 1e-8: steep, the estimates crowd one end",
@@ -417,7 +486,19 @@ def _calibration_doc() -> list[dict[str, Any]]:
     ], tc, [
         ("root 0", _br("1", "2", "1e-6", "0", 1)),
         ("unknown shape", {**_br("1", "2", "1e-6", "1.5", 1), "shape": "linear"}),
-    ])]
+    ]), _group(op, [
+        ("eps 1, delta 1e-30, v (1), maxWork 710: the up-front estimate (twice the continuous"
+         " sigma, target 1e-55) is exactly 710, allowed", _cal("1", "1e-30", [1], None, 710),
+         ["Boundary"]),
+        ("eps 1, delta 1e-4, v (1), maxWork 4000000 (the largest allowed)",
+         _cal("1", "1e-4", [1], None, 4000000), ["Boundary"]),
+    ], tc, [
+        ("eps 1, delta 1e-30, v (1), maxWork 709: the up-front estimate 710 is one above",
+         _cal("1", "1e-30", [1], None, 709)),
+        ("maxWork 4000001", _cal("1", "1e-4", [1], None, 4000001)),
+        ("maxWork 0", _cal("1", "1e-4", [1], None, 0)),
+        ("maxWork 1.5", _cal("1", "1e-4", [1], None, 1.5)),
+    ]), _search_group(tc)]
 
 
 def _other_doc() -> list[dict[str, Any]]:

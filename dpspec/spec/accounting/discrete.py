@@ -34,7 +34,7 @@ Discrete Laplace with scale t: ``P[y] ∝ exp(-|y| / t)``; adding it to a functi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import mpmath
@@ -56,6 +56,8 @@ from dpspec.spec.accounting.numeric import (
 DPS_DISCRETE = 30
 #: points of the safety scan above a calibrated sigma (sigma (1 + j/SCAN_POINTS), j = 1..)
 SCAN_POINTS = 32
+#: rounds of bracket and safety scan the calibration makes before it gives up
+SCAN_ROUNDS = 8
 
 
 #: first truncation target (mass of one coordinate's noise outside the table); refined from the
@@ -304,6 +306,50 @@ def _bracket(f: object, lo: mpmath.mpf, hi: mpmath.mpf, tol: mpmath.mpf
     return lo, hi
 
 
+def _calibration_search(delta_at: Callable[[mpmath.mpf | str], mpmath.mpf], target: mpmath.mpf,
+                        start: mpmath.mpf, digits: int) -> tuple[str, mpmath.mpf, mpmath.mpf]:
+    """``(published, hi, delta_at(published))``: the calibration's search for the smallest x with
+    ``delta_at(x) <= target``, which need not be monotone in x.
+
+    Start from ``[0.999 start, 1.001 start]``, widened (hi doubled while it fails, lo halved while
+    it passes and lo > 1e-3); then, for at most :data:`SCAN_ROUNDS` rounds, :func:`_bracket` on
+    ``log delta_at - log target`` to relative width ``10^-(digits + 2)`` and a scan of
+    ``hi (1 + j/SCAN_POINTS)``, j = 1..SCAN_POINTS: if a scan point fails, the next round starts
+    from ``[the last failing point, twice it]`` (the upper end doubled while it fails). The
+    published x is hi rounded up to ``digits`` significant digits (a decimal string, which
+    ``delta_at`` takes exactly) and must meet the target too.
+    ArithmeticError when the rounds do not settle or the published x fails.
+    """
+    lo, hi = start * (1 - mpmath.mpf("1e-3")), start * (1 + mpmath.mpf("1e-3"))
+    while delta_at(hi) > target:
+        lo, hi = hi, hi * 2
+    while lo > mpmath.mpf("1e-3") and delta_at(lo) <= target:
+        hi, lo = lo, lo / 2
+    tol = mpmath.mpf(10) ** -(digits + 2)
+
+    def f(x: mpmath.mpf) -> mpmath.mpf:
+        return mpmath.log(max(delta_at(x), mpmath.mpf(10) ** -100000)) - mpmath.log(target)
+
+    for _ in range(SCAN_ROUNDS):
+        lo, hi = _bracket(f, lo, hi, tol)
+        # delta is not monotone in sigma: make sure no larger sigma on the scan grid fails
+        grid = [hi * (1 + mpmath.mpf(j) / SCAN_POINTS) for j in range(1, SCAN_POINTS + 1)]
+        bad = [g for g in grid if delta_at(g) > target]
+        if not bad:
+            break
+        lo = bad[-1]
+        hi = lo * 2
+        while delta_at(hi) > target:
+            hi *= 2
+    else:
+        raise ArithmeticError(f"no x found that is safe on the scan grid in {SCAN_ROUNDS} rounds")
+    published = round_up(hi, digits)
+    at = delta_at(published)
+    if at > target:
+        raise ArithmeticError("the rounded-up x fails the target although the bracket's x meets it")
+    return published, hi, at
+
+
 def discrete_gaussian_zcdp(sigma: Real | mpmath.mpf, sensitivity: Sequence[int] = (1,)) -> mpmath.mpf:
     """``||v||^2 / (2 sigma^2)``-zCDP ([CKS20] Theorems 4 and 14)."""
     v = _vector(sensitivity)
@@ -338,37 +384,10 @@ def calibrate_discrete_gaussian_sigma(eps: Real, delta: Real, sensitivity: Seque
 
         hint = dl * mpmath.mpf(10) ** -25
 
-        def delta_at(x: mpmath.mpf) -> mpmath.mpf:
+        def delta_at(x: mpmath.mpf | str) -> mpmath.mpf:
             return discrete_gaussian_delta(ef, x, v, tail=hint)
 
-        # start from a narrow bracket around the continuous sigma and widen it as needed
-        lo, hi = cont * (1 - mpmath.mpf("1e-3")), cont * (1 + mpmath.mpf("1e-3"))
-        while delta_at(hi) > dl:
-            lo, hi = hi, hi * 2
-        while lo > mpmath.mpf("1e-3") and delta_at(lo) <= dl:
-            hi, lo = lo, lo / 2
-        tol = mpmath.mpf(10) ** -(digits + 2)
-
-        def f(x: mpmath.mpf) -> mpmath.mpf:
-            return mpmath.log(max(delta_at(x), mpmath.mpf(10) ** -100000)) - mpmath.log(dl)
-
-        for _ in range(8):
-            lo, hi = _bracket(f, lo, hi, tol)
-            # delta is not monotone in sigma: make sure no larger sigma on the scan grid fails
-            grid = [hi * (1 + mpmath.mpf(j) / SCAN_POINTS) for j in range(1, SCAN_POINTS + 1)]
-            bad = [g for g in grid if delta_at(g) > dl]
-            if not bad:
-                break
-            lo = bad[-1]
-            hi = lo * 2
-            while delta_at(hi) > dl:
-                hi *= 2
-        else:  # pragma: no cover
-            raise ArithmeticError("no sigma found that is safe on the scan grid")
-        published = round_up(hi, digits)
-        at = discrete_gaussian_delta(ef, published, v, tail=hint)
-        if at > dl:  # pragma: no cover - guards against non-monotone behaviour
-            raise ArithmeticError("rounded discrete Gaussian sigma fails the target")
+        published, hi, at = _calibration_search(delta_at, dl, cont, digits)
         return Calibration(published, hi, at, digits,
                            "discrete Gaussian, exact privacy loss distribution [CKS20] Thm 7 "
                            "with rigorous tail bounds, bisection, re-checked on "
