@@ -144,3 +144,16 @@ def test_exact_compare_checks_types_keys_and_every_digit() -> None:
     assert exact_compare(want, {"a": ["2/6", "inf"], "b": "0"}) is not None
     assert exact_compare(want, {"a": ["1/3"], "b": "0"}) is not None
     assert exact_compare(want, {"a": ["1/3", "inf"], "b": "0", "c": "1"}) is not None
+
+
+def test_search_starts_at_one_when_the_top_is_negative() -> None:
+    """A top below 0 still searches [0, 1] (probes 0, 1, 1/2, ...); a search that needs more than
+    400 halvings stops after 401 (0, hi and 401 midpoints)."""
+    op = "accounting_pld_bounds.search"
+    for part in ("top -1/3 below 0: hi", "top -2"):
+        case = find_case(CASES, op, part)
+        assert case.expected is not None
+        assert case.expected["probes"][:3] == ["0", "1", "1/2"], part
+    long = find_case(CASES, op, "digits 150")
+    assert long.expected is not None and len(long.expected["probes"]) == 403
+    assert Fraction(long.expected["end"]) > Fraction(1, 3)

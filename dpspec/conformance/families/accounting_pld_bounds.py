@@ -41,6 +41,7 @@ TOLERANCE: dict[str, tuple[float, float]] = {
     P + "epsilon_bounds": EXACT,
     P + "default_tail": EXACT,
     P + "decimal_bound": EXACT,
+    P + "search": EXACT,
 }
 
 #: the inputs of composed() a case may give (input name -> keyword); absent ones take defaults
@@ -127,12 +128,31 @@ def h_decimal_bound(a: dict[str, Any]) -> dict[str, Any]:
                                        a["digits"], up=a["up"])}
 
 
+def h_search(a: dict[str, Any]) -> dict[str, Any]:
+    """The eps(delta) search by itself (pld._search) on the made-up predicate ok(e) = (e >= root)
+    with the given top loss: the end it returns and every point it tried, in order."""
+    top, root = to_fraction(a["top"], "top"), to_fraction(a["root"], "root")
+    digits, lower = a["digits"], a["lower"]
+    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
+        raise ValueError("digits must be an integer >= 1")
+    if not isinstance(lower, bool):
+        raise ValueError("lower must be true or false")
+    probes: list[str] = []
+
+    def ok(e: Fraction) -> bool:
+        probes.append(exact(e))
+        return e >= root
+
+    return {"end": exact(pld._search(ok, top, digits, lower=lower)), "probes": probes}
+
+
 HANDLERS: dict[str, Handler] = {
     P + "curves": h_curves,
     P + "delta_bounds": h_delta_bounds,
     P + "epsilon_bounds": h_epsilon_bounds,
     P + "default_tail": h_default_tail,
     P + "decimal_bound": h_decimal_bound,
+    P + "search": h_search,
 }
 
 HANDLERS = {op: memoised(h) for op, h in HANDLERS.items()}
@@ -144,6 +164,7 @@ _ARG_NAMES: dict[str, tuple[str, ...]] = {
     P + "epsilon_bounds": ("q", "sigma", "steps", "delta", "digits", *_GRID),
     P + "default_tail": ("delta",),
     P + "decimal_bound": ("value", "digits", "up"),
+    P + "search": ("top", "root", "digits", "lower"),
 }
 
 HEADER = [
@@ -184,7 +205,10 @@ HEADER = [
     " hi = max(top over directions, 0) + 1; if not ok(hi) the upper end is infinite and the lower"
     " end is hi. Else lo = 0 and bisect: mid = (lo + hi) / 2, hi = mid if ok(mid) else lo = mid,"
     " until hi - lo <= hi 10^-digits or more than 400 steps; the upper end is hi, the lower end"
-    " lo.",
+    " lo. search: that search by itself, given `top` (any rational, also below 0, which the"
+    " curves' tops are not found to be) on the made-up ok(e) = (e >= root): `end` the upper end"
+    " (null for infinite) or, with `lower` true, the lower end, and `probes` every e tried, in"
+    " order (0 first).",
     "delta_bounds: Curves.delta of composed() at eps >= 0 (else invalid). epsilon_bounds:"
     " Curves.epsilon of composed() with tail default_tail(delta) when tail is absent (digits"
     " default 12). default_tail: min(delta 2^-30, 10^-6) for delta in (0, 1), exact."
@@ -361,6 +385,26 @@ def _delta_doc() -> list[dict[str, Any]]:
         ("123456789/1000, 4 digits up: 1.235e+5 as a plain integer",
          {"value": "123456789/1000", "digits": 4, "up": True}, []),
     ], tc))
+
+    def se(top: str, root: str, digits: int = 6, lower: bool = False) -> dict[str, Any]:
+        return {"top": top, "root": root, "digits": digits, "lower": lower}
+
+    g.append(_group(P + "search", [
+        ("top 5/2, root 7/3: hi = top + 1 = 7/2", se("5/2", "7/3"), []),
+        ("the same, the lower end", se("5/2", "7/3", lower=True), []),
+        ("root 0: ok at 0, the answer 0 without a search", se("3", "0"), ["Boundary"]),
+        ("top 1, root 3: fails at hi = 2, the upper end is infinite", se("1", "3"), ["Boundary"]),
+        ("top 1, root 3, lower: fails at hi = 2, the lower end is 2", se("1", "3", lower=True),
+         ["Boundary"]),
+        ("top 1, root 2: ok exactly at hi = 2", se("1", "2"), ["Boundary"]),
+        ("top -1/3 below 0: hi = 0 + 1, not top + 1", se("-1/3", "1/5"), ["Boundary"]),
+        ("top -1/3 below 0, the lower end", se("-1/3", "1/5", lower=True), ["Boundary"]),
+        ("top -2: hi is still 1", se("-2", "1/5"), ["Boundary"]),
+        ("digits 150: stops after 401 steps", se("0", "1/3", 150), ["Boundary"]),
+    ], tc, [
+        ("digits 0", se("1", "1/3", 0)),
+        ("lower 1 (not a boolean)", {"top": "1", "root": "1/3", "digits": 6, "lower": 1}),
+    ]))
     return g
 
 
