@@ -144,21 +144,27 @@ def h_bracket(a: dict[str, Any]) -> dict[str, Any]:
 
 def h_search(a: dict[str, Any]) -> dict[str, Any]:
     """The calibration's whole search (discrete._calibration_search) on a made-up delta with teeth:
-    (root/x)^power, except 2 on each closed interval of ``teeth``; target 1. The published x, the
+    (root/x)^power, except on each closed interval ``[a, b]`` of ``teeth``, where it is 2 (or the
+    tooth's third entry; the first tooth containing x decides); target 1. The published x, the
     bracket's upper end, delta there, the number of delta evaluations and of bracket rounds."""
     with mpmath.workdps(discrete.DPS_DISCRETE + 10):
         r, power = mpf(a["root"]), int(a["power"])
         if not r > 0 or power < 1:
             raise ValueError("root must be > 0 and power >= 1")
-        teeth = [(mpf(lo), mpf(hi)) for lo, hi in a.get("teeth", [])]
+        teeth = []
+        for t in a.get("teeth", []):
+            if not isinstance(t, list) or len(t) not in (2, 3):
+                raise ValueError("a tooth is [a, b] or [a, b, value]")
+            teeth.append((mpf(t[0]), mpf(t[1]), mpf(t[2]) if len(t) == 3 else mpmath.mpf(2)))
         evaluations = 0
 
         def delta_at(x: mpmath.mpf | str) -> mpmath.mpf:
             nonlocal evaluations
             evaluations += 1
             x = mpf(x)  # the published x comes as its decimal string
-            if any(lo <= x <= hi for lo, hi in teeth):
-                return mpmath.mpf(2)
+            for lo, hi, value in teeth:
+                if lo <= x <= hi:
+                    return value
             return (r / x) ** power
 
         with counted_calls(discrete, "_bracket") as rounds:
@@ -250,10 +256,12 @@ HEADER = [
     " delta at the published sigma, evaluations the number of delta evaluations in all.",
     "search: that whole search (widening, up to 8 rounds of bracket and scan, rounding up and the"
     " final check; refused when 8 rounds do not settle or the published x fails) on a made-up"
-    " delta that is not monotone: delta(x) = (root/x)^power, except 2 on each closed interval"
-    " [a, b] of `teeth` (none when absent), the target 1, `start` in place of the continuous"
-    " sigma. sigma = the published x, bracketHi, deltaAtSigma as for calibration, evaluations ="
-    " the number of delta evaluations, rounds = the number of bracket searches.",
+    " delta that is not monotone: delta(x) = (root/x)^power, except on each closed interval"
+    " [a, b] of `teeth` (none when absent), where it is 2, or v for a tooth [a, b, v] (the"
+    " first tooth containing x decides; v = 1 meets the target exactly), the target 1, `start`"
+    " in place of the continuous sigma. sigma = the published x, bracketHi, deltaAtSigma as for"
+    " calibration, evaluations = the number of delta evaluations, rounds = the number of"
+    " bracket searches.",
     "bracket: that search by itself on f(x) = (root/x)^power - 1 (shape convex, the default when"
     " absent) or 1 - (x/root)^power (shape concave) from [lo, hi] to relative width"
     " tol (stop when hi - lo <= tol hi, at most 400 steps): the estimate x = hi - f(hi)(hi - lo)/"
@@ -435,6 +443,18 @@ def _search_group(tc: TestNumberer) -> dict[str, Any]:
         ("root 2.5, power 3, digits 30, start 2, tooth [3.8, 4.1]: the upper end doubled from"
          " 2.002 lands in the tooth (4.004), so the search settles at the tooth's end 4.1, not at"
          " 2.5", se("2.5", "2", [["3.8", "4.1"]], 30, 3), ["Boundary"]),
+        ("a level tooth [1.5, 1.6] at exactly the target: its scan points pass, one round",
+         se("1", "1", [["1.5", "1.6", "1"]]), ["Boundary"]),
+        ("start 0.5, level tooth [0.5, 0.51]: the first upper end 0.5005 meets the target exactly"
+         " and is not widened", se("1", "0.5", [["0.5", "0.51", "1"]]), ["Boundary"]),
+        ("start 2, level tooth [1.99, 2]: the first lower end 1.998 meets the target exactly and is"
+         " halved", se("1", "2", [["1.99", "2", "1"]]), ["Boundary"]),
+        ("teeth [1.5, 1.6] and the level [3.1, 3.3]: twice the last failing point meets the target"
+         " exactly and is not doubled", se("1", "1", [tooth(1), ["3.1", "3.3", "1"]]),
+         ["Boundary"]),
+        ("root 1.23456789012345, level tooth [1.2345678905, 1.234567891]: the published x"
+         " 1.234567891 meets the target exactly",
+         se("1.23456789012345", "1.2", [["1.2345678905", "1.234567891", "1"]]), ["Boundary"]),
     ], tc, [
         ("eight teeth: a ninth round would be needed", se("1", "1", [tooth(k) for k in range(1, 9)])),
         ("root 1.23456789012345, tooth [1.2345678905, 1.234567891]: the bracket's x meets the"

@@ -238,14 +238,17 @@ def _document() -> dict[str, Any]:
         ("sigma 10^30: rdp = log1p(q^2 expm1(sigma^-2)) = 2.5e-61, kept by summing A - 1 (A"
          " itself is 1 to the working precision)",
          {"q": "0.5", "sigma": "1e30", "alpha": "2"}, ["Boundary"]),
-        ("sigma 10^30, fractional alpha", {"q": "0.5", "sigma": "1e30", "alpha": "2.5"},
+        ("sigma 10^30, fractional alpha: alpha q^2 expm1(sigma^-2)/2 = 3.1e-61, kept by"
+         " integrating the moments' excess over 1 (integrating the moments gave 0)",
+         {"q": "0.5", "sigma": "1e30", "alpha": "2.5"},
          ["Boundary"]),
         ("q 0, sigma 0.11, alpha 1.25: exactly 0 (the integrals would leave rounding noise)",
          {"q": "0", "sigma": "0.11", "alpha": "1.25"}, ["Boundary"]),
         ("q 0.3, sigma 10^30, alpha 2: 9e-62 (the 50-digit sum of A itself rounds below 1, and"
          " clamped gave 0)",
          {"q": "0.3", "sigma": "1e30", "alpha": "2"}, ["Boundary"]),
-        ("q 1e-30, sigma 1000, alpha 1.25: both integrals round below 0, clamped to 0",
+        ("q 1e-30, sigma 1000, alpha 1.25: 6.3e-67 from the moments' excess over 1 (the moments"
+         " themselves rounded below 1, which gave 0)",
          {"q": "1e-30", "sigma": "1000", "alpha": "1.25"}, ["Boundary"]),
     ], tc, [
         ("alpha 1", {"q": "0.5", "sigma": "1", "alpha": "1"}),

@@ -95,49 +95,67 @@ def _log_a_integer(q: mpmath.mpf, sigma: mpmath.mpf, alpha: int) -> mpmath.mpf:
     return mpmath.log1p(excess)
 
 
-def _log_a_integral(q: mpmath.mpf, sigma: mpmath.mpf, alpha: mpmath.mpf) -> mpmath.mpf:
-    """``log E_{z ~ N(0, sigma^2)}[((1-q) + q exp((2z - 1) / (2 sigma^2)))^alpha]``."""
+def _excess(beta: mpmath.mpf, u: mpmath.mpf) -> mpmath.mpf:
+    """``(1 + u)^beta - 1 - beta u`` for ``u > -1``: >= 0 when beta > 1 or beta < 0 (convexity).
+
+    The two first-order terms cancel to about ``beta (beta - 1) u^2 / 2``, so the difference is
+    taken with the digits it loses added to the working precision (and 10 more)."""
+    if u == 0:
+        return mpmath.mpf(0)
+    lost = mpmath.log10(2 / (abs(beta * (beta - 1) * u)))
+    extra = max(int(mpmath.ceil(lost)), 0) + 10
+    with mpmath.workdps(mpmath.mp.dps + extra):
+        value = mpmath.expm1(beta * mpmath.log1p(u)) - beta * u
+    return +value
+
+
+def _log_moment(q: mpmath.mpf, sigma: mpmath.mpf, beta: mpmath.mpf,
+                candidates: list[mpmath.mpf], points: list[mpmath.mpf]) -> mpmath.mpf:
+    """``log E_{z ~ N(0, sigma^2)}[(1 + u(z))^beta]`` with ``u(z) = q (exp((2z - 1)/(2 sigma^2))
+    - 1)``, whose mean is 0: the moment is ``1 + E[(1 + u)^beta - 1 - beta u]``, an integral of a
+    non-negative function (:func:`_excess`), and its log is ``log1p`` of that integral. Summing
+    the moment itself cancels: its first-order part is 0 and the rest about ``q^2``, so once q^2
+    falls below the working precision the divergence comes out 0.
+
+    The integrand times ``sqrt(2 pi) sigma`` is ``exp(g(z))``, ``g(z) = log(excess) - z^2 / (2
+    sigma^2)``; it is scaled by ``exp(-peak)``, ``peak`` the largest g over ``candidates``, and
+    integrated over the line split at ``points``."""
     s2 = sigma * sigma
 
-    def log_integrand(z: mpmath.mpf) -> mpmath.mpf:
-        ratio = (1 - q) + q * mpmath.exp((2 * z - 1) / (2 * s2))
-        return alpha * mpmath.log(ratio) - z * z / (2 * s2)
+    def g(z: mpmath.mpf) -> mpmath.mpf:
+        e = _excess(beta, q * mpmath.expm1((2 * z - 1) / (2 * s2)))
+        return mpmath.log(e) - z * z / (2 * s2) if e > 0 else mpmath.ninf
 
+    peak = max(g(z) for z in candidates)
+
+    def f(t: mpmath.mpf) -> mpmath.mpf:
+        return mpmath.exp(g(t) - peak)
+
+    total = mpmath.quad(f, [-mpmath.inf, *points, mpmath.inf])
+    excess = mpmath.exp(peak) * total / mpmath.sqrt(2 * mpmath.pi * s2)
+    return mpmath.log1p(excess)
+
+
+def _log_a_integral(q: mpmath.mpf, sigma: mpmath.mpf, alpha: mpmath.mpf) -> mpmath.mpf:
+    """``log E_{z ~ N(0, sigma^2)}[((1-q) + q exp((2z - 1) / (2 sigma^2)))^alpha]``, i.e.
+    (alpha - 1) D_alpha(mu || mu_0) (:func:`_log_moment` with beta = alpha)."""
     # The integrand has at most two bumps: one at z ~ 0 (the mu_0 mass) and one near z ~ alpha
     # (where the ratio is dominated by q exp(...)); split the line there and scale out the peak.
     marks = [mpmath.mpf(0)]
     for z in (alpha / 2, alpha):  # bumps closer than sigma/2 share an interval
         if z - marks[-1] > sigma / 2:
             marks.append(z)
-    peak = max(log_integrand(z) for z in (mpmath.mpf(0), alpha / 2, alpha))
     width = 40 * sigma
-
-    def f(t: mpmath.mpf) -> mpmath.mpf:
-        return mpmath.exp(log_integrand(t) - peak)
-
-    breakpoints = [-mpmath.inf, marks[0] - width, *marks, marks[-1] + width, mpmath.inf]
-    total = mpmath.quad(f, breakpoints)
-    return peak + mpmath.log(total) - mpmath.log(mpmath.sqrt(2 * mpmath.pi * s2))
+    return _log_moment(q, sigma, alpha, [mpmath.mpf(0), alpha / 2, alpha],
+                       [marks[0] - width, *marks, marks[-1] + width])
 
 
 def _log_b_integral(q: mpmath.mpf, sigma: mpmath.mpf, alpha: mpmath.mpf) -> mpmath.mpf:
-    """``log E_{z ~ mu_0}[(mu_0(z) / mu(z))^(alpha - 1)]``, i.e. (alpha - 1) D_alpha(mu_0 || mu)."""
-    s2 = sigma * sigma
-
-    def log_integrand(z: mpmath.mpf) -> mpmath.mpf:
-        ratio = (1 - q) + q * mpmath.exp((2 * z - 1) / (2 * s2))
-        return -(alpha - 1) * mpmath.log(ratio) - z * z / (2 * s2)
-
-    peak = log_integrand(mpmath.mpf(0))
-    for z in (-sigma, -3 * sigma, -alpha):
-        peak = max(peak, log_integrand(z))
-
-    def f(t: mpmath.mpf) -> mpmath.mpf:
-        return mpmath.exp(log_integrand(t) - peak)
-
+    """``log E_{z ~ mu_0}[(mu_0(z) / mu(z))^(alpha - 1)]``, i.e. (alpha - 1) D_alpha(mu_0 || mu)
+    (:func:`_log_moment` with beta = 1 - alpha)."""
     width = 40 * sigma
-    total = mpmath.quad(f, [-mpmath.inf, -width, -sigma, 0, sigma, width, mpmath.inf])
-    return peak + mpmath.log(total) - mpmath.log(mpmath.sqrt(2 * mpmath.pi * s2))
+    return _log_moment(q, sigma, 1 - alpha, [mpmath.mpf(0), -sigma, -3 * sigma, -alpha],
+                       [-width, -sigma, mpmath.mpf(0), sigma, width])
 
 
 def sampled_gaussian_rdp_directions(q: Real, sigma: Real, alpha: Real, *, method: str = "auto"
