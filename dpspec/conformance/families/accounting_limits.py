@@ -175,7 +175,7 @@ HEADER = [
     " 1 is about q^2), and g(z) = ln h(u(z)) - z^2/(2 sigma^2) (-inf where h = 0), the log of the"
     " integrand times sqrt(2 pi) sigma. For logA: marks m = [0], then each of alpha/2, alpha"
     " appended when it exceeds the last mark by more than sigma/2, points = [m_first - 40 sigma,"
-    " marks..., m_last + 40 sigma], peak = max g over {0, alpha/2, alpha}; for logB: points ="
+    " marks..., m_last + 40 sigma], peak = max g over {alpha/2, alpha}; for logB: points ="
     " [-40 sigma, -sigma, 0, sigma, 40 sigma], peak = max g over {0, -sigma, -3 sigma, -alpha}."
     " Then logX = ln(1 + e^peak integral / sqrt(2 pi sigma^2)).",
     "pruned_search: the moments accountant's (eps, order) over `orders` (as the"
@@ -224,22 +224,21 @@ def _g(q: str, sigma: str, alpha: str, method: str | None = None) -> dict[str, A
 def _subsampling_doc() -> list[dict[str, Any]]:
     tc = TestNumberer()
     g = [_group("sampled_gaussian_parts", [
-        ("q 0.01, sigma 2, alpha 1.5, method absent: both peaks at z = 0, marks [0, 1.5]",
+        ("q 0.01, sigma 2, alpha 1.5, method absent: marks [0, 1.5]",
          _g("0.01", "2", "1.5"), ["Default"]),
-        ("q 0.5, sigma 5, alpha 3.5: the first integrand's largest candidate is z = alpha/2",
-         _g("0.5", "5", "3.5", "auto"), ["Boundary"]),
+        ("q 0.5, sigma 5, alpha 3.5: marks [0, 3.5]", _g("0.5", "5", "3.5", "auto"), []),
         ("q 0.9, sigma 0.5, alpha 3.5: marks [0, 1.75, 3.5]; the second integrand's largest"
          " candidate is z = -sigma", _g("0.9", "0.5", "3.5", "auto"), ["Boundary"]),
         ("q 0.99, sigma 1, alpha 3.5: the second integrand's largest candidate is z = -3 sigma",
          _g("0.99", "1", "3.5", "auto"), ["Boundary"]),
-        ("q 0.999, sigma 5, alpha 3.5: the second integrand's largest candidate is z = -alpha",
-         _g("0.999", "5", "3.5", "auto"), ["Boundary"]),
+        ("q 0.999, sigma 5, alpha 3.5", _g("0.999", "5", "3.5", "auto"), []),
         ("q 0.1, sigma 3, alpha 2.5: alpha/2 = 1.25 is within sigma/2 of 0, alpha is not: marks"
          " [0, 2.5]", _g("0.1", "3", "2.5", "auto"), ["Boundary"]),
         ("q 0.1, sigma = alpha = 2.5: the gap alpha/2 - 0 equals sigma/2 exactly, and only a"
          " strictly larger gap opens a mark: marks [0, 2.5]", _g("0.1", "2.5", "2.5", "auto"),
          ["Boundary"]),
-        ("q 0.3, sigma 0.5, alpha 1.5: marks [0, 0.75, 1.5]", _g("0.3", "0.5", "1.5", "auto"),
+        ("q 0.3, sigma 0.5, alpha 1.5: marks [0, 0.75, 1.5]; the second integrand's largest"
+         " candidate is z = 0", _g("0.3", "0.5", "1.5", "auto"),
          []),
         ("q 0.05, sigma 0.8, alpha 1.01, just above 1", _g("0.05", "0.8", "1.01", "auto"), []),
         ("integer alpha 3 by the integral: only the forward integral (logB null)",
@@ -295,6 +294,15 @@ def _subsampling_doc() -> list[dict[str, Any]]:
         ("an order 0.5", {"q": "0.1", "sigma": "1", "steps": 1, "delta": "1e-6",
                           "orders": ["0.5", "2"]}),
     ]))
+    g.append(_group("sampled_gaussian_parts", [
+        ("q 1e-4, sigma 1, alpha 3.5: the first integrand's largest candidate is z = alpha/2 (the"
+         " excess is still about its quadratic term at z = alpha)", _g("1e-4", "1", "3.5"),
+         ["Boundary"]),
+        ("q 0.5, sigma 2, alpha 2.5: the second integrand's largest candidate is z = -alpha",
+         _g("0.5", "2", "2.5"), ["Boundary"]),
+        ("q 0.2, sigma 1, alpha 2 by the integral: the midpoint of [0, 1] is z = 1/2, where the"
+         " excess is exactly 0", _g("0.2", "1", "2", "integral"), ["Boundary"]),
+    ], tc))
     g.append(_group("sampled_gaussian_directions", [
         ("q 0.01, sigma 2, alpha 1.5, method absent", _g("0.01", "2", "1.5"), ["Default"]),
         ("q 0.5, sigma 5, alpha 3.5", _g("0.5", "5", "3.5", "auto"), []),

@@ -139,14 +139,16 @@ def _log_moment(q: mpmath.mpf, sigma: mpmath.mpf, beta: mpmath.mpf,
 def _log_a_integral(q: mpmath.mpf, sigma: mpmath.mpf, alpha: mpmath.mpf) -> mpmath.mpf:
     """``log E_{z ~ N(0, sigma^2)}[((1-q) + q exp((2z - 1) / (2 sigma^2)))^alpha]``, i.e.
     (alpha - 1) D_alpha(mu || mu_0) (:func:`_log_moment` with beta = alpha)."""
-    # The integrand has at most two bumps: one at z ~ 0 (the mu_0 mass) and one near z ~ alpha
-    # (where the ratio is dominated by q exp(...)); split the line there and scale out the peak.
+    # The integrand has at most two bumps: one at z ~ 0 (the mu_0 mass) and one between z ~ 2
+    # (where the excess is about its quadratic term) and z ~ alpha (where q exp(...) dominates);
+    # split the line there. The peak (only a scale) is taken at the right bump's candidates: near
+    # z = 0 the excess is of the order of q^2 and was never the largest in a scan.
     marks = [mpmath.mpf(0)]
     for z in (alpha / 2, alpha):  # bumps closer than sigma/2 share an interval
         if z - marks[-1] > sigma / 2:
             marks.append(z)
     width = 40 * sigma
-    return _log_moment(q, sigma, alpha, [mpmath.mpf(0), alpha / 2, alpha],
+    return _log_moment(q, sigma, alpha, [alpha / 2, alpha],
                        [marks[0] - width, *marks, marks[-1] + width])
 
 
