@@ -387,15 +387,24 @@ def test_the_cap_needs_quick() -> None:
     assert out.returncode == 2 and "--cap needs --quick" in out.stderr
 
 
-def test_open_reasons_name_current_survivors_that_are_not_argued() -> None:
-    """A reason in open/AREA.json explains a survivor of the committed report and is never an
+def test_open_reasons_name_exactly_the_survivors_that_are_not_argued() -> None:
+    """Every survivor of the committed report that is not argued equivalent has a reason in
+    open/AREA.json, shown in the report; a reason names such a survivor and is never an
     equivalence argument (so it cannot raise a score); a stale key (after a spec edit moved the
-    line) fails here."""
+    line) fails here. (With every survivor argued, the folder holds empty files.)"""
     report = json.loads(mutate.DOC_JSON.read_text(encoding="utf-8"))
     survivors = {r["key"] for a in report["areas"] for r in a["survivors"]}
+    assert all(a["survivors"] == [] or a["score"] < 1 for a in report["areas"])
     reasons = mutate.load_open()
-    assert reasons, "no open reasons loaded"
-    assert set(reasons) <= survivors
+    assert set(reasons) == survivors
     assert not set(reasons) & set(mutate.load_equivalent())
     md = mutate.DOC_MD.read_text(encoding="utf-8")
     assert all(text in md for text in reasons.values())
+
+
+def test_open_reasons_are_loaded_from_every_area_file(tmp_path: Path) -> None:
+    """The loader merges every AREA.json of a folder (as for the equivalence arguments)."""
+    (tmp_path / "a.json").write_text('{"k1": "why 1"}', encoding="utf-8")
+    (tmp_path / "b.json").write_text('{"k2": "why 2"}', encoding="utf-8")
+    (tmp_path / "c.json").write_text("{}", encoding="utf-8")
+    assert mutate._load_keyed(tmp_path) == {"k1": "why 1", "k2": "why 2"}
