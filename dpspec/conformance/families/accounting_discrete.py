@@ -31,7 +31,7 @@ from dpspec.conformance.vectors import (
     TestNumberer,
 )
 from dpspec.spec.accounting import discrete
-from dpspec.spec.accounting.numeric import compact, mpf
+from dpspec.spec.accounting.numeric import compact, mpf, round_fixed
 
 SCHEMA = "accounting_discrete-v1.json"
 NAME = "accounting-discrete"
@@ -120,15 +120,21 @@ def h_calibration(a: dict[str, Any]) -> dict[str, Any]:
             "deltaAtSigma": published(cal.delta_at_sigma), "evaluations": calls[0]}
 
 
+def _root_power(a: dict[str, Any]) -> tuple[mpmath.mpf, int]:
+    """The made-up functions' ``root`` (> 0) and ``power`` (>= 1) of a bracket or search case."""
+    r, power = mpf(a["root"]), int(a["power"])
+    if not r > 0 or power < 1:
+        raise ValueError("root must be > 0 and power >= 1")
+    return r, power
+
+
 def h_bracket(a: dict[str, Any]) -> dict[str, Any]:
     """The calibration's bracket search (discrete._bracket) on f(x) = (r/x)^p - 1 (convex; the
     default) or 1 - (x/r)^p (concave), both decreasing through 0 at r like log delta(sigma) - log
     delta: every probe in order and the final bracket."""
     probes: list[str] = []
     with mpmath.workdps(discrete.DPS_DISCRETE + 10):
-        r, power = mpf(a["root"]), int(a["power"])
-        if not r > 0 or power < 1:
-            raise ValueError("root must be > 0 and power >= 1")
+        r, power = _root_power(a)
 
         shape = a.get("shape", "convex")
         if shape not in ("convex", "concave"):
@@ -148,9 +154,7 @@ def h_search(a: dict[str, Any]) -> dict[str, Any]:
     tooth's third entry; the first tooth containing x decides); target 1. The published x, the
     bracket's upper end, delta there, the number of delta evaluations and of bracket rounds."""
     with mpmath.workdps(discrete.DPS_DISCRETE + 10):
-        r, power = mpf(a["root"]), int(a["power"])
-        if not r > 0 or power < 1:
-            raise ValueError("root must be > 0 and power >= 1")
+        r, power = _root_power(a)
         teeth = []
         for t in a.get("teeth", []):
             if not isinstance(t, list) or len(t) not in (2, 3):
@@ -405,21 +409,13 @@ def _br(lo: str, hi: str, tol: str, root: str, power: int) -> dict[str, Any]:
     return {"lo": lo, "hi": hi, "tol": tol, "root": root, "power": power}
 
 
-def _exact_decimal(x: Fraction, places: int) -> str:
-    """``x`` (a multiple of 10^-places) as an exact decimal string."""
-    scaled = x * 10 ** places
-    assert scaled.denominator == 1
-    whole, frac = divmod(scaled.numerator, 10 ** places)
-    return f"{whole}.{frac:0{places}d}".rstrip("0").rstrip(".")
-
-
 def _search_group(tc: TestNumberer) -> dict[str, Any]:
     """The calibration's search on made-up deltas with teeth: each round's scan finds the next
     tooth (tooth k is [1.5, 1.6] 1.6^(k-1), which the scan above the previous tooth's end 1.6^(k-1)
     reaches at its points j = 16..19)."""
-    def tooth(k: int) -> list[str]:  # 1.6^(k-1) (1.5, 1.6), exact decimals (5^k divides 10^k)
+    def tooth(k: int) -> list[str]:  # 1.6^(k-1) (1.5, 1.6), exact with k decimals (5^k | 10^k)
         c = Fraction(8, 5) ** (k - 1)
-        return [_exact_decimal(c * Fraction(3, 2), k), _exact_decimal(c * Fraction(8, 5), k)]
+        return [compact(round_fixed(c * x, k, up=True)) for x in (Fraction(3, 2), Fraction(8, 5))]
 
     def se(root: str, start: str, teeth: list[list[str]] | None = None, digits: int = 10,
            power: int = 1) -> dict[str, Any]:

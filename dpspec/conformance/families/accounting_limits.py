@@ -31,7 +31,7 @@ from typing import Any
 import mpmath
 
 from dpspec.conformance.families._groups import build_group, memoised, recorded_calls, replaced
-from dpspec.conformance.families.accounting import AccountingFilesFamily, published
+from dpspec.conformance.families.accounting import AccountingFilesFamily, optional, published
 from dpspec.conformance.vectors import (
     Handler,
     TestNumberer,
@@ -83,7 +83,7 @@ def _observed(a: dict[str, Any]) -> tuple[mpmath.mpf, dict[str, Any], list[dict[
     """The spec's RDP and the log-moments it computed on the way (by wrapping its helpers for the
     duration of the call; nothing is recomputed here)."""
     trace = _QuadratureTrace()
-    kw = {"method": a["method"]} if "method" in a else {}
+    kw = optional(a, "method")
     with recorded_calls(subsampling, "_log_a_integer") as by_sum, \
             recorded_calls(subsampling, "_log_a_integral") as by_integral, \
             recorded_calls(subsampling, "_log_b_integral") as backward, \
@@ -123,7 +123,7 @@ def h_pruned(a: dict[str, Any]) -> dict[str, Any]:
 
 def h_directions(a: dict[str, Any]) -> dict[str, Any]:
     """forward and backward (null when not computed), each divided by alpha - 1."""
-    kw = {"method": a["method"]} if "method" in a else {}
+    kw = optional(a, "method")
     fwd, bwd = subsampling.sampled_gaussian_rdp_directions(a["q"], a["sigma"], a["alpha"], **kw)
     return {"forward": published(fwd, 13), "backward": published(bwd, 13)}
 
